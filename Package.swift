@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Checklists",
+  products: [
+    .executable(name: "checklists", targets: ["checklists"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+  ],
+  targets: [
+    // Transport: libfcgi, confined to CFastCGI (module map only) and FastCGI (every FCGX_* call).
+    .systemLibrary(
+      name: "CFastCGI",
+      pkgConfig: "fcgi",
+      providers: [.apt(["libfcgi-dev"])]
+    ),
+    .target(name: "FastCGI", dependencies: ["CFastCGI"]),
+
+    // Files: atomic durable writes, locks.
+    .target(name: "Storage"),
+
+    // The executable: serve, generate, check.
+    .executableTarget(
+      name: "checklists",
+      dependencies: [
+        "FastCGI",
+        "Storage",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+
+    .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// libfcgi's request-level API only; fcgi_stdio.h redefines stdio and must stay out.
+#include <fcgiapp.h>
