@@ -6,7 +6,8 @@ public struct Response: Sendable, Equatable {
   public var headers: [(name: String, value: String)]
   public var body: [UInt8]
 
-  public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+  public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [])
+  {
     self.status = status
     self.headers = headers
     self.body = body

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
 
 /// Writes a file so that readers and a crash at any moment see either the
 /// old contents or the new ones, never a mix or nothing.
@@ -19,15 +20,20 @@ public enum AtomicFile {
   ///   - path: the file to replace; its directory must exist.
   ///   - durable: when false, skips both `fsync` calls (for tests and
   ///     benchmarks that measure everything but the disk).
+  ///   - permissions: the new file's mode; private (0600) unless the file
+  ///     is meant for others, as nginx's static pages are.
   /// - Throws: `FileError` naming the system call that failed.
-  public static func write(_ bytes: some ContiguousBytes, to path: String, durable: Bool = true)
-    throws(FileError)
-  {
+  public static func write(
+    _ bytes: some ContiguousBytes, to path: String, durable: Bool = true,
+    permissions: mode_t = 0o600
+  ) throws(FileError) {
     let directory = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
-    let temporary = "\(directory.isEmpty ? "." : directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    let temporary =
+      "\(directory.isEmpty ? "." : directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard fd >= 0 else { throw FileError(operation: "open", path: temporary, errno: errno) }
+    fchmod(fd, permissions)  // the umask must not narrow a mode asked for on purpose
     var failure: FileError?
     bytes.withUnsafeBytes { buffer in
       var offset = 0

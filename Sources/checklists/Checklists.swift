@@ -1,9 +1,9 @@
 import ArgumentParser
 
 /// The `checklists` command: the backend and its maintenance commands.
-struct Checklists: AsyncParsableCommand {
+struct Checklists: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Checklists: a FastCGI backend that keeps named checklists.",
-    subcommands: []
+    subcommands: [ServeCommand.self, GenerateCommand.self]
   )
 }

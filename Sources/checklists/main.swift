@@ -1,3 +1,1 @@
-import ArgumentParser
-
-await Checklists.main()
+Checklists.main()

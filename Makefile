@@ -1,0 +1,33 @@
+# The two commands of README.md: `make run` and `make test`.
+SHELL := /bin/bash
+PORT ?= 8080
+export PORT
+
+.PHONY: run test unit e2e bench build release deps generate format
+
+run: deps release generate
+	scripts/run
+
+test:
+	scripts/install-deps test
+	swift build --build-tests
+	swift test --skip-build
+	python3 -m pytest -q Tests/EndToEnd
+
+deps:
+	scripts/install-deps run
+
+release:
+	swift build -c release --product checklists
+
+generate:
+	.build/release/checklists generate --public Public
+
+bench:
+	scripts/install-deps bench
+	swift build -c release
+	.build/release/checklists generate --public Public
+	scripts/bench
+
+format:
+	swift format -i -r Sources Tests Benchmarks Package.swift

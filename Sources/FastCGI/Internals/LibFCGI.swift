@@ -1,0 +1,110 @@
+import CFastCGI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Every libfcgi call of the product lives in this file, so that no C type or
+// pointer leaks above the FastCGI module.
+
+/// Process-wide libfcgi set-up.
+enum LibFCGI {
+  /// Initialises the library once. The corresponding C function is `FCGX_Init`.
+  ///
+  /// `FCGX_Init` installs SIGTERM/SIGUSR1 handlers that only set a flag while
+  /// other threads stay blocked in `accept`; the server therefore blocks those
+  /// signals in every thread afterwards and handles them with `sigwait`.
+  static func initialise() throws(ServerError) {
+    guard FCGX_Init() == 0 else { throw .libraryInit }
+  }
+
+  /// Opens a listening socket: a path for a Unix socket, or `host:port`.
+  /// The corresponding C function is `FCGX_OpenSocket`.
+  static func openSocket(_ address: String, backlog: Int32) -> Int32 {
+    FCGX_OpenSocket(address, backlog)
+  }
+}
+
+/// One reusable libfcgi request, owned by one worker thread.
+///
+/// The `FCGX_Request` is heap-allocated and never moves: its streams point
+/// back into it, so a copy on the Swift stack would leave them dangling.
+final class LibFCGIRequest {
+  private let raw: UnsafeMutablePointer<FCGX_Request>
+
+  init(listenSocket: Int32) {
+    raw = .allocate(capacity: 1)
+    FCGX_InitRequest(raw, listenSocket, 0)
+  }
+
+  deinit {
+    FCGX_Free(raw, 1)
+    raw.deallocate()
+  }
+
+  /// Waits for the next request, on the kept connection if nginx kept one
+  /// open, else on the listening socket. Returns false when the socket was
+  /// shut down or failed. The corresponding C function is `FCGX_Accept_r`.
+  func accept() -> Bool {
+    FCGX_Accept_r(raw) >= 0
+  }
+
+  /// The connection the request came on, or -1; used to wake a worker that
+  /// waits on an idle kept connection during shutdown.
+  var connection: Int32 { raw.pointee.ipcFd }
+
+  /// Ends the request, flushing the output. With `keepConnection` false the
+  /// connection is closed even if nginx asked to keep it.
+  /// The corresponding C function is `FCGX_Finish_r`.
+  func finish(keepConnection: Bool) {
+    if !keepConnection { raw.pointee.keepConnection = 0 }
+    FCGX_Finish_r(raw)
+  }
+
+  /// Calls `body` with each `NAME=value` parameter as raw bytes.
+  func forEachParameter(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    guard var entry = raw.pointee.envp else { return }
+    while let cString = entry.pointee {
+      let length = strlen(cString)
+      cString.withMemoryRebound(to: UInt8.self, capacity: length) {
+        body(UnsafeBufferPointer(start: $0, count: length))
+      }
+      entry += 1
+    }
+  }
+
+  /// Reads up to `count` bytes of the request body into `buffer`, appending.
+  /// Returns the number of bytes read; fewer than asked means the body ended.
+  /// The corresponding C function is `FCGX_GetStr`.
+  func readBody(into buffer: inout [UInt8], count: Int) -> Int {
+    guard count > 0 else { return 0 }
+    let start = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: count))
+    var total = 0
+    buffer.withUnsafeMutableBufferPointer { bytes in
+      while total < count {
+        let pointer = UnsafeMutableRawPointer(bytes.baseAddress! + start + total)
+          .assumingMemoryBound(to: CChar.self)
+        let read = FCGX_GetStr(pointer, Int32(min(count - total, Int(Int32.max))), raw.pointee.in)
+        if read <= 0 { break }
+        total += Int(read)
+      }
+    }
+    buffer.removeLast(count - total)
+    return total
+  }
+
+  /// Writes bytes to the response; false once the peer has gone away.
+  /// The corresponding C function is `FCGX_PutStr`.
+  func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let chunk = min(bytes.count - offset, Int(Int32.max))
+      let pointer = (bytes.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
+      let written = FCGX_PutStr(pointer, Int32(chunk), raw.pointee.out)
+      if written < 0 { return false }
+      offset += Int(written)
+    }
+    return true
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A handler answers one request. It runs on a worker thread, many at once.
+public typealias Handler = @Sendable (Request) -> Response
+
+/// A FastCGI server: a pool of threads, each accepting and answering
+/// requests from nginx over libfcgi.
+///
+/// `stop()` (or SIGTERM/SIGINT with `runUntilSignalled`) stops accepting,
+/// lets every request in progress finish and its response go out, closes
+/// idle kept connections, and returns from `run`.
+public final class Server: @unchecked Sendable {
+  // @unchecked: the mutable state below is guarded by `lock`; the listening
+  // socket is written once, before any worker starts.
+  private let configuration: ServerConfiguration
+  private let handler: Handler
+  private let lock = NSLock()
+  private var stopping = false
+  /// The kept connection each idle worker waits on (-1 when none).
+  private var idleConnections: [Int32]
+  private var listenSocket: Int32 = -1
+  private let log: @Sendable (String) -> Void
+
+  public init(
+    configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = { _ in },
+    handler: @escaping Handler
+  ) {
+    self.configuration = configuration
+    self.handler = handler
+    self.log = log
+    self.idleConnections = Array(repeating: -1, count: max(1, configuration.threads))
+  }
+
+  /// Opens the socket; call before `run`. Separate so that a caller can
+  /// report a listening failure before it daemonises or signals readiness.
+  public func listen() throws(ServerError) {
+    try LibFCGI.initialise()
+    // libfcgi's own SIGPIPE handling is not wanted: a client that goes away
+    // must surface as a failed write, not a signal.
+    signal(SIGPIPE, SIG_IGN)
+    switch configuration.address {
+    case .unixSocket(let path, let group):
+      unlink(path)
+      // The socket file takes the umask's mode at bind(); 0660 from the start
+      // leaves no moment in which another user could connect.
+      let previous = umask(0o117)
+      listenSocket = LibFCGI.openSocket(path, backlog: configuration.backlog)
+      umask(previous)
+      guard listenSocket >= 0 else { throw .cannotListen(address: path, errno: errno) }
+      if let group {
+        guard let entry = getgrnam(group) else { throw .unknownGroup(group) }
+        guard chown(path, getuid(), entry.pointee.gr_gid) == 0 else {
+          throw .cannotSetPermissions(path: path, errno: errno)
+        }
+      }
+      guard chmod(path, 0o660) == 0 else { throw .cannotSetPermissions(path: path, errno: errno) }
+    case .loopback(let port):
+      let address = "127.0.0.1:\(port)"
+      listenSocket = LibFCGI.openSocket(address, backlog: configuration.backlog)
+      guard listenSocket >= 0 else { throw .cannotListen(address: address, errno: errno) }
+    }
+  }
+
+  /// Serves until `stop()`; returns when every worker has finished.
+  public func run() {
+    let group = DispatchGroup()
+    for index in 0..<idleConnections.count {
+      group.enter()
+      let thread = Thread { [self] in
+        serve(worker: index)
+        group.leave()
+      }
+      thread.name = "fastcgi-\(index)"
+      thread.start()
+    }
+    group.wait()
+    close(listenSocket)
+    if case .unixSocket(let path, _) = configuration.address { unlink(path) }
+  }
+
+  /// Stops accepting and wakes idle workers; requests in progress finish.
+  public func stop() {
+    lock.lock()
+    if stopping {
+      lock.unlock()
+      return
+    }
+    stopping = true
+    let idle = idleConnections.filter { $0 >= 0 }
+    lock.unlock()
+    // shutdown() wakes threads blocked in accept() (close() would not) and
+    // refuses new connections at once.
+    shutdown(listenSocket, Int32(SHUT_RDWR))
+    for connection in idle { shutdown(connection, Int32(SHUT_RDWR)) }
+  }
+
+  private func serve(worker index: Int) {
+    let request = LibFCGIRequest(listenSocket: listenSocket)
+    while true {
+      lock.lock()
+      if stopping {
+        lock.unlock()
+        break
+      }
+      idleConnections[index] = request.connection
+      lock.unlock()
+
+      let accepted = request.accept()
+
+      lock.lock()
+      idleConnections[index] = -1
+      let stopRequested = stopping
+      lock.unlock()
+      guard accepted else {
+        if stopRequested { break }
+        log("accept failed: \(String(cString: strerror(errno)))")
+        usleep(10_000)  // e.g. EMFILE: do not spin
+        continue
+      }
+      let bodyComplete = answer(request)
+      lock.lock()
+      let keep = !stopping && bodyComplete
+      lock.unlock()
+      request.finish(keepConnection: keep)
+    }
+  }
+
+  /// Reads one request, calls the handler, writes its response. Returns
+  /// false when the body was left unread, so the connection must not be reused.
+  private func answer(_ connection: LibFCGIRequest) -> Bool {
+    var parameters: [String: String] = [:]
+    parameters.reserveCapacity(32)
+    connection.forEachParameter { entry in
+      guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { return }
+      let name = String(decoding: UnsafeBufferPointer(rebasing: entry[..<equals]), as: UTF8.self)
+      let value = String(
+        decoding: UnsafeBufferPointer(rebasing: entry[(equals + 1)...]), as: UTF8.self)
+      parameters[name] = value
+    }
+    let limit = configuration.maximumBodySize
+    var body: [UInt8] = []
+    var tooLarge = false
+    var bodyComplete = true
+    if let declared = parameters["CONTENT_LENGTH"].flatMap({ Int($0) }), declared > 0 {
+      if declared > limit {
+        tooLarge = true
+        bodyComplete = false
+      } else {
+        _ = connection.readBody(into: &body, count: declared)
+      }
+    } else if parameters["REQUEST_METHOD"] == "POST" || parameters["REQUEST_METHOD"] == "PUT" {
+      // No length: read up to one byte past the cap to tell "too large".
+      let read = connection.readBody(into: &body, count: limit + 1)
+      if read > limit {
+        body = []
+        tooLarge = true
+        bodyComplete = false
+      }
+    }
+    let request = Request(parameters: parameters, body: body, bodyTooLarge: tooLarge)
+    let response = handler(request)
+    let head = response.encodedHead()
+    guard head.withUnsafeBytes({ connection.write($0) }) else { return false }
+    if request.method != "HEAD", !response.body.isEmpty {
+      guard response.body.withUnsafeBytes({ connection.write($0) }) else { return false }
+    }
+    return bodyComplete
+  }
+}

@@ -1,0 +1,57 @@
+/// Where and how the FastCGI server listens.
+public struct ServerConfiguration: Sendable {
+  /// The listening address.
+  public enum Address: Sendable, Equatable {
+    /// A Unix socket at `path`, created with mode 0660 (never world-writable:
+    /// only nginx should reach it); `group`, when given, becomes its group so
+    /// that nginx's workers, running as another user, can connect.
+    case unixSocket(path: String, group: String? = nil)
+    /// A TCP port on the loopback interface.
+    case loopback(port: Int)
+  }
+
+  public var address: Address
+  /// Worker threads, each blocked in its own accept. With nginx's
+  /// `fastcgi_keep_conn`, a thread stays with an idle kept connection, so
+  /// there must be more threads than nginx keeps idle connections, or the
+  /// pool stalls.
+  public var threads: Int
+  /// Bodies longer than this are not read; the request arrives with
+  /// `bodyTooLarge` set.
+  public var maximumBodySize: Int
+  /// The listen backlog.
+  public var backlog: Int32
+
+  public init(
+    address: Address, threads: Int = 16, maximumBodySize: Int = 64 * 1024, backlog: Int32 = 1024
+  ) {
+    self.address = address
+    self.threads = threads
+    self.maximumBodySize = maximumBodySize
+    self.backlog = backlog
+  }
+}
+
+/// The server could not start.
+public enum ServerError: Error, Equatable, CustomStringConvertible {
+  case libraryInit
+  case cannotListen(address: String, errno: Int32)
+  case cannotSetPermissions(path: String, errno: Int32)
+  case unknownGroup(String)
+
+  public var description: String {
+    switch self {
+    case .libraryInit: "libfcgi failed to initialise"
+    case .cannotListen(let address, let code): "cannot listen on \(address): \(describe(code))"
+    case .cannotSetPermissions(let path, let code):
+      "cannot set the permissions of \(path): \(describe(code))"
+    case .unknownGroup(let name): "unknown group \(name)"
+    }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+private func describe(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -1,0 +1,64 @@
+import ArgumentParser
+import FastCGI
+import Foundation
+import Logging
+
+/// `checklists serve`: answers nginx's FastCGI requests until SIGTERM/SIGINT.
+struct ServeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve", abstract: "Serve FastCGI requests from nginx.")
+
+  @Option(help: "Listen on this Unix socket (mode 0660).")
+  var socket: String?
+
+  @Option(help: "Group of the Unix socket, so that nginx's workers can connect.")
+  var socketGroup: String?
+
+  @Option(help: "Listen on this TCP port of 127.0.0.1 instead of a socket.")
+  var port: Int?
+
+  @Option(
+    help:
+      "Worker threads; keep it above the idle connections nginx keeps (upstream keepalive × nginx workers)."
+  )
+  var threads: Int = 24
+
+  @Option(help: "The data directory.")
+  var data: String = "data"
+
+  @Option(help: "Largest request body read, in bytes.")
+  var maxBody: Int = 64 * 1024
+
+  func validate() throws {
+    guard (socket == nil) != (port == nil) else {
+      throw ValidationError("Give exactly one of --socket PATH or --port N.")
+    }
+    guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
+  }
+
+  func run() throws {
+    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    let logger = Logger(label: "checklists")
+    let address: ServerConfiguration.Address =
+      if let socket { .unixSocket(path: socket, group: socketGroup) } else {
+        .loopback(port: port!)
+      }
+    let server = Server(
+      configuration: ServerConfiguration(
+        address: address, threads: threads, maximumBodySize: maxBody),
+      log: { logger.error("\($0)") },
+      handler: SkeletonSite.respond
+    )
+    do {
+      try server.listen()
+    } catch {
+      logger.critical("\(error)")
+      throw ExitCode.failure
+    }
+    logger.info("serving on \(socket ?? "127.0.0.1:\(port!)") with \(threads) threads")
+    server.runUntilSignalled { signal in
+      logger.info("signal \(signal): draining")
+    }
+    logger.info("stopped")
+  }
+}
