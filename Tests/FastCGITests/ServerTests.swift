@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+@testable import FastCGI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A server on a Unix socket in a temporary directory, running on a thread
+/// of its own until `stop()`.
+final class RunningServer: @unchecked Sendable {
+  let server: Server
+  let socketPath: String
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(threads: Int = 4, maximumBodySize: Int = 1024, handler: @escaping Handler) throws {
+    let directory = NSTemporaryDirectory() + "fcgi-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    socketPath = directory + "/backend.sock"
+    server = Server(
+      configuration: ServerConfiguration(
+        address: .unixSocket(path: socketPath), threads: threads, maximumBodySize: maximumBodySize),
+      handler: handler)
+    try server.listen()
+    let thread = Thread { [server, finished] in
+      server.run()
+      finished.signal()
+    }
+    thread.start()
+  }
+
+  /// Stops the server; true when `run` returned within `seconds`.
+  func stop(within seconds: Double = 2) -> Bool {
+    server.stop()
+    return finished.wait(timeout: .now() + seconds) == .success
+  }
+
+  func client() throws -> FastCGITestClient { try FastCGITestClient(socketPath: socketPath) }
+}
+
+/// The parameters nginx sends for a simple request.
+func parameters(method: String = "GET", uri: String, extra: [(String, String)] = []) -> [(
+  String, String
+)] {
+  [("REQUEST_METHOD", method), ("REQUEST_URI", uri), ("REMOTE_ADDR", "127.0.0.1")] + extra
+}
+
+@Suite(.serialized) struct ServerTests {
+  @Test func passesParametersHeadersAndBodyToTheHandler() throws {
+    let seen = Captured<Request>()
+    let running = try RunningServer { request in
+      seen.value = request
+      return Response(
+        status: 200, headers: [("Content-Type", "text/plain")], body: Array("hello".utf8))
+    }
+    defer { _ = running.stop() }
+    let client = try running.client()
+    defer { client.close() }
+    let body = Array("a=1&b=2".utf8)
+    let reply = try #require(
+      try client.send(
+        parameters: parameters(
+          method: "POST", uri: "/lists/7?x=1",
+          extra: [
+            ("CONTENT_LENGTH", "\(body.count)"),
+            ("CONTENT_TYPE", "application/x-www-form-urlencoded"),
+            ("HTTP_COOKIE", "v=1"), ("HTTP_SEC_FETCH_SITE", "same-origin"), ("HTTPS", "on"),
+          ]), body: body))
+    #expect(reply.status == 200)
+    #expect(reply.text == "hello")
+    let request = try #require(seen.value)
+    #expect(request.method == "POST")
+    #expect(request.path == "/lists/7")
+    #expect(request.query == "x=1")
+    #expect(request.header("Cookie") == "v=1")
+    #expect(request.header("sec-fetch-site") == "same-origin")
+    #expect(request.header("content-type") == "application/x-www-form-urlencoded")
+    #expect(request.isHTTPS)
+    #expect(request.body == body)
+    #expect(!request.bodyTooLarge)
+  }
+
+  @Test func bodyOverTheCapIsNotReadAndIsFlagged() throws {
+    let seen = Captured<Request>()
+    let running = try RunningServer(maximumBodySize: 16) { request in
+      seen.value = request
+      return Response(status: request.bodyTooLarge ? 413 : 200)
+    }
+    defer { _ = running.stop() }
+    let client = try running.client()
+    defer { client.close() }
+    let body = [UInt8](repeating: UInt8(ascii: "x"), count: 17)
+    let reply = try #require(
+      try client.send(
+        parameters: parameters(method: "POST", uri: "/", extra: [("CONTENT_LENGTH", "17")]),
+        body: body))
+    #expect(reply.status == 413)
+    #expect(seen.value?.bodyTooLarge == true)
+    #expect(seen.value?.body.isEmpty == true)
+  }
+
+  @Test func bodyAtTheCapIsRead() throws {
+    let running = try RunningServer(maximumBodySize: 16) { request in
+      Response(status: request.bodyTooLarge ? 413 : 200, body: request.body)
+    }
+    defer { _ = running.stop() }
+    let client = try running.client()
+    defer { client.close() }
+    let body = [UInt8](repeating: UInt8(ascii: "y"), count: 16)
+    let reply = try #require(
+      try client.send(
+        parameters: parameters(method: "POST", uri: "/", extra: [("CONTENT_LENGTH", "16")]),
+        body: body))
+    #expect(reply.status == 200)
+    #expect(reply.body == body)
+  }
+
+  @Test func sendsEverySetCookieAndALargeBody() throws {
+    let large = [UInt8](repeating: UInt8(ascii: "z"), count: 300_000)
+    let running = try RunningServer { _ in
+      Response(
+        status: 303,
+        headers: [
+          ("Location", "/lists"), ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/"),
+        ],
+        body: large)
+    }
+    defer { _ = running.stop() }
+    let client = try running.client()
+    defer { client.close() }
+    let reply = try #require(try client.send(parameters: parameters(uri: "/")))
+    #expect(reply.status == 303)
+    #expect(reply.values("Set-Cookie") == ["a=1; Path=/", "b=2; Path=/"])
+    #expect(reply.values("Location") == ["/lists"])
+    #expect(reply.body == large)
+  }
+
+  @Test func headOmitsTheBody() throws {
+    let running = try RunningServer { _ in
+      Response(status: 200, headers: [("Content-Length", "5")], body: Array("hello".utf8))
+    }
+    defer { _ = running.stop() }
+    let client = try running.client()
+    defer { client.close() }
+    let reply = try #require(try client.send(parameters: parameters(method: "HEAD", uri: "/")))
+    #expect(reply.status == 200)
+    #expect(reply.body.isEmpty)
+    #expect(reply.values("Content-Length") == ["5"])
+  }
+
+  @Test func keptConnectionServesSeveralRequests() throws {
+    let running = try RunningServer(threads: 1) { request in
+      Response(status: 200, body: Array(request.path.utf8))
+    }
+    defer { _ = running.stop() }
+    let client = try running.client()
+    defer { client.close() }
+    for index in 1...3 {
+      let reply = try #require(
+        try client.send(
+          parameters: parameters(uri: "/\(index)"), keepConnection: true, requestID: UInt16(index)))
+      #expect(reply.text == "/\(index)")
+    }
+  }
+
+  @Test func socketIsNotWorldWritable() throws {
+    let running = try RunningServer { _ in Response() }
+    defer { _ = running.stop() }
+    var info = stat()
+    #expect(stat(running.socketPath, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o660)
+  }
+
+  @Test func clientThatLeavesMidResponseDoesNotWedgeTheWorker() throws {
+    let large = [UInt8](repeating: 1, count: 2_000_000)
+    let running = try RunningServer(threads: 1) { request in
+      Response(status: 200, body: request.path == "/large" ? large : Array("ok".utf8))
+    }
+    defer { _ = running.stop() }
+    for _ in 0..<3 {
+      let leaving = try running.client()
+      _ = try leaving.send(parameters: parameters(uri: "/large"), closeAfterSending: true)
+      leaving.close()
+    }
+    let client = try running.client()
+    defer { client.close() }
+    let reply = try #require(try client.send(parameters: parameters(uri: "/small")))
+    #expect(reply.text == "ok")
+  }
+
+  @Test func stopLetsARequestInProgressFinishAndReturnsPromptly() throws {
+    let started = DispatchSemaphore(value: 0)
+    let running = try RunningServer(threads: 4) { _ in
+      started.signal()
+      usleep(500_000)
+      return Response(status: 200, body: Array("finished".utf8))
+    }
+    // An idle kept connection holds a worker in accept; stop must wake it too.
+    let idle = try running.client()
+    defer { idle.close() }
+    _ = try idle.send(parameters: parameters(uri: "/warm"), keepConnection: true)
+
+    let reply = Captured<FastCGITestClient.Reply>()
+    let done = DispatchSemaphore(value: 0)
+    let busy = try running.client()
+    Thread {
+      reply.value = try? busy.send(parameters: parameters(uri: "/slow"))
+      busy.close()  // as nginx closes a connection it did not ask to keep
+      done.signal()
+    }.start()
+    started.wait()  // /warm
+    started.wait()  // /slow is in the handler now
+    let begin = Date()
+    #expect(running.stop(within: 2))
+    #expect(Date().timeIntervalSince(begin) < 2)
+    #expect(done.wait(timeout: .now() + 2) == .success)
+    #expect(reply.value?.text == "finished")
+    #expect(throws: FastCGITestClient.Failure.self) { try running.client() }
+  }
+}
+
+/// A value written by a handler thread and read by the test.
+final class Captured<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value?
+  var value: Value? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
