@@ -1,0 +1,125 @@
+"""Starts the real backend and a real nginx on loopback for one test run.
+
+Everything started here is stopped by process id in `stop()`, which the
+fixtures call even when a test fails.
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = ROOT / "scripts"
+
+
+def backend_binary() -> Path:
+    configured = os.environ.get("CHECKLISTS_BINARY")
+    if configured:
+        return Path(configured)
+    for candidate in (ROOT / ".build/debug/checklists", ROOT / ".build/release/checklists"):
+        if candidate.exists():
+            return candidate
+    raise RuntimeError("build the backend first: swift build")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Stack:
+    """nginx + backend in a temporary run folder; `url(path)` reaches them."""
+
+    def __init__(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="checklists-e2e-"))
+        os.chmod(self.dir, 0o755)  # nginx's workers run as another user under root
+        self.public = self.dir / "Public"
+        shutil.copytree(ROOT / "Public", self.public)
+        self.data = self.dir / "data"
+        self.data.mkdir()
+        (self.dir / "logs").mkdir()
+        (self.dir / "tmp").mkdir()
+        self.socket = self.dir / "backend.sock"
+        self.port = free_port()
+        self.backend = None
+        self.nginx = None
+        self.binary = backend_binary()
+        subprocess.run([self.binary, "generate", "--public", self.public], check=True, capture_output=True)
+        conf = subprocess.run(
+            [SCRIPTS / "render-nginx-conf", str(self.port), f"unix:{self.socket}", str(self.public)],
+            check=True, capture_output=True, text=True).stdout
+        (self.dir / "nginx.conf").write_text(conf)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def start(self):
+        self.start_backend()
+        self.nginx = subprocess.Popen(
+            ["nginx", "-p", f"{self.dir}/", "-c", str(self.dir / "nginx.conf"), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=open(self.dir / "logs/nginx.stderr", "w"))
+        self.wait_until(lambda: self.port_open(), "nginx to listen")
+        return self
+
+    def start_backend(self):
+        threads = subprocess.run([SCRIPTS / "backend-threads"], check=True, capture_output=True, text=True).stdout.strip()
+        group = subprocess.run([SCRIPTS / "socket-group"], capture_output=True, text=True).stdout.strip()
+        command = [str(self.binary), "serve", "--socket", str(self.socket), "--threads", threads, "--data", str(self.data)]
+        if group:
+            command += ["--socket-group", group]
+        self.backend_log = open(self.dir / "logs/backend.log", "a")
+        self.backend = subprocess.Popen(command, stdout=self.backend_log, stderr=subprocess.STDOUT)
+        self.wait_until(lambda: self.socket.exists(), "the backend's socket")
+
+    def stop_backend(self, sig=signal.SIGTERM, timeout=5.0):
+        """Signals the backend and returns (exit code, seconds it took)."""
+        if self.backend is None:
+            return None, 0.0
+        began = time.monotonic()
+        self.backend.send_signal(sig)
+        try:
+            code = self.backend.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.backend.kill()
+            code = self.backend.wait()
+        self.backend = None
+        return code, time.monotonic() - began
+
+    def stop(self):
+        for process in (self.nginx, self.backend):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        self.nginx = self.backend = None
+        if os.environ.get("KEEP_E2E_DIRS") is None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def port_open(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                return True
+        except OSError:
+            return False
+
+    @staticmethod
+    def wait_until(condition, what, seconds=10.0):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if condition():
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"timed out waiting for {what}")
+
+    def session(self) -> requests.Session:
+        return requests.Session()
