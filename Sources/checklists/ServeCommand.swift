@@ -21,7 +21,7 @@ struct ServeCommand: ParsableCommand {
     help:
       "Worker threads; keep it above the idle connections nginx keeps (upstream keepalive × nginx workers)."
   )
-  var threads: Int = 24
+  var threads: Int = 64
 
   @Option(help: "The data directory.")
   var data: String = "data"
