@@ -46,6 +46,12 @@ let package = Package(
 
     .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    .executableTarget(
+      name: "bench-web",
+      dependencies: ["ChecklistsWeb", "FastCGI"],
+      path: "Benchmarks/Web"
+    ),
+
     .testTarget(name: "ChecklistsWebTests", dependencies: ["ChecklistsWeb", "FastCGI"]),
   ],
   swiftLanguageModes: [.v6]

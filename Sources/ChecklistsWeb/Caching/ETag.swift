@@ -6,19 +6,24 @@ import FastCGI
 /// Not cryptographic, and it need not be: it is compared only with the tag
 /// this visitor's own browser got for the same address. 64 bits plus the
 /// length make an accidental collision between two versions of one page
-/// vanishingly unlikely, and hashing a 10 KB page costs about 10 µs.
+/// vanishingly unlikely, and hashing a 10 KiB page costs about 12 µs
+/// (`swift run -c release bench-web`).
 public struct ETag: Sendable, Hashable, CustomStringConvertible {
   /// The header value, quotes included.
   public let value: String
 
   /// The tag of `body`.
-  public init(body: some Sequence<UInt8>) {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64 offset basis
-    var length = 0
-    for byte in body {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64 prime
-      length += 1
+  public init(body: [UInt8]) {
+    // A concrete array walked through its buffer: a generic sequence here
+    // ran at ~37 ns a byte across the module boundary, this at ~1.2.
+    let hash = body.withUnsafeBufferPointer { bytes in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64 offset basis
+      for byte in bytes {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64 prime
+      }
+      return hash
     }
+    let length = body.count
     let hex = String(hash, radix: 16)
     value =
       "\"\(String(repeating: "0", count: 16 - hex.count))\(hex)-\(String(length, radix: 16))\""
