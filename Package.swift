@@ -9,6 +9,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
   ],
   targets: [
     // Transport: libfcgi, confined to CFastCGI (module map only) and FastCGI (every FCGX_* call).
@@ -21,6 +22,16 @@ let package = Package(
 
     // Files: atomic durable writes, locks.
     .target(name: "Storage"),
+
+    // The web layer: routes, forms, visitor cookie, CSRF, ETag, security headers.
+    .target(
+      name: "ChecklistsWeb",
+      dependencies: [
+        "FastCGI",
+        "Storage",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
 
     // The executable: serve, generate, check.
     .executableTarget(
@@ -35,6 +46,13 @@ let package = Package(
 
     .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    .executableTarget(
+      name: "bench-web",
+      dependencies: ["ChecklistsWeb", "FastCGI"],
+      path: "Benchmarks/Web"
+    ),
+
+    .testTarget(name: "ChecklistsWebTests", dependencies: ["ChecklistsWeb", "FastCGI"]),
   ],
   swiftLanguageModes: [.v6]
 )

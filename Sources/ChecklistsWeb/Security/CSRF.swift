@@ -1,0 +1,64 @@
+import Crypto
+import FastCGI
+
+/// CSRF tokens bound to a visitor: `HMAC-SHA256(server secret, visitor id)`
+/// as 64 lower-case hex digits, sent in every form as the `csrf` field.
+///
+/// Nothing is stored per visitor: the token is recomputed on each request,
+/// and stays the same for a visitor as long as the server secret does, so
+/// two tabs and the back button never hold a stale one.
+public struct CSRF: Sendable {
+  /// The form field every `POST` carries.
+  public static let fieldName = "csrf"
+
+  /// Separates this use of the secret from any other HMAC made with it.
+  static let label = "checklists csrf v1 "
+
+  private let secret: ServerSecret
+
+  /// Tokens keyed by `secret`.
+  public init(secret: ServerSecret) {
+    self.secret = secret
+  }
+
+  /// The token of `visitor`, 64 lower-case hex digits.
+  public func token(for visitor: VisitorID) -> String {
+    Hex.encode(HMAC<SHA256>.authenticationCode(for: message(for: visitor), using: secret.key))
+  }
+
+  /// True when `token` is `visitor`'s token. The comparison of the MAC
+  /// takes the same time wherever the first wrong byte is.
+  public func isValid(_ token: String, for visitor: VisitorID) -> Bool {
+    guard token.utf8.count == SHA256.byteCount * 2, let mac = Hex.decodeLowercase(token) else {
+      return false
+    }
+    return HMAC<SHA256>.isValidAuthenticationCode(
+      mac, authenticating: message(for: visitor), using: secret.key)
+  }
+
+  /// The verdict for a state-changing request: first the browser's
+  /// `Sec-Fetch-Site` and `Origin` (`OriginCheck`), then the token.
+  ///
+  /// - Parameters:
+  ///   - request: the `POST`.
+  ///   - visitor: the id from a valid visitor cookie, nil when there was none.
+  ///   - form: the decoded form, whose `csrf` field is checked.
+  public func verdict(for request: Request, visitor: VisitorID?, form: FormData) -> ForgeryVerdict {
+    verdict(for: request, visitor: visitor, submittedToken: form[Self.fieldName])
+  }
+
+  /// As `verdict(for:visitor:form:)`, with the submitted token given directly.
+  public func verdict(for request: Request, visitor: VisitorID?, submittedToken: String?)
+    -> ForgeryVerdict
+  {
+    let origin = OriginCheck.verdict(for: request)
+    guard origin.isAllowed else { return origin }
+    guard let visitor else { return .refused(.noVisitor) }
+    guard let submittedToken, !submittedToken.isEmpty else { return .refused(.missingToken) }
+    return isValid(submittedToken, for: visitor) ? .allowed : .refused(.wrongToken)
+  }
+
+  private func message(for visitor: VisitorID) -> [UInt8] {
+    Array((Self.label + visitor.hex).utf8)
+  }
+}

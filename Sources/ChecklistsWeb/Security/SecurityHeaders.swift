@@ -1,0 +1,44 @@
+import FastCGI
+
+/// The headers every dynamic page gets.
+///
+/// The policy allows only the product's own stylesheet, script and images,
+/// forms that post back to the product, and `fetch` to the product (the
+/// enhancement script's form submissions); no inline script or style, no
+/// framing, no `<base>`.
+public enum SecurityHeaders {
+  /// `Content-Security-Policy`. `connect-src 'self'` is there for the
+  /// enhancement script's `fetch`; everything else not named is refused by
+  /// `default-src 'none'`.
+  public static let contentSecurityPolicy =
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
+    + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+  /// `Cache-Control` for pages that belong to one visitor: shared caches
+  /// must not keep them, the browser must revalidate them (with the `ETag`)
+  /// before reuse. Not `no-store`, which would bar the back/forward cache.
+  public static let perVisitorCacheControl = "private, no-cache"
+
+  /// The headers of every dynamic response, whatever its status.
+  public static let common: [(name: String, value: String)] = [
+    ("Content-Security-Policy", contentSecurityPolicy),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+  ]
+
+  /// `common` plus the per-visitor `Cache-Control`.
+  public static let perVisitorPage: [(name: String, value: String)] =
+    common + [("Cache-Control", perVisitorCacheControl)]
+
+  /// `response` with each of `headers` appended unless a header of that
+  /// name (in any case) is already there, so a handler's own choice wins.
+  public static func applying(
+    _ headers: [(name: String, value: String)] = perVisitorPage, to response: Response
+  ) -> Response {
+    var response = response
+    for header in headers where response.header(header.name) == nil {
+      response.headers.append(header)
+    }
+    return response
+  }
+}

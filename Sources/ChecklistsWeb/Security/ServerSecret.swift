@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import Storage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The server's own 32 random bytes, the key of every CSRF token.
+///
+/// Kept in `DATA/secret` (mode 0600) so tokens stay valid across restarts
+/// and across several backend processes sharing one data directory. Anyone
+/// who reads the file can forge tokens, so it never leaves the data directory.
+public struct ServerSecret: Sendable {
+  /// 256 bits, the key size HMAC-SHA256 is designed for.
+  public static let byteCount = 32
+  /// The file's name inside the data directory.
+  public static let fileName = "secret"
+
+  /// Kept as bytes rather than a `SymmetricKey`, which is not `Sendable`;
+  /// a key is made from them for each use (32 bytes copied).
+  let bytes: [UInt8]
+
+  /// A secret from known bytes (tests); nil unless exactly `byteCount` of them.
+  public init?(bytes: [UInt8]) {
+    guard bytes.count == Self.byteCount else { return nil }
+    self.bytes = bytes
+  }
+
+  /// The HMAC key.
+  var key: SymmetricKey { SymmetricKey(data: bytes) }
+
+  /// A new secret from `SystemRandomNumberGenerator` (the kernel's CSPRNG).
+  public static func random() -> ServerSecret {
+    ServerSecret(bytes: randomBytes())!
+  }
+
+  static func randomBytes() -> [UInt8] {
+    var generator = SystemRandomNumberGenerator()
+    var bytes: [UInt8] = []
+    for _ in 0..<(byteCount / 8) {
+      withUnsafeBytes(of: generator.next().littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    return bytes
+  }
+
+  /// Reads `directory/secret`, creating it first when it does not exist.
+  ///
+  /// Creation is safe when two processes start at once: each writes its
+  /// candidate to a private temporary file and `link`s it to `secret`, which
+  /// fails with `EEXIST` for all but the first; then every process reads the
+  /// file back and so uses the winner's bytes. An existing file is never
+  /// replaced, even when it is unreadable or the wrong size: that is an
+  /// error for an operator to look at, not a reason to log everyone out.
+  ///
+  /// - Parameters:
+  ///   - directory: the data directory; it must exist.
+  ///   - durable: when false, skips the `fsync` calls (tests).
+  /// - Throws: `ServerSecretError`.
+  public static func loadOrCreate(inDirectory directory: String, durable: Bool = true)
+    throws(ServerSecretError) -> ServerSecret
+  {
+    let path = "\(directory)/\(fileName)"
+    if let existing = try read(path) { return existing }
+    let candidate =
+      "\(directory)/.\(fileName).new-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    do {
+      try AtomicFile.write(randomBytes(), to: candidate, durable: durable)
+    } catch {
+      throw .file(error)
+    }
+    defer { unlink(candidate) }
+    if link(candidate, path) == 0 {
+      if durable {
+        do { try AtomicFile.syncDirectory(directory) } catch { throw .file(error) }
+      }
+    } else if errno != EEXIST {
+      throw .file(FileError(operation: "link", path: path, errno: errno))
+    }
+    // Whoever won the race, the file now holds the one secret everybody uses.
+    guard let secret = try read(path) else {
+      throw .file(FileError(operation: "open", path: path, errno: ENOENT))
+    }
+    return secret
+  }
+
+  /// The secret in `path`, nil when the file does not exist.
+  private static func read(_ path: String) throws(ServerSecretError) -> ServerSecret? {
+    let data: Data?
+    do { data = try AtomicFile.read(path) } catch { throw .file(error) }
+    guard let data else { return nil }
+    guard let secret = ServerSecret(bytes: [UInt8](data)) else {
+      throw .wrongLength(path: path, byteCount: data.count)
+    }
+    return secret
+  }
+}
+
+/// Why the server secret could not be loaded or created.
+public enum ServerSecretError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A system call on the file failed.
+  case file(FileError)
+  /// The file exists but does not hold exactly 32 bytes; it is left as it is.
+  case wrongLength(path: String, byteCount: Int)
+
+  public var description: String {
+    switch self {
+    case .file(let error): "server secret: \(error)"
+    case .wrongLength(let path, let count):
+      "server secret \(path) holds \(count) bytes, not \(ServerSecret.byteCount); left untouched"
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// The static front end in `Public/` keeps to the Content-Security-Policy
+/// and the product's look: own resources only, icons that take the text
+/// colour, a stylesheet for light and dark, a script without eval.
+@Suite struct PublicAssetsTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Public")
+  /// The ten icons of the original app, as file names.
+  static let icons = [
+    "no-icon", "appointments", "birthdays", "chores", "drinks", "folder", "groceries", "inbox",
+    "photos", "trips",
+  ]
+
+  static func file(_ path: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  @Test(arguments: icons) func eachIconIsASmallSVGInTheTextColour(name: String) throws {
+    let svg = try Self.file("icons/\(name).svg")
+    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 24 24\""))
+    #expect(svg.contains("stroke=\"currentColor\""))
+    #expect(svg.contains("aria-hidden=\"true\""))
+    #expect(svg.hasSuffix("</svg>\n"))
+    #expect(svg.utf8.count < 1_024, "inlined in every row, so kept small")
+    for forbidden in ["<script", "href", "style", "<image"] {
+      #expect(!svg.contains(forbidden), "\(name) contains \(forbidden)")
+    }
+    #expect(svg.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil)
+    // Drawn in the text colour, never a fixed one, so dark mode and forced colours work.
+    #expect(svg.range(of: "#[0-9a-fA-F]{3,6}", options: .regularExpression) == nil)
+  }
+
+  @Test func theStylesheetUsesNoExternalResources() throws {
+    let css = try Self.file("style.css")
+    #expect(!css.contains("@import"))
+    #expect(!css.contains("url("))
+    #expect(!css.contains("http:") && !css.contains("https:"))
+  }
+
+  @Test func theStylesheetFollowsTheSystemAndShowsFocus() throws {
+    let css = try Self.file("style.css")
+    for part in [
+      "@media (prefers-color-scheme: dark)", ":focus-visible", "font-family: system-ui",
+      "--tap: 44px", "font-size: 1rem", "@media (forced-colors: active)",
+      ".check[aria-pressed=\"true\"]", ".visually-hidden",
+    ] {
+      #expect(css.contains(part), "style.css lacks \(part)")
+    }
+  }
+
+  @Test func theScriptNeedsNothingThePolicyForbids() throws {
+    let js = try Self.file("app.js")
+    for forbidden in [
+      "eval(", "new Function", "innerHTML", "document.write", "setTimeout(\"", "http:", "https:",
+    ] {
+      #expect(!js.contains(forbidden), "app.js uses \(forbidden)")
+    }
+    // It sends the urlencoded body the backend accepts, and falls back to an ordinary submission.
+    #expect(js.contains("new URLSearchParams(new FormData(form))"))
+    #expect(js.contains("redirect: \"follow\""))
+    #expect(js.contains("HTMLFormElement.prototype.submit.call(form)"))
+    #expect(js.contains("parseFromString(page.html, \"text/html\")"))
+  }
+
+  @Test func theFaviconIsOwnSVG() throws {
+    let svg = try Self.file("favicon.svg")
+    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+    #expect(!svg.contains("<script"))
+  }
+}

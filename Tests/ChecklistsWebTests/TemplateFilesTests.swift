@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// The files under `Templates/` keep the promises the handlers rely on:
+/// logic-less Mustache that parses, a CSRF field in every form, raw output
+/// only for trusted markup, nothing the Content-Security-Policy would block.
+@Suite struct TemplateFilesTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let names = [
+    "layout", "all-lists", "checklist", "list-form", "item-form", "settings", "error", "list-row",
+    "item-row", "csrf-field",
+  ]
+  /// The only keys ever inserted raw: the screen inside the layout, and icon markup from Public/icons.
+  static let rawKeys: Set<String> = ["content", "icon.svg", "list.icon.svg", "svg"]
+
+  static func template(_ name: String) throws -> String {
+    try String(
+      contentsOf: root.appendingPathComponent("Templates/\(name).mustache"), encoding: .utf8)
+  }
+
+  /// The Mustache tags of a template, as (sigil, name) pairs: `#`, `^`, `/`, `>`, `!`, `{`, `&` or "".
+  static func tags(_ text: String) -> [(sigil: String, name: String)] {
+    var tags: [(String, String)] = []
+    var rest = Substring(text)
+    while let open = rest.range(of: "{{") {
+      let triple = rest[open.upperBound...].hasPrefix("{")
+      let closing = triple ? "}}}" : "}}"
+      guard let close = rest.range(of: closing, range: open.upperBound..<rest.endIndex) else {
+        tags.append(("unclosed", String(rest[open.lowerBound...].prefix(30))))
+        break
+      }
+      var body = rest[open.upperBound..<close.lowerBound]
+      var sigil = ""
+      if triple {
+        sigil = "{"
+        body = body.dropFirst()
+      } else if let first = body.first, "#^/>!&".contains(first) {
+        sigil = String(first)
+        body = body.dropFirst()
+      }
+      tags.append((sigil, body.trimmingCharacters(in: .whitespacesAndNewlines)))
+      rest = rest[close.upperBound...]
+    }
+    return tags
+  }
+
+  @Test(arguments: names) func startsWithACommentListingItsKeys(name: String) throws {
+    let text = try Self.template(name)
+    #expect(text.hasPrefix("{{!"))
+    let comment = try #require(Self.tags(text).first)
+    #expect(comment.sigil == "!")
+    #expect(comment.name.contains("Context keys:"))
+  }
+
+  @Test(arguments: names) func sectionsBalanceAndPartialsExist(name: String) throws {
+    var open: [String] = []
+    for tag in Self.tags(try Self.template(name)) {
+      switch tag.sigil {
+      case "unclosed": Issue.record("unclosed tag \(tag.name)")
+      case "#", "^": open.append(tag.name)
+      case "/":
+        #expect(open.popLast() == tag.name, "\(name): {{/\(tag.name)}} closes the wrong section")
+      case ">":
+        #expect(Self.names.contains(tag.name), "\(name): no partial \(tag.name)")
+      case "{", "&":
+        #expect(Self.rawKeys.contains(tag.name), "\(name): \(tag.name) is inserted raw")
+      default: break
+      }
+    }
+    #expect(open.isEmpty, "\(name): unclosed sections \(open)")
+  }
+
+  @Test(arguments: names) func everyFormPostsWithACSRFField(name: String) throws {
+    let text = try Self.template(name)
+    let forms = text.components(separatedBy: "<form").dropFirst()
+    for form in forms {
+      let body = try #require(form.components(separatedBy: "</form>").first)
+      #expect(
+        body.hasPrefix(" ") && body.contains("method=\"post\""), "\(name): a form without POST")
+      #expect(body.contains("{{> csrf-field}}"), "\(name): a form without the CSRF field")
+    }
+  }
+
+  @Test func theCSRFFieldIsHiddenAndNamedCsrf() throws {
+    let text = try Self.template("csrf-field")
+    #expect(text.contains("<input type=\"hidden\" name=\"csrf\" value=\"{{csrf}}\">"))
+  }
+
+  @Test(arguments: names) func nothingTheContentSecurityPolicyWouldBlock(name: String) throws {
+    let text = try Self.template(name)
+    #expect(!text.contains(" style="), "\(name): inline style")
+    #expect(!text.contains("<style"), "\(name): style element")
+    #expect(!text.contains("javascript:"), "\(name): javascript URL")
+    #expect(text.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(name): handler")
+    #expect(!text.contains("http:") && !text.contains("https:"), "\(name): an external address")
+    for script in text.components(separatedBy: "<script").dropFirst() {
+      #expect(script.hasPrefix(" src=\"{{assets.js}}\" defer></script>"), "\(name): inline script")
+    }
+  }
+
+  @Test func theLayoutIsAnAccessiblePageShell() throws {
+    let text = try Self.template("layout")
+    for part in [
+      "<!doctype html>", "<html lang=\"en\">", "<meta charset=\"utf-8\">",
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+      "<title>{{title}}", "href=\"{{assets.css}}\"",
+      "<script src=\"{{assets.js}}\" defer></script>",
+      "<main id=\"main\"", "{{{content}}}", "</main>",
+    ] {
+      #expect(text.contains(part), "layout lacks \(part)")
+    }
+  }
+
+  @Test func theToggleIsARealButtonWithItsState() throws {
+    let text = try Self.template("item-row")
+    #expect(
+      text.contains(
+        "<form class=\"toggle\" method=\"post\" action=\"/lists/{{list.id}}/items/{{id}}/toggle\">")
+    )
+    #expect(
+      text.contains(
+        "<button type=\"submit\" class=\"check\" aria-pressed=\"{{#checked}}true{{/checked}}{{^checked}}false{{/checked}}\">"
+      ))
+    #expect(text.contains("<span class=\"item-text\">{{text}}</span></button>"))
+  }
+
+  @Test func formsPostToTheSpecifiedAddressesWithTheSpecifiedFields() throws {
+    let checklist = try Self.template("checklist")
+    #expect(checklist.contains("action=\"/lists/{{list.id}}/items\""))
+    #expect(checklist.contains("name=\"text\""))
+    let listForm = try Self.template("list-form")
+    #expect(listForm.contains("action=\"/lists{{#list}}/{{list.id}}{{/list}}\""))
+    #expect(listForm.contains("name=\"name\"") && listForm.contains("type=\"radio\" name=\"icon\""))
+    #expect(listForm.contains("action=\"/lists/{{list.id}}/delete\""))
+    let itemForm = try Self.template("item-form")
+    #expect(itemForm.contains("action=\"/lists/{{list.id}}/items/{{item.id}}\""))
+    #expect(itemForm.contains("action=\"/lists/{{list.id}}/items/{{item.id}}/delete\""))
+    let itemRow = try Self.template("item-row")
+    #expect(itemRow.contains("action=\"/lists/{{list.id}}/items/{{id}}/delete\""))
+    let settings = try Self.template("settings")
+    #expect(
+      settings.contains("action=\"/settings\"") && settings.contains("action=\"/settings/reset\""))
+    #expect(
+      settings.contains("name=\"OpenLastList\"") && settings.contains("name=\"HideCheckedItems\""))
+  }
+
+  @Test func everyScreenLinksBack() throws {
+    for name in ["checklist", "list-form", "item-form", "settings"] {
+      #expect(try Self.template(name).contains("<p class=\"back\"><a href="), "\(name)")
+    }
+    #expect(try Self.template("error").contains("href=\"{{back.href}}\">{{back.label}}</a>"))
+  }
+}

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import ChecklistsWeb
+
+/// A deterministic generator (SplitMix64) so a test can name the id it expects.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9e37_79b9_7f4a_7c15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+    return z ^ (z >> 31)
+  }
+}
+
+@Suite struct VisitorIDTests {
+  @Test func aNewIdIs32LowerCaseHexDigits() {
+    let id = VisitorID()
+    #expect(id.hex.utf8.count == 32)
+    #expect(id.hex.allSatisfy { "0123456789abcdef".contains($0) })
+    #expect(id.cookieValue == id.hex)
+    #expect(id.description == id.hex)
+  }
+
+  @Test func newIdsDiffer() {
+    let ids = Set((0..<1_000).map { _ in VisitorID() })
+    #expect(ids.count == 1_000)
+  }
+
+  @Test func aGeneratorGivesAKnownId() {
+    var generator = SeededGenerator(state: 0)
+    let first = VisitorID(using: &generator)
+    var again = SeededGenerator(state: 0)
+    #expect(VisitorID(using: &again) == first)
+    // Leading zero bytes keep their two digits.
+    struct Zeros: RandomNumberGenerator { mutating func next() -> UInt64 { 0 } }
+    var zeros = Zeros()
+    #expect(VisitorID(using: &zeros).hex == String(repeating: "0", count: 32))
+  }
+
+  @Test func aCookieValueRoundTrips() {
+    let id = VisitorID()
+    #expect(VisitorID(cookieValue: id.cookieValue) == id)
+    #expect(
+      VisitorID(cookieValue: "0123456789abcdef0123456789abcdef")?.hex
+        == "0123456789abcdef0123456789abcdef")
+  }
+
+  @Test func anyOtherCookieValueIsRefused() {
+    let valid = "0123456789abcdef0123456789abcdef"
+    let hostile = [
+      "", "0", String(valid.dropLast()), valid + "0", valid + valid,
+      "0123456789ABCDEF0123456789ABCDEF", "0123456789abcdeg0123456789abcdef",
+      "../../../../../../../../etc/passwd", "../0123456789abcdef0123456789abc",
+      "0123456789abcdef/0123456789abcde", " 0123456789abcdef0123456789abcde",
+      "0123456789abcdef0123456789abcde ", "\"0123456789abcdef0123456789abcd\"",
+      "0123456789abcdef0123456789abcd\u{0}f", "0123456789abcdef0123456789abcdé",
+      "０123456789abcdef0123456789abcde", String(repeating: "a", count: 100_000),
+    ]
+    for value in hostile { #expect(VisitorID(cookieValue: value) == nil, "\(value.prefix(40))") }
+  }
+}
