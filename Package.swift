@@ -29,7 +29,11 @@ let package = Package(
       dependencies: [
         "FastCGI",
         "Storage",
+        "Preferences",
+        "ChecklistsModel",
+        "HTMLTemplates",
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
 
@@ -39,6 +43,7 @@ let package = Package(
       dependencies: [
         "FastCGI",
         "Storage",
+        "ChecklistsWeb",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -52,7 +57,12 @@ let package = Package(
       path: "Benchmarks/Web"
     ),
 
-    .testTarget(name: "ChecklistsWebTests", dependencies: ["ChecklistsWeb", "FastCGI"]),
+    .testTarget(
+      name: "ChecklistsWebTests",
+      dependencies: [
+        "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

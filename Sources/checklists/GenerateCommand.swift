@@ -1,22 +1,22 @@
 import ArgumentParser
-import Foundation
-import Storage
+import ChecklistsWeb
 
 /// `checklists generate`: writes the static pages nginx shows by itself.
 struct GenerateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "generate",
-    abstract: "Write the static pages (404, 50x) into the public directory.")
+    abstract: "Write the static pages (404, 50x, about) into the public directory.")
 
   @Option(help: "The public directory nginx serves.")
   var `public`: String = "Public"
 
+  @Option(help: "The Mustache templates.")
+  var templates: String = "Templates"
+
   func run() throws {
-    try FileManager.default.createDirectory(atPath: `public`, withIntermediateDirectories: true)
-    for page in SkeletonSite.staticPages {
-      try AtomicFile.write(
-        Array(page.html.utf8), to: "\(`public`)/\(page.file)", durable: false, permissions: 0o644)
-      print("wrote \(`public`)/\(page.file)")
+    let site = try StaticSite(templatesDirectory: templates, publicDirectory: `public`)
+    for path in try site.write(into: `public`) {
+      print("wrote \(path)")
     }
   }
 }

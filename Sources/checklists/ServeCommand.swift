@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChecklistsWeb
 import FastCGI
 import Foundation
 import Logging
@@ -26,14 +27,24 @@ struct ServeCommand: ParsableCommand {
   @Option(help: "The data directory.")
   var data: String = "data"
 
-  @Option(help: "Largest request body read, in bytes.")
+  @Option(help: "Largest request body read, in bytes (nginx's client_max_body_size is the same).")
   var maxBody: Int = 64 * 1024
+
+  @Option(help: "The Mustache templates.")
+  var templates: String = "Templates"
+
+  @Option(help: "The public directory nginx serves (assets are fingerprinted from it).")
+  var `public`: String = "Public"
+
+  @Option(help: "Visitors whose checklists and preferences stay decoded in memory.")
+  var cacheCapacity: Int = 10_000
 
   func validate() throws {
     guard (socket == nil) != (port == nil) else {
       throw ValidationError("Give exactly one of --socket PATH or --port N.")
     }
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
+    guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
   }
 
   func run() throws {
@@ -43,11 +54,22 @@ struct ServeCommand: ParsableCommand {
       if let socket { .unixSocket(path: socket, group: socketGroup) } else {
         .loopback(port: port!)
       }
+    let application: Application
+    do {
+      application = try Application(
+        configuration: ApplicationConfiguration(
+          dataDirectory: data, templatesDirectory: templates, publicDirectory: `public`,
+          cacheCapacity: cacheCapacity),
+        logger: logger)
+    } catch {
+      logger.critical("cannot start: \(error)")
+      throw ExitCode.failure
+    }
     let server = Server(
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody),
       log: { logger.error("\($0)") },
-      handler: SkeletonSite.respond
+      handler: application.respond(to:)
     )
     do {
       try server.listen()

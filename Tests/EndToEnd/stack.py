@@ -51,7 +51,8 @@ class Stack:
         self.backend = None
         self.nginx = None
         self.binary = backend_binary()
-        subprocess.run([self.binary, "generate", "--public", self.public], check=True, capture_output=True)
+        subprocess.run([self.binary, "generate", "--public", self.public, "--templates", ROOT / "Templates"],
+                       check=True, capture_output=True)
         conf = subprocess.run(
             [SCRIPTS / "render-nginx-conf", str(self.port), f"unix:{self.socket}", str(self.public)],
             check=True, capture_output=True, text=True).stdout
@@ -71,7 +72,8 @@ class Stack:
     def start_backend(self):
         threads = subprocess.run([SCRIPTS / "backend-threads"], check=True, capture_output=True, text=True).stdout.strip()
         group = subprocess.run([SCRIPTS / "socket-group"], capture_output=True, text=True).stdout.strip()
-        command = [str(self.binary), "serve", "--socket", str(self.socket), "--threads", threads, "--data", str(self.data)]
+        command = [str(self.binary), "serve", "--socket", str(self.socket), "--threads", threads, "--data", str(self.data),
+                   "--templates", str(ROOT / "Templates"), "--public", str(self.public)]
         if group:
             command += ["--socket-group", group]
         self.backend_log = open(self.dir / "logs/backend.log", "a")

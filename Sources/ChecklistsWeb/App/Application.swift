@@ -1,0 +1,139 @@
+import ChecklistsModel
+import FastCGI
+import Foundation
+import HTMLTemplates
+import Logging
+import Preferences
+import Storage
+
+/// The product behind nginx: a request in, a response out.
+///
+/// One instance serves every worker thread. What it holds is either
+/// immutable (templates, assets, icons, the CSRF key) or thread-safe
+/// (the preferences and the checklist store, each with its own locks).
+public final class Application: Sendable {
+  let configuration: ApplicationConfiguration
+  let renderer: PageRenderer
+  let icons: IconLibrary
+  let defaults: Defaults
+  let store: ChecklistStore
+  let csrf: CSRF
+  let logger: Logger
+
+  /// Loads and checks everything a request needs, so that a broken template
+  /// or a missing icon stops the start, not a visitor's request.
+  public init(configuration: ApplicationConfiguration, logger: Logger) throws {
+    self.configuration = configuration
+    self.logger = logger
+    try FileManager.default.createDirectory(
+      atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    let templates = try TemplateLibrary(directory: configuration.templatesDirectory)
+    renderer = PageRenderer(
+      templates: templates, assets: try Assets(publicDirectory: configuration.publicDirectory))
+    icons = try IconLibrary(publicDirectory: configuration.publicDirectory)
+    csrf = CSRF(
+      secret: try ServerSecret.loadOrCreate(
+        inDirectory: configuration.dataDirectory, durable: configuration.durable))
+    defaults = Defaults(
+      logger: logger, durable: configuration.durable,
+      cacheCapacity: configuration.cacheCapacity)
+    RegisteredDefaults.register(in: defaults)
+    store = ChecklistStore(
+      configuration: .init(
+        dataDirectory: configuration.dataDirectory, cacheCapacity: configuration.cacheCapacity,
+        durable: configuration.durable),
+      logger: logger)
+  }
+
+  /// Answers one request. Never throws: every failure becomes a page with
+  /// its status, and a failed change has changed nothing.
+  public func respond(to request: Request) -> Response {
+    if request.path == HealthPage.path { return HealthPage.respond(to: request) }
+    let response: Response
+    switch Router.resolve(request) {
+    case .route(let route, _):
+      response = handle(route, request)
+    case .methodNotAllowed(let allowed):
+      response = renderer.errorResponse(
+        .methodNotAllowed(allow: allowed.joined(separator: ", ")))
+    case .notFound:
+      response = renderer.errorResponse(.pageNotFound)
+    }
+    return SecurityHeaders.applying(to: response)
+  }
+
+  /// Runs a route for the visitor, commits their preferences once, and adds
+  /// the cookies: the visitor's own when they are new, and the cookie-backed
+  /// preferences that changed.
+  func handle(_ route: Route, _ request: Request) -> Response {
+    let cookies = RequestCookies(header: request.header("cookie"))
+    let session = VisitorSession(
+      request: request, cookies: cookies, dataDirectory: configuration.dataDirectory,
+      defaults: defaults)
+    var response: Response
+    do {
+      response =
+        route.isChange ? try change(route, request, session) : try show(route, request, session)
+      for cookie in try session.preferences.commit() {
+        response.headers.append(("Set-Cookie", cookie.headerValue))
+      }
+    } catch {
+      response = renderer.errorResponse(webError(for: error, route: route))
+    }
+    if let cookie = session.visitorCookie(isHTTPS: request.isHTTPS) {
+      response.headers.append(("Set-Cookie", cookie.headerValue))
+    }
+    return response
+  }
+
+  /// The page that says what went wrong; unexpected failures are logged.
+  func webError(for error: any Error, route: Route) -> WebError {
+    switch error {
+    case let error as WebError:
+      return error
+    case let error as ChecklistsError:
+      switch error {
+      case .noSuchList: return .listNotFound
+      case .noSuchItem: return .itemNotFound
+      default: return .unprocessable(error.message, backHref: "/lists", backLabel: "All Lists")
+      }
+    case let error as StoreError:
+      logger.error("store: \(error.message) (\(route))")
+      if case .unreadable = error { return .unreadableData }
+      return .internalError
+    default:
+      logger.error("\(route): \(error)")
+      return .internalError
+    }
+  }
+
+  /// The visitor's checklists as they stand: what is stored, or the
+  /// first-run list while nothing is (shown, never stored, on a `GET`).
+  func currentModel(_ session: VisitorSession) throws -> (model: DataModel, firstRun: Bool) {
+    let stored = try store.load(session.directory)
+    let pending = FirstRun.isPending(stored: stored, preferences: session.preferences)
+    let model = FirstRun.model(stored: stored, preferences: session.preferences, commit: false)
+    return (model, pending)
+  }
+
+  /// Changes the visitor's checklists under their lock. Before the first
+  /// change, the first-run `List` the visitor was shown becomes their
+  /// stored model; `FirstTime` turns false only once that write succeeded,
+  /// so a refused first change leaves the visitor exactly as they were.
+  func updateModel<T>(_ session: VisitorSession, _ change: (inout DataModel) throws -> T) throws
+    -> T
+  {
+    let preferences = session.preferences
+    var startedFromFirstRun = false
+    let result = try store.update(
+      session.directory,
+      initial: { stored in
+        startedFromFirstRun = FirstRun.isPending(stored: stored, preferences: preferences)
+        return FirstRun.model(stored: stored, preferences: preferences, commit: false)
+      },
+      change)
+    if startedFromFirstRun { preferences.set(false, forKey: PreferenceKey.firstTime) }
+    return result
+  }
+}

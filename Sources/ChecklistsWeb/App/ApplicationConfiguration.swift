@@ -1,0 +1,28 @@
+import Foundation
+
+/// Where the application finds its files and how it stores visitors' data.
+public struct ApplicationConfiguration: Sendable {
+  /// The data directory: `secret` and `users/…` live here.
+  public var dataDirectory: String
+  /// The Mustache templates (`Templates/`).
+  public var templatesDirectory: String
+  /// The static front end nginx serves (`Public/`): the assets are
+  /// fingerprinted from it and the icons' markup is read from it.
+  public var publicDirectory: String
+  /// When false, writes skip `fsync` (tests and benchmarks that measure
+  /// everything but the disk). Always true in production.
+  public var durable: Bool
+  /// How many visitors' decoded checklists and preferences stay in memory.
+  public var cacheCapacity: Int
+
+  public init(
+    dataDirectory: String, templatesDirectory: String = "Templates",
+    publicDirectory: String = "Public", durable: Bool = true, cacheCapacity: Int = 10_000
+  ) {
+    self.dataDirectory = dataDirectory
+    self.templatesDirectory = templatesDirectory
+    self.publicDirectory = publicDirectory
+    self.durable = durable
+    self.cacheCapacity = cacheCapacity
+  }
+}

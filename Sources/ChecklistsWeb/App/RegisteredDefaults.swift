@@ -1,0 +1,26 @@
+import ChecklistsModel
+import Preferences
+
+/// The registration domain of the product (SPEC §3.1): registered at every
+/// start, held in memory only.
+enum RegisteredDefaults {
+  /// The settings a visitor sees on `/settings`; a reset returns exactly
+  /// these to their defaults and leaves internal state (`FirstTime`) alone.
+  static let settingKeys = [PreferenceKey.openLastList, PreferenceKey.hideCheckedItems]
+
+  /// The cookie that names the visitor (32 hex digits).
+  static let visitorCookie = "visitor"
+
+  static func register(in defaults: Defaults) {
+    defaults.register(defaults: [
+      PreferenceKey.checklistIndex: -1,
+      PreferenceKey.firstTime: true,
+      PreferenceKey.openLastList: true,
+      PreferenceKey.hideCheckedItems: false,
+    ])
+    // Each browser lands where *it* left off.
+    defaults.declareCookieBacked(PreferenceKey.checklistIndex, as: .integer)
+  }
+}
+
+extension VisitorDefaults: ChecklistPreferences {}

@@ -1,0 +1,64 @@
+/// A request that cannot be answered with the page it asked for: the
+/// status and the sentence the error page shows.
+struct WebError: Error, Sendable {
+  var status: Int
+  var title: String
+  var message: String
+  /// Where the page's way back leads.
+  var backHref = "/lists"
+  var backLabel = "All Lists"
+  /// Extra headers, e.g. `Allow` on a `405`.
+  var headers: [(name: String, value: String)] = []
+
+  static let listNotFound = WebError(
+    status: 404, title: "List not found",
+    message: "This list does not exist. It may have been deleted, or the address is mistyped.")
+
+  static let itemNotFound = WebError(
+    status: 404, title: "Item not found",
+    message: "This item does not exist. It may have been deleted, or the address is mistyped.")
+
+  static let pageNotFound = WebError(
+    status: 404, title: "Page not found", message: "There is nothing at this address.")
+
+  static func methodNotAllowed(allow: String) -> WebError {
+    WebError(
+      status: 405, title: "Method not allowed",
+      message: "This address does not accept that kind of request.",
+      headers: [("Allow", allow)])
+  }
+
+  static let forbidden = WebError(
+    status: 403, title: "Request refused",
+    message:
+      "This form could not be accepted: it did not come from this site's own page, or the page was too old. Nothing was changed. Go back, reload the page and try again."
+  )
+
+  static let tooLarge = WebError(
+    status: 413, title: "Too much data",
+    message: "What was sent is larger than this site accepts. Nothing was changed.")
+
+  static let unsupportedMediaType = WebError(
+    status: 415, title: "Unsupported form encoding",
+    message: "The form was sent in an encoding this site does not read. Nothing was changed.")
+
+  static func badRequest(_ message: String) -> WebError {
+    WebError(status: 400, title: "Bad request", message: message + " Nothing was changed.")
+  }
+
+  static func unprocessable(_ message: String, backHref: String, backLabel: String) -> WebError {
+    WebError(
+      status: 422, title: "Not saved", message: message + " Nothing was changed.",
+      backHref: backHref, backLabel: backLabel)
+  }
+
+  static let unreadableData = WebError(
+    status: 500, title: "Your checklists could not be read",
+    message:
+      "The file that holds your checklists is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Nothing else was changed."
+  )
+
+  static let internalError = WebError(
+    status: 500, title: "Something went wrong",
+    message: "The server could not complete this request. Nothing was changed; try again.")
+}

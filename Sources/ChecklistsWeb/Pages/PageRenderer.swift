@@ -1,0 +1,61 @@
+import FastCGI
+import HTMLTemplates
+
+/// Renders a screen's template inside the layout, into the bytes of a page.
+struct PageRenderer: Sendable {
+  let templates: TemplateLibrary
+  let assets: Assets
+
+  /// The screen rendered first, then the layout around it (`content` is
+  /// inserted raw: it comes from a template, never from a visitor).
+  func render(_ screen: String, title: String, context: TemplateValue) throws(TemplateError)
+    -> [UInt8]
+  {
+    var content: [UInt8] = []
+    content.reserveCapacity(16 * 1024)
+    try templates.render(screen, context: context, into: &content)
+    var page: [UInt8] = []
+    page.reserveCapacity(content.count + 1024)
+    let layout: TemplateValue = [
+      "title": .string(title),
+      "assets": ["css": .string(assets.stylesheet), "js": .string(assets.script)],
+      "content": .string(String(decoding: content, as: UTF8.self)),
+    ]
+    try templates.render("layout", context: layout, into: &page)
+    return page
+  }
+
+  /// A `text/html` response of a rendered page.
+  func response(
+    _ screen: String, title: String, context: TemplateValue, status: Int = 200
+  ) throws(TemplateError) -> Response {
+    let body = try render(screen, title: title, context: context)
+    return Response(
+      status: status,
+      headers: [("Content-Type", "text/html; charset=utf-8")],
+      body: body)
+  }
+
+  /// The page for an error, with its status.
+  func errorResponse(_ error: WebError) -> Response {
+    var context: [String: TemplateValue] = [
+      "title": .string(error.title),
+      "message": .string(error.message),
+      "back": ["href": .string(error.backHref), "label": .string(error.backLabel)],
+    ]
+    context["status"] = .int(error.status)
+    var response: Response
+    do {
+      response = try self.response(
+        "error", title: error.title, context: .object(TemplateObject(context)),
+        status: error.status)
+    } catch {
+      // The templates were checked at start-up; this is a last resort.
+      return Response(
+        status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
+        body: Array("Internal error\n".utf8))
+    }
+    response.headers.append(contentsOf: error.headers)
+    return response
+  }
+}

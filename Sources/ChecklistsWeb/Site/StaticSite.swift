@@ -1,0 +1,60 @@
+import Foundation
+import HTMLTemplates
+import Storage
+
+/// The pages nginx serves by itself (SPEC §6), rendered from the same
+/// layout as the dynamic ones: the `404` and `50x` pages it shows when a
+/// file is missing or the backend is down, and the about page.
+public struct StaticSite: Sendable {
+  /// A page: its file name in `Public/` and its bytes.
+  public struct Page: Sendable {
+    public var file: String
+    public var bytes: [UInt8]
+  }
+
+  let renderer: PageRenderer
+
+  public init(templatesDirectory: String, publicDirectory: String) throws {
+    renderer = PageRenderer(
+      templates: try TemplateLibrary(directory: templatesDirectory),
+      assets: try Assets(publicDirectory: publicDirectory))
+  }
+
+  public func pages() throws -> [Page] {
+    let notFound = WebError.pageNotFound
+    let unavailable = WebError(
+      status: 503, title: "Checklists is unavailable",
+      message:
+        "The server is restarting or stopped. Your lists are safe: nothing you saved is lost. Try again in a moment.",
+      backHref: "/lists", backLabel: "Try again")
+    return [
+      Page(file: "404.html", bytes: try errorPage(notFound, showStatus: true)),
+      Page(file: "50x.html", bytes: try errorPage(unavailable, showStatus: false)),
+      Page(
+        file: "about.html",
+        bytes: try renderer.render("about", title: "About", context: ["version": "1"])),
+    ]
+  }
+
+  /// Writes every page into `directory` (mode 0644: nginx's workers read them).
+  public func write(into directory: String) throws -> [String] {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    var written: [String] = []
+    for page in try pages() {
+      let path = "\(directory)/\(page.file)"
+      try AtomicFile.write(page.bytes, to: path, durable: false, permissions: 0o644)
+      written.append(path)
+    }
+    return written
+  }
+
+  private func errorPage(_ error: WebError, showStatus: Bool) throws -> [UInt8] {
+    var context: [String: TemplateValue] = [
+      "title": .string(error.title),
+      "message": .string(error.message),
+      "back": ["href": .string(error.backHref), "label": .string(error.backLabel)],
+    ]
+    if showStatus { context["status"] = .int(error.status) }
+    return try renderer.render("error", title: error.title, context: .object(TemplateObject(context)))
+  }
+}

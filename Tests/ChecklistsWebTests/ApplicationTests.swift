@@ -1,0 +1,257 @@
+import ChecklistsWeb
+import FastCGI
+import Foundation
+import Testing
+
+/// Every route and rule of the product, through `Application.respond(to:)`.
+@Suite struct ApplicationTests {
+  @Test func aNewVisitorLandsInTheFirstRunList() throws {
+    let browser = try ApplicationHarness()
+    let landing = browser.get("/")
+    #expect(landing.status == 303)
+    #expect(landing.header("Location") == "/lists/1")
+    #expect(browser.cookies["visitor"]?.count == 32)
+    let page = browser.get("/lists/1")
+    #expect(page.status == 200)
+    #expect(browser.text(page).contains("<title>List · Checklists</title>"))
+    #expect(browser.cookies["ChecklistIndex"] == "0")
+    #expect(browser.storedFiles().isEmpty, "a GET never writes a file")
+  }
+
+  @Test func theVisitorCookieIsHttpOnlyLaxAndSecureOnlyOverHTTPS() throws {
+    let browser = try ApplicationHarness()
+    let plain = browser.application.respond(to: Request(method: "GET", path: "/lists"))
+    let cookie = try #require(plain.headers(named: "Set-Cookie").first { $0.hasPrefix("visitor=") })
+    #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
+    #expect(!cookie.contains("Secure"))
+    let secure = browser.application.respond(
+      to: Request(method: "GET", path: "/lists", isHTTPS: true))
+    #expect(secure.headers(named: "Set-Cookie").allSatisfy { $0.contains("Secure") })
+  }
+
+  @Test func allListsSetsMinusOneAndTheLandingThenShowsAllLists() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.get("/lists/1")
+    #expect(browser.get("/").header("Location") == "/lists/1")
+    browser.get("/lists")
+    #expect(browser.cookies["ChecklistIndex"] == "-1")
+    let landing = browser.get("/")
+    #expect(landing.status == 200)
+    #expect(browser.text(landing).contains("<h1>All Lists</h1>"))
+  }
+
+  @Test(arguments: ["abc", "-5", "1e3", "99999999999999999999", "", "+1", "0x1", "7"])
+  func aTamperedOrStaleIndexShowsAllLists(_ value: String) throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.cookies["ChecklistIndex"] = value
+    let landing = browser.get("/")
+    #expect(landing.status == 200)
+    #expect(browser.text(landing).contains("<h1>All Lists</h1>"))
+  }
+
+  @Test func openingAListRemembersItsRowForThisBrowser() throws {
+    let browser = try ApplicationHarness()
+    let created = browser.post("/lists", [("name", "Alpha"), ("icon", "trips")])
+    #expect(created.status == 303)
+    let alpha = try #require(created.header("Location"))
+    browser.get(alpha)
+    #expect(browser.cookies["ChecklistIndex"] == "0", "Alpha sorts before List")
+    #expect(browser.get("/").header("Location") == alpha)
+  }
+
+  @Test func listsAreSortedByNameAndShowSubtitles() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists", [("name", "zebra")])
+    browser.post("/lists", [("name", "Apple")])
+    browser.post("/lists/1/items", [("text", "a")])
+    browser.post("/lists/1/items", [("text", "b")])
+    let page = browser.text(browser.get("/lists"))
+    let apple = try #require(page.range(of: ">Apple<")).lowerBound
+    let list = try #require(page.range(of: ">List<")).lowerBound
+    let zebra = try #require(page.range(of: ">zebra<")).lowerBound
+    #expect(apple < list && list < zebra)
+    #expect(page.contains("2 Remaining") && page.contains("(No Items)"))
+  }
+
+  @Test func toggleEditAndDeleteAnItem() throws {
+    let browser = try ApplicationHarness()
+    let added = browser.post("/lists/1/items", [("text", "bread")])
+    #expect(added.status == 303 && added.header("Location") == "/lists/1")
+    #expect(browser.text(browser.get("/lists/1")).contains(#"id="item-1""#))
+    #expect(browser.post("/lists/1/items/1/toggle").status == 303)
+    #expect(browser.text(browser.get("/lists/1")).contains(#"aria-pressed="true""#))
+    #expect(browser.text(browser.get("/lists")).contains("All Done!"))
+    #expect(browser.post("/lists/1/items/1", [("text", "rye bread")]).status == 303)
+    #expect(browser.text(browser.get("/lists/1/items/1/edit")).contains(#"value="rye bread""#))
+    #expect(browser.post("/lists/1/items/1/delete").status == 303)
+    #expect(browser.get("/lists/1/items/1/edit").status == 404)
+  }
+
+  @Test func renameAndDeleteAList() throws {
+    let browser = try ApplicationHarness()
+    #expect(browser.post("/lists/1", [("name", "Errands"), ("icon", "chores")]).status == 303)
+    let page = browser.text(browser.get("/lists/1/edit"))
+    #expect(page.contains(#"value="Errands""#) && page.contains(#"value="chores" checked"#))
+    let deleted = browser.post("/lists/1/delete")
+    #expect(deleted.status == 303 && deleted.header("Location") == "/lists")
+    #expect(browser.get("/lists/1").status == 404)
+    #expect(browser.get("/").status == 200, "the first run does not come back")
+  }
+
+  @Test func aChangeWithoutTheRightTokenIsRefusedAndChangesNothing() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "kept")])
+    let before = browser.storedFiles()
+    #expect(browser.post("/lists/1/delete", withToken: false).status == 403)
+    #expect(browser.post("/lists/1/delete", token: String(repeating: "0", count: 64)).status == 403)
+    let other = try browser.anotherBrowser()
+    other.get("/lists")
+    #expect(browser.post("/lists/1/delete", token: other.csrf()).status == 403)
+    #expect(
+      browser.post("/lists/1/delete", headers: ["origin": "https://evil.example", "host": "127.0.0.1"])
+        .status == 403)
+    #expect(browser.post("/lists/1/delete", headers: ["sec-fetch-site": "cross-site"]).status == 403)
+    #expect(browser.storedFiles() == before)
+  }
+
+  @Test func aPostFromANewVisitorIsRefused() throws {
+    let browser = try ApplicationHarness()
+    let response = browser.post("/lists", [("name", "x")], token: String(repeating: "a", count: 64))
+    #expect(response.status == 403)
+    #expect(browser.storedFiles().isEmpty)
+  }
+
+  @Test func malformedFormsAre400Or415AndChangeNothing() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "kept")])
+    let token = browser.csrf()
+    let before = browser.storedFiles()
+    func raw(_ body: [UInt8], type: String = "application/x-www-form-urlencoded") -> Int {
+      browser.send(
+        Request(
+          method: "POST", path: "/lists/1/items", headers: ["content-type": type], body: body)
+      ).status
+    }
+    #expect(raw(Array("csrf=\(token)&text=%zz".utf8)) == 400)
+    #expect(raw(Array("csrf=\(token)&text=%ff%fe".utf8)) == 400)
+    #expect(raw(Array("csrf=\(token)&text=a".utf8), type: "text/plain") == 415)
+    #expect(raw(Array(repeating: UInt8(ascii: "&"), count: 10_000) + Array("a=b".utf8)) != 303)
+    #expect(
+      browser.send(
+        Request(
+          method: "POST", path: "/lists/1/items",
+          headers: ["content-type": "application/x-www-form-urlencoded"], bodyTooLarge: true)
+      ).status == 413)
+    #expect(browser.post("/lists", [("name", "x"), ("icon", "../../etc")]).status == 400)
+    #expect(browser.storedFiles() == before)
+  }
+
+  @Test func refusedInputComesBackWithWhatWasTyped() throws {
+    let browser = try ApplicationHarness()
+    let blank = browser.post("/lists", [("name", "  "), ("icon", "trips")])
+    #expect(blank.status == 422)
+    #expect(browser.text(blank).contains(#"value="trips" checked"#))
+    let long = String(repeating: "é", count: 1_001)
+    let tooLong = browser.post("/lists/1/items", [("text", long)])
+    #expect(tooLong.status == 422)
+    browser.post("/lists/1/items", [("text", "fine")])
+    let edit = browser.post("/lists/1/items/1", [("text", long)])
+    #expect(edit.status == 422 && browser.text(edit).contains(long))
+    #expect(browser.text(browser.get("/lists/1")).contains("fine"))
+  }
+
+  @Test func textIsEscapedWhereverItIsShown() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "<script>alert(1)</script>")])
+    browser.post("/lists", [("name", #"<img src=x onerror="alert(1)">"#)])
+    for path in ["/lists/1", "/lists", "/lists/2/edit", "/lists/1/items/1/edit"] {
+      let page = browser.text(browser.get(path))
+      #expect(!page.contains("<script>alert") && !page.contains("<img src=x"), "\(path)")
+    }
+    #expect(browser.text(browser.get("/lists/1")).contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+  }
+
+  @Test func settingsSaveHideCheckedItemsAndResetInOneStep() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "done")])
+    browser.post("/lists/1/items", [("text", "open")])
+    browser.post("/lists/1/items/1/toggle")
+    let saved = browser.post("/settings", [("OpenLastList", "on"), ("HideCheckedItems", "on")])
+    #expect(saved.status == 303 && saved.header("Location") == "/settings?saved")
+    #expect(browser.text(browser.get("/settings?saved")).contains("Settings saved."))
+    let hidden = browser.text(browser.get("/lists/1"))
+    #expect(!hidden.contains(">done<") && hidden.contains(">open<"))
+    #expect(hidden.contains("1 checked item hidden"))
+    #expect(browser.post("/settings/reset").status == 303)
+    #expect(browser.text(browser.get("/lists/1")).contains(">done<"))
+    let settings = browser.text(browser.get("/settings"))
+    #expect(settings.contains(#"name="OpenLastList" value="on" checked"#))
+    #expect(!settings.contains(#"name="HideCheckedItems" value="on" checked"#))
+    #expect(browser.get("/").status == 303, "FirstTime is untouched by the reset: no new List")
+    #expect(browser.text(browser.get("/lists")).components(separatedBy: ">List<").count == 2)
+  }
+
+  @Test func openLastListOffAlwaysShowsAllLists() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "x")])
+    browser.get("/lists/1")
+    #expect(browser.get("/").status == 303)
+    browser.post("/settings")
+    #expect(browser.get("/").status == 200)
+  }
+
+  @Test func perVisitorPagesRevalidateWithTheirETag() throws {
+    let browser = try ApplicationHarness()
+    let page = browser.get("/lists/1")
+    let etag = try #require(page.header("ETag"))
+    #expect(page.header("Cache-Control") == "private, no-cache")
+    #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+    let again = browser.get("/lists/1", headers: ["if-none-match": etag])
+    #expect(again.status == 304 && again.body.isEmpty)
+    browser.post("/lists/1/items", [("text", "changed")])
+    #expect(browser.get("/lists/1", headers: ["if-none-match": etag]).status == 200)
+  }
+
+  @Test func unknownAddressesListsAndItemsAre404PagesAndOtherMethods405() throws {
+    let browser = try ApplicationHarness()
+    for path in ["/nope", "/lists/99", "/lists/99/edit", "/lists/1/items/5/edit", "/lists/%2e%2e"] {
+      let response = browser.get(path)
+      #expect(response.status == 404, "\(path)")
+      #expect(browser.text(response).contains("<!doctype html>"))
+    }
+    #expect(browser.post("/lists/99/items/1/toggle").status == 404)
+    let put = browser.get("/lists/1", method: "PUT")
+    #expect(put.status == 405 && put.header("Allow") == "GET, HEAD, POST")
+    #expect(browser.get("/lists/1", method: "HEAD").status == 200)
+  }
+
+  @Test func twoBrowsersOfOneVisitorKeepTheirOwnIndex() throws {
+    let phone = try ApplicationHarness()
+    phone.post("/lists", [("name", "Alpha")])
+    let laptop = try phone.anotherBrowser()
+    laptop.cookies["visitor"] = phone.cookies["visitor"]
+    phone.get("/lists/2")
+    laptop.get("/lists/1")
+    #expect(phone.get("/").header("Location") == "/lists/2")
+    #expect(laptop.get("/").header("Location") == "/lists/1")
+  }
+
+  @Test func anUnreadableFileIsKeptAsideAndTheVisitorIsTold() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "precious")])
+    let path = try #require(browser.storedFiles().keys.first { $0.hasSuffix("Checklists.plist") })
+    try Data("not a plist".utf8).write(to: URL(fileURLWithPath: "\(browser.data)/\(path)"))
+    let response = browser.get("/lists")
+    #expect(response.status == 500)
+    #expect(browser.text(response).contains("could not be read"))
+    #expect(browser.storedFiles().keys.contains { $0.contains("Checklists.plist.corrupt-") })
+  }
+
+  @Test func healthIsTheBareDynamicPage() throws {
+    let browser = try ApplicationHarness()
+    let response = browser.get("/health")
+    #expect(response.status == 200 && browser.text(response) == "ok\n")
+  }
+}

@@ -1,0 +1,165 @@
+"""Crash storm: 16 visitors post changes through nginx while the backend is
+killed with SIGKILL at random moments and restarted, 200 times (KILLS=N
+changes it). Every change whose 303 arrived is there afterwards, every
+file passes `checklists check`, and no visitor sees another's data."""
+import os
+import random
+import re
+import signal
+import subprocess
+import threading
+import time
+
+import requests
+
+from visitor import Visitor
+
+KILLS = int(os.environ.get("KILLS", "200"))
+VISITORS = 16
+ITEM = re.compile(r'<li class="row item(?: is-checked)?" id="item-(\d+)">.*?aria-pressed="(true|false)">'
+                  r'.*?<span class="item-text">(.*?)</span>', re.S)
+
+
+class Simulated:
+    """One visitor and what it knows for sure about its list."""
+
+    def __init__(self, stack, number):
+        self.number = number
+        self.visitor = Visitor(stack)
+        self.prefix = f"v{number}-"
+        self.list_id = None
+        self.name = None
+        self.items = {}  # id -> [text, checked]
+        self.counter = 0
+        self.acknowledged = 0
+        self.failures = 0
+
+    def setup(self):
+        self.name = f"{self.prefix}list"
+        self.list_id = self.visitor.create_list(self.name)
+        self.token = self.visitor.csrf()
+
+    def read_back(self):
+        """The list as the server has it now (after a failure: the change may or may not be in)."""
+        while True:
+            try:
+                page = self.visitor.get(f"/lists/{self.list_id}", timeout=5)
+                if page.status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            time.sleep(0.05)
+        self.name = re.search(r"<h1>.*?</span>(.*?)</h1>", page.text, re.S).group(1)
+        self.items = {int(i): [text, checked == "true"] for i, checked, text in ITEM.findall(page.text)}
+        return page.text
+
+    def step(self, rng):
+        self.counter += 1
+        choice = rng.random()
+        if choice < 0.45 or not self.items:
+            text = f"{self.prefix}item-{self.counter}"
+            path, fields = f"/lists/{self.list_id}/items", {"text": text}
+            def apply(location):
+                # The new item's id is the largest one after a read: learned on the next read_back.
+                return "add", text
+        elif choice < 0.75:
+            item = rng.choice(list(self.items))
+            path, fields = f"/lists/{self.list_id}/items/{item}/toggle", {}
+            def apply(location, item=item):
+                self.items[item][1] = not self.items[item][1]
+        elif choice < 0.85:
+            name = f"{self.prefix}list-{self.counter}"
+            path, fields = f"/lists/{self.list_id}", {"name": name, "icon": "folder"}
+            def apply(location, name=name):
+                self.name = name
+        else:
+            item = rng.choice(list(self.items))
+            path, fields = f"/lists/{self.list_id}/items/{item}/delete", {}
+            def apply(location, item=item):
+                del self.items[item]
+        fields["csrf"] = self.token
+        try:
+            response = self.visitor.http.post(self.visitor.stack.url(path), data=fields,
+                                              allow_redirects=False, timeout=5)
+        except requests.RequestException:
+            response = None
+        if response is not None and response.status_code == 303:
+            self.acknowledged += 1
+            if apply(response.headers["Location"]) is not None:
+                # An acknowledged add: it must be on the page now, whatever happens next.
+                before = dict(self.items)
+                self.read_back()
+                added = [i for i, (text, _) in self.items.items() if text == fields["text"]]
+                assert len(added) == 1, f"acknowledged item {fields['text']} missing"
+                for item, (text, checked) in before.items():
+                    assert self.items.get(item) == [text, checked], (item, before[item], self.items.get(item))
+        else:
+            self.failures += 1
+            self.read_back()
+
+    def verify(self, everyone):
+        expected = (self.name, dict(self.items))
+        page = self.read_back()
+        assert (self.name, self.items) == expected, f"visitor {self.number} lost an acknowledged change"
+        for other in everyone:
+            if other is not self:
+                assert other.prefix + "item" not in page and f">{other.prefix}list" not in page
+        all_lists = self.visitor.get("/lists").text
+        assert re.findall(r'<span class="row-title">(.*?)</span>', all_lists).count(self.name) == 1
+
+
+def test_changes_acknowledged_by_a_303_survive_200_kills(stack):
+    rng = random.Random(int(os.environ.get("SEED", "2026")))
+    visitors = [Simulated(stack, number) for number in range(VISITORS)]
+    for simulated in visitors:
+        simulated.setup()
+    stop = threading.Event()
+    errors = []
+
+    def run(simulated, seed):
+        local = random.Random(seed)
+        try:
+            while not stop.is_set():
+                simulated.step(local)
+        except Exception as error:  # reported below, with the visitor
+            errors.append((simulated.number, repr(error)))
+            stop.set()
+
+    threads = [threading.Thread(target=run, args=(s, rng.random())) for s in visitors]
+    for thread in threads:
+        thread.start()
+    try:
+        for _ in range(KILLS):
+            if stop.is_set():
+                break
+            time.sleep(rng.uniform(0.005, 0.08))
+            stack.backend.send_signal(signal.SIGKILL)
+            stack.backend.wait()
+            stack.backend = None
+            stack.start_backend()
+            wait_until_serving(stack)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+    assert errors == []
+    acknowledged = sum(s.acknowledged for s in visitors)
+    assert acknowledged > KILLS, "the storm must interleave with real changes"
+    for simulated in visitors:
+        simulated.verify(visitors)
+    check = subprocess.run([str(stack.binary), "check", "--data", str(stack.data)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    print(f"{KILLS} kills, {acknowledged} acknowledged changes, "
+          f"{sum(s.failures for s in visitors)} refused or cut off")
+
+
+def wait_until_serving(stack):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(stack.url("/health"), timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.01)
+    raise RuntimeError("the backend did not come back")

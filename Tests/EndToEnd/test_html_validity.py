@@ -1,0 +1,39 @@
+"""Every screen is valid HTML5, checked by Debian's `tidy`: no errors, no warnings."""
+import re
+import subprocess
+
+from visitor import Visitor
+
+
+def tidy_report(html: str) -> str:
+    result = subprocess.run(["tidy", "-q", "-e", "--show-warnings", "yes", "--gnu-emacs", "yes"],
+                            input=html, capture_output=True, text=True)
+    assert result.returncode in (0, 1, 2), result.stderr
+    return result.stderr.strip()
+
+
+def test_every_screen_is_valid_html(stack):
+    visitor = Visitor(stack)
+    visitor.add_item(1, "an item with <markup> & \"quotes\"")
+    visitor.post("/lists/1/items/1/toggle")
+    item = int(re.search(r'id="item-(\d+)"', visitor.get("/lists/1").text).group(1))
+    pages = {
+        "all lists": visitor.get("/lists"),
+        "checklist": visitor.get("/lists/1"),
+        "new list": visitor.get("/lists/new"),
+        "edit list": visitor.get("/lists/1/edit"),
+        "edit item": visitor.get(f"/lists/1/items/{item}/edit"),
+        "settings": visitor.get("/settings?saved"),
+        "refused form": visitor.post("/lists", {"name": " "}),
+        "404": visitor.get("/lists/999"),
+        "403": visitor.post("/lists", {"name": "x"}, csrf="0" * 64),
+    }
+    for name in ("404.html", "50x.html", "about.html"):
+        pages[f"static {name}"] = (stack.public / name).read_text()
+    problems = {}
+    for name, page in pages.items():
+        html = page if isinstance(page, str) else page.text
+        report = tidy_report(html)
+        if report:
+            problems[name] = report
+    assert problems == {}
