@@ -66,9 +66,13 @@ let package = Package(
       dependencies: ["Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log")],
       path: "Tests/Tools/StoreChild"
     ),
+    // mallinfo2 for bench-store (glibc's malloc.h is not in Swift's Glibc module).
+    .target(name: "CBenchSupport", path: "Benchmarks/CBenchSupport"),
     .executableTarget(
       name: "bench-store",
-      dependencies: ["Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log")],
+      dependencies: [
+        "Storage", "ChecklistsModel", "CBenchSupport", .product(name: "Logging", package: "swift-log"),
+      ],
       path: "Benchmarks/Store"
     ),
     .executableTarget(

@@ -74,6 +74,7 @@ public final class ChecklistStore: Sendable {
   ///     is rethrown.
   /// - Returns: what `change` returned.
   /// - Throws: `StoreError` (`.unreadable`, `.io`) or whatever `change` throws.
+  @discardableResult
   public func update<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
     _ change: (inout DataModel) throws -> T
