@@ -14,8 +14,12 @@ final class StoreProcessTests: XCTestCase {
     XCTAssertEqual(model.lists.count, 1, message)
     guard let list = model.lists.first else { return }
     XCTAssertEqual(list.name, "Step \(step)", message)
-    XCTAssertEqual(list.items.map(\.text), (1...max(1, step)).prefix(step).map { "item \($0)" }, message)
-    XCTAssertEqual(list.items.map(\.checked), (0..<step).map { $0 < step - 1 }, message)
+    XCTAssertEqual(list.items.map(\.text), ["item \(step)"], message)
+    XCTAssertEqual(list.items.map(\.checked), [step % 2 == 1], message)
+  }
+
+  private func step(of model: DataModel) -> Int {
+    model.lists.first.flatMap { Int($0.name.dropFirst("Step ".count)) } ?? -1
   }
 
   func testKilledWriterLeavesTheStateBeforeOrAfterItsLastChange() throws {
@@ -27,19 +31,13 @@ final class StoreProcessTests: XCTestCase {
     var kills = 0
 
     while kills < 200 {
-      let process = Process()
-      process.executableURL = child
-      process.arguments = ["crash", data, visitorID]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
+      let process = try SpawnedChild(child, ["crash", data, visitorID])
       // Wait for its first commit, then let it run a random while before SIGKILL.
-      var printed = output.fileHandleForReading.availableData
+      var printed = process.readSome()
       usleep(UInt32.random(in: 0..<3_000, using: &random))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      printed += output.fileHandleForReading.readDataToEndOfFile()
-      XCTAssertEqual(process.terminationReason, .uncaughtSignal, "the child died on its own")
+      kill(process.pid, SIGKILL)
+      printed += process.readToEnd()
+      XCTAssertEqual(process.wait().signal, SIGKILL, "the child died on its own")
       kills += 1
 
       let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
@@ -51,7 +49,7 @@ final class StoreProcessTests: XCTestCase {
       } catch {
         return XCTFail("kill \(kills): the file does not load: \(error)")
       }
-      let onDisk = model.lists.first?.items.count ?? 0
+      let onDisk = step(of: model)
       XCTAssertTrue(
         onDisk == lastPrinted || onDisk == lastPrinted + 1,
         "kill \(kills): on disk step \(onDisk), last committed \(lastPrinted)")
@@ -66,8 +64,11 @@ final class StoreProcessTests: XCTestCase {
     let child = try storeChildURL()
     let data = try makeDataDirectory(self)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
-    let (processes, threads, togglesPerThread) = (2, 4, 250)
-    let total = processes * threads * togglesPerThread
+    // Each thread toggles its own 5 items, 50 times each: only it touches
+    // them, so every toggle must flip what the previous one left, and each
+    // item ends unchecked (50 is even). A small file keeps this quick.
+    let (processes, threads, itemsPerThread, togglesPerThread) = (2, 4, 5, 250)
+    let total = processes * threads * itemsPerThread
     var seeded = DataModel()
     let listID = try seeded.addList(name: "Shared", icon: .chores)
     for n in 0..<total { try seeded.addItem(text: "item \(n)", toList: listID) }
@@ -77,19 +78,24 @@ final class StoreProcessTests: XCTestCase {
       let process = Process()
       process.executableURL = child
       process.arguments = [
-        "toggle", data, visitorID, "\(listID)", "\(threads)", "\(p * threads * togglesPerThread)",
-        "\(togglesPerThread)", "--fast", "--binary",
+        "toggle", data, visitorID, "\(listID)", "\(threads)", "\(p * threads * itemsPerThread)",
+        "\(itemsPerThread)", "\(togglesPerThread)", "--fast",
       ]
+      let output = Pipe()
+      process.standardOutput = output
       try process.run()
-      return process
+      return (process, output)
     }
-    for process in children {
+    for (process, output) in children {
+      let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
       XCTAssertEqual(process.terminationStatus, 0)
+      XCTAssertEqual(printed, "lost 0\n", "toggles seen lost by the child")
     }
-    let items = try XCTUnwrap(try makeStore(data).load(visitor)?.checklist(id: listID)?.items)
+    let model = try XCTUnwrap(try makeStore(data).load(visitor))
+    let items = try XCTUnwrap(model.checklist(id: listID)?.items)
     XCTAssertEqual(items.count, total)
-    let lost = items.filter { !$0.checked }.map(\.text)
-    XCTAssertEqual(lost, [], "\(lost.count) toggles lost")
+    XCTAssertEqual(items.filter(\.checked).map(\.text), [], "items whose last toggle was lost")
+    XCTAssertEqual(model.nextItemID, seeded.nextItemID)
   }
 }

@@ -57,3 +57,63 @@ struct SeededGenerator: RandomNumberGenerator {
 struct MissingTool: Error, CustomStringConvertible {
   var description: String
 }
+
+/// A child process started with posix_spawn, its stdout on a pipe.
+/// (Foundation's Process polls for exit, which costs ~50 ms per child; the
+/// crash test starts 200 of them.)
+struct SpawnedChild {
+  let pid: pid_t
+  let output: Int32
+
+  init(_ executable: URL, _ arguments: [String]) throws {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw MissingTool(description: "pipe failed") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+    posix_spawn_file_actions_addclose(&actions, fds[0])
+    posix_spawn_file_actions_addclose(&actions, fds[1])
+    let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid = pid_t()
+    let status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+    close(fds[1])
+    guard status == 0 else {
+      close(fds[0])
+      throw MissingTool(description: "posix_spawn \(executable.path): \(status)")
+    }
+    self.pid = pid
+    self.output = fds[0]
+  }
+
+  /// Blocks until the child writes something (or closes its stdout).
+  func readSome() -> Data {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(output, &buffer, buffer.count)
+      if count < 0 && errno == EINTR { continue }
+      return Data(buffer.prefix(max(0, count)))
+    }
+  }
+
+  /// Reads until the child's stdout closes.
+  func readToEnd() -> Data {
+    var all = Data()
+    while true {
+      let chunk = readSome()
+      if chunk.isEmpty { return all }
+      all += chunk
+    }
+  }
+
+  /// Waits for the child; returns the signal that killed it, or nil.
+  @discardableResult
+  func wait() -> (exitStatus: Int32?, signal: Int32?) {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    close(output)
+    let signal = status & 0x7f
+    return signal == 0 ? ((status >> 8) & 0xff, nil) : (nil, signal)
+  }
+}

@@ -2,16 +2,21 @@
 // ChecklistStore while the test kills it or runs a second copy beside it.
 //
 //   store-child crash DATA VISITOR
-//     forever: step k renames the first list to "Step k", appends "item k"
-//     and toggles item k-1; prints k once the change is committed.
-//   store-child toggle DATA VISITOR LISTID THREADS FIRST COUNT
-//     THREADS threads; thread t toggles, once each, the COUNT items at
-//     positions FIRST + t*COUNT ..< FIRST + (t+1)*COUNT of list LISTID.
+//     forever: step k (one change) names the only list "Step k", sets its
+//     only item's text to "item k" and toggles it (checked when k is odd);
+//     prints k once the change is committed.
+//   store-child toggle DATA VISITOR LISTID THREADS FIRST ITEMS TOGGLES
+//     THREADS threads; thread t toggles its own ITEMS items (positions
+//     FIRST + t*ITEMS ..< FIRST + (t+1)*ITEMS of list LISTID) round-robin,
+//     TOGGLES times in all. Only thread t touches them, so each toggle must
+//     return the opposite of the one before: a lost toggle shows there (or
+//     in the final state). Prints "lost N".
 // Options (after the arguments): --fast (no fsync), --binary (binary plists).
 import ChecklistsModel
 import Foundation
 import Logging
 import Storage
+import Synchronization
 
 let arguments = CommandLine.arguments
 let fast = arguments.contains("--fast")
@@ -36,12 +41,15 @@ case "crash":
   while true {
     do {
       let step = try store.update(visitor, initial: { $0 ?? DataModel() }) { model -> Int in
-        if model.lists.isEmpty { try model.addList(name: "Step 0", icon: .folder) }
+        if model.lists.isEmpty {
+          let id = try model.addList(name: "Step 0", icon: .folder)
+          try model.addItem(text: "item 0", toList: id)
+        }
         let list = model.lists[0]
-        let step = list.items.count + 1
+        let step = (Int(list.name.dropFirst("Step ".count)) ?? 0) + 1
         try model.updateList(id: list.id, name: "Step \(step)", icon: .folder)
-        try model.addItem(text: "item \(step)", toList: list.id)
-        if let previous = list.items.last { try model.toggleItem(id: previous.id, inList: list.id) }
+        try model.editItem(id: list.items[0].id, inList: list.id, text: "item \(step)")
+        try model.toggleItem(id: list.items[0].id, inList: list.id)
         return step
       }
       FileHandle.standardOutput.write(Data("\(step)\n".utf8))  // unbuffered: the test reads it at once
@@ -52,23 +60,32 @@ case "crash":
 
 case "toggle":
   let numbers = positional.dropFirst(3).compactMap { Int($0) }
-  guard numbers.count == 4 else { fail("toggle needs LISTID THREADS FIRST COUNT") }
-  let (listID, threads, first, count) = (numbers[0], numbers[1], numbers[2], numbers[3])
+  guard numbers.count == 5 else { fail("toggle needs LISTID THREADS FIRST ITEMS TOGGLES") }
+  let (listID, threads, first, items, toggles) = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4])
   guard let list = try store.load(visitor)?.checklist(id: listID) else { fail("no list \(listID)") }
   let ids = list.items.map(\.id)
+  let initial = list.items.map(\.checked)
+  let lost = Mutex(0)
   DispatchQueue.concurrentPerform(iterations: threads) { thread in
-    let start = first + thread * count
-    for position in start..<(start + count) {
+    let start = first + thread * items
+    var expected = Array(initial[start..<(start + items)])
+    for n in 0..<toggles {
+      let slot = n % items
       do {
-        try store.update(visitor, initial: { $0 ?? DataModel() }) { model in
-          try model.toggleItem(id: ids[position], inList: listID)
+        let state = try store.update(visitor, initial: { $0 ?? DataModel() }) { model in
+          try model.toggleItem(id: ids[start + slot], inList: listID)
+        }
+        expected[slot].toggle()
+        if state != expected[slot] {
+          lost.withLock { $0 += 1 }
+          expected[slot] = state
         }
       } catch {
         fail("\(error)")
       }
     }
   }
-  FileHandle.standardOutput.write(Data("done\n".utf8))
+  FileHandle.standardOutput.write(Data("lost \(lost.withLock { $0 })\n".utf8))
 
 default:
   fail("unknown mode \(mode)")
