@@ -63,7 +63,9 @@ let package = Package(
     // A child process for StorageTests' crash and concurrency tests.
     .executableTarget(
       name: "store-child",
-      dependencies: ["Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log")],
+      dependencies: [
+        "Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log"),
+      ],
       path: "Tests/Tools/StoreChild"
     ),
     // mallinfo2 for bench-store (glibc's malloc.h is not in Swift's Glibc module).
@@ -71,7 +73,8 @@ let package = Package(
     .executableTarget(
       name: "bench-store",
       dependencies: [
-        "Storage", "ChecklistsModel", "CBenchSupport", .product(name: "Logging", package: "swift-log"),
+        "Storage", "ChecklistsModel", "CBenchSupport",
+        .product(name: "Logging", package: "swift-log"),
       ],
       path: "Benchmarks/Store"
     ),

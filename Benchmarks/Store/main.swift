@@ -38,7 +38,7 @@ func model(lists: Int, items: Int) -> DataModel {
 }
 
 func seed(_ store: ChecklistStore, _ visitor: VisitorDirectory, _ value: DataModel) {
-  _ = try! store.update(visitor, initial: { _ in value }) { _ in }
+  _ = try! store.update(visitor, initial: { _ in value }, { _ in })
 }
 
 /// Times `body` once per sample; returns sorted nanoseconds.
@@ -78,13 +78,16 @@ func toggles(items: Int, rounds: Int, label: String, goal: String) {
   let times = samples(rounds) {
     let item = list.items[n % items].id
     n += 1
-    _ = try! store.update(visitor, initial: { $0! }) { try $0.toggleItem(id: item, inList: list.id) }
+    _ = try! store.update(
+      visitor, initial: { $0! }, { try $0.toggleItem(id: item, inList: list.id) })
   }
   print(
     "\(label): median \(format(percentile(times, 0.5))), p99 \(format(percentile(times, 0.99)))\(goal)"
   )
 }
-toggles(items: 20, rounds: 1_000, label: "toggle + durable write, 20 items", goal: " (goal median ≤ 1 ms)")
+toggles(
+  items: 20, rounds: 1_000, label: "toggle + durable write, 20 items", goal: " (goal median ≤ 1 ms)"
+)
 toggles(items: 5_000, rounds: 50, label: "toggle + durable write, 5,000 items", goal: "")
 
 // 3. A cold load (decode) of 5,000 items.
@@ -110,7 +113,8 @@ do {
 
   func heapInUse() -> Int { Int(bench_heap_in_use()) }
   func residentBytes() -> Int {
-    let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?
+    let fields =
+      (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?
       .split(separator: " ").compactMap { Int($0) } ?? []
     return fields.count > 1 ? fields[1] * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
   }
@@ -124,7 +128,8 @@ do {
   precondition(store.cachedCount == visitors)
   print(
     String(
-      format: "memory per cached visitor (3 × 20 items, %d visitors): %.2f KiB (mallinfo2 in-use delta), %.2f KiB (RSS delta) (goal ≤ 8 KiB)",
+      format:
+        "memory per cached visitor (3 × 20 items, %d visitors): %.2f KiB (mallinfo2 in-use delta), %.2f KiB (RSS delta) (goal ≤ 8 KiB)",
       visitors, Double(heapAfter - heapBefore) / Double(visitors) / 1024,
       Double(rssAfter - rssBefore) / Double(visitors) / 1024))
 }

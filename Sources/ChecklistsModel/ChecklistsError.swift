@@ -18,7 +18,8 @@ public enum ChecklistsError: Error, Sendable, Equatable {
     switch self {
     case .emptyText: "Please type some text."
     case .textTooLong(let limit): "That text is too long: at most \(limit) characters, please."
-    case .tooManyLists(let limit): "You already have \(limit) lists, the most there can be. Delete one first."
+    case .tooManyLists(let limit):
+      "You already have \(limit) lists, the most there can be. Delete one first."
     case .tooManyItems(let limit):
       "This list already has \(limit) items, the most it can hold. Delete some first."
     case .noSuchList: "That list does not exist. It may have been deleted."

@@ -56,7 +56,9 @@ public struct DataModel: Sendable, Equatable {
   }
 
   /// Renames a list and sets its icon; it moves to its new row.
-  public mutating func updateList(id: Int, name: String, icon: ChecklistIcon) throws(ChecklistsError) {
+  public mutating func updateList(id: Int, name: String, icon: ChecklistIcon)
+    throws(ChecklistsError)
+  {
     let name = try TextInput.clean(name)
     guard let row = row(ofList: id) else { throw .noSuchList(id) }
     var list = lists.remove(at: row)
@@ -134,7 +136,9 @@ public struct DataModel: Sendable, Equatable {
 
   /// True when `a` is shown above `b` on All Lists.
   static func displayOrder(_ a: Checklist, _ b: Checklist) -> Bool {
-    switch a.name.compare(b.name, options: [.caseInsensitive, .numeric], range: nil, locale: .current) {
+    switch a.name.compare(
+      b.name, options: [.caseInsensitive, .numeric], range: nil, locale: .current)
+    {
     case .orderedAscending: true
     case .orderedDescending: false
     case .orderedSame: a.id < b.id

@@ -119,16 +119,20 @@ public final class ChecklistStore: Sendable {
         cache.withLock { $0.removeValue(forKey: visitor.key) }
         return nil
       }
-      if let cached = cache.withLock({ $0.value(forKey: visitor.key) }), cached.identity == identity {
+      if let cached = cache.withLock({ $0.value(forKey: visitor.key) }), cached.identity == identity
+      {
         return cached.model
       }
       guard let snapshot = try FileSnapshot.read(path) else { continue }  // deleted meanwhile
       do {
         let model = try ChecklistsFile.decode(snapshot.contents)
-        cache.withLock { $0.setValue(Cached(identity: snapshot.identity, model: model), forKey: visitor.key) }
+        cache.withLock {
+          $0.setValue(Cached(identity: snapshot.identity, model: model), forKey: visitor.key)
+        }
         return model
       } catch {
-        if let unreadable = try setAside(visitor, snapshot: snapshot, reason: error, locked: locked) {
+        if let unreadable = try setAside(visitor, snapshot: snapshot, reason: error, locked: locked)
+        {
           throw unreadable
         }
         // Another process replaced the file meanwhile: read that version.
@@ -170,4 +174,3 @@ public final class ChecklistStore: Sendable {
     cache.withLock { $0.setValue(Cached(identity: identity, model: model), forKey: visitor.key) }
   }
 }
-

@@ -35,7 +35,9 @@ enum ChecklistsFile {
       counter += 1
       target = "\(base)-\(counter)"
     }
-    guard rename(path, target) == 0 else { throw FileError(operation: "rename", path: path, errno: errno) }
+    guard rename(path, target) == 0 else {
+      throw FileError(operation: "rename", path: path, errno: errno)
+    }
     return target
   }
 

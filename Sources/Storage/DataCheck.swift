@@ -101,6 +101,7 @@ public enum DataCheck {
   }
 
   private static func isHex(_ name: String, count: Int) -> Bool {
-    name.utf8.count == count && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    name.utf8.count == count
+      && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
   }
 }

@@ -53,7 +53,9 @@ public struct FileSnapshot: Sendable {
     }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw FileError(operation: "fstat", path: path, errno: errno) }
+    guard fstat(fd, &info) == 0 else {
+      throw FileError(operation: "fstat", path: path, errno: errno)
+    }
     var data = Data(count: Int(info.st_size))
     var offset = 0
     while true {

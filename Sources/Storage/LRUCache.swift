@@ -45,7 +45,8 @@ struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
       slot = oldest  // reuse the least recently used entry's place
       unlink(slot)
       let evicted = entries[slot].key
-      if slots[evicted] == slot { slots[evicted] = nil }  // a removed entry's key may live elsewhere now
+      // A removed entry's key may live in another slot by now.
+      if slots[evicted] == slot { slots[evicted] = nil }
       entries[slot] = Entry(key: key, value: value, newer: -1, older: -1)
     }
     slots[key] = slot

@@ -18,7 +18,9 @@ struct CheckCommand: ParsableCommand {
   func run() throws {
     let report = DataCheck.run(dataDirectory: data, repair: repair)
     for problem in report.problems { print(problem) }
-    print("\(report.visitors) visitors, \(report.filesChecked) files, \(report.problems.count) problems")
+    print(
+      "\(report.visitors) visitors, \(report.filesChecked) files, \(report.problems.count) problems"
+    )
     if !report.isClean { throw ExitCode(1) }
   }
 }

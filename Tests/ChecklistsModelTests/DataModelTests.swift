@@ -22,7 +22,8 @@ final class DataModelTests: XCTestCase {
     }
     // Accents sort with their base letter (after it, not after "z"); numbers by value.
     XCTAssertEqual(
-      model.lists.map(\.name), ["2 things", "10 things", "Äpfel", "apple", "eclair", "Éclair", "Zoo"])
+      model.lists.map(\.name),
+      ["2 things", "10 things", "Äpfel", "apple", "eclair", "Éclair", "Zoo"])
   }
 
   func testRenamingMovesTheListAndKeepsItsID() throws {
@@ -150,7 +151,10 @@ final class DataModelTests: XCTestCase {
     let plist: [String: Any] = [
       "version": 1, "nextListID": 1, "nextItemID": 1,
       "lists": [
-        ["id": 7, "name": "b", "icon": "trips", "items": [["id": 9, "text": "x", "checked": true]]],
+        [
+          "id": 7, "name": "b", "icon": "trips",
+          "items": [["id": 9, "text": "x", "checked": true]],
+        ],
         ["id": 2, "name": "A", "icon": "none", "items": [[String: Any]]()],
       ],
     ]

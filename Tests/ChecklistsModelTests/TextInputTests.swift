@@ -12,7 +12,9 @@ final class TextInputTests: XCTestCase {
 
   func testRefusesEmpty() {
     for raw in ["", "   ", "\n\r\t", "\u{0}\u{1}"] {
-      XCTAssertThrowsError(try TextInput.clean(raw)) { XCTAssertEqual($0 as? ChecklistsError, .emptyText) }
+      XCTAssertThrowsError(try TextInput.clean(raw)) {
+        XCTAssertEqual($0 as? ChecklistsError, .emptyText)
+      }
     }
   }
 

@@ -23,17 +23,20 @@ final class ChecklistStoreTests: XCTestCase {
     let store = makeStore(data)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     XCTAssertNil(try store.load(visitor))
-    XCTAssertFalse(FileManager.default.fileExists(atPath: data + "/users"), "a load created nothing")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: data + "/users"), "a load created nothing")
 
-    let listID = try store.update(visitor, initial: { $0 ?? .firstRun() }) { model in
+    let listID = try store.update(visitor, initial: storedOrFirstRun) { model in
       try model.addList(name: "Groceries", icon: .groceries)
     }
     for directory in [data + "/users", visitor.path] {
-      let mode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+      let mode =
+        try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
       XCTAssertEqual(mode, 0o700, directory)
     }
-    let fileMode = try FileManager.default.attributesOfItem(atPath: visitor.checklistsPath)[
-      .posixPermissions] as? Int
+    let fileMode =
+      try FileManager.default.attributesOfItem(atPath: visitor.checklistsPath)[
+        .posixPermissions] as? Int
     XCTAssertEqual(fileMode, 0o600)
     let loaded = try XCTUnwrap(try makeStore(data).load(visitor))
     XCTAssertEqual(loaded.lists.map(\.name), ["Groceries", "List"])
@@ -44,19 +47,19 @@ final class ChecklistStoreTests: XCTestCase {
     let data = try makeDataDirectory(self)
     let store = makeStore(data)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
-    try store.update(visitor, initial: { $0 ?? DataModel() }) { _ in }
+    try store.update(visitor, initial: storedOrEmpty) { _ in }
     XCTAssertFalse(FileManager.default.fileExists(atPath: visitor.checklistsPath))
 
-    try store.update(visitor, initial: { $0 ?? .firstRun() }) { _ in }
+    try store.update(visitor, initial: storedOrFirstRun) { _ in }
     let identity = try FileIdentity.of(visitor.checklistsPath)
     XCTAssertNotNil(identity)
     XCTAssertThrowsError(
-      try store.update(visitor, initial: { $0! }) { model in
+      try store.update(visitor, initial: storedModel) { model in
         try model.addList(name: "kept?", icon: .none)
         try model.addItem(text: " ", toList: model.lists[0].id)
       }
     ) { XCTAssertEqual($0 as? ChecklistsError, .emptyText) }
-    try store.update(visitor, initial: { $0! }) { model in _ = model.lists.count }
+    try store.update(visitor, initial: storedModel) { model in _ = model.lists.count }
     XCTAssertEqual(try FileIdentity.of(visitor.checklistsPath), identity, "nothing was written")
     XCTAssertEqual(try makeStore(data).load(visitor), .firstRun())
   }
@@ -64,7 +67,7 @@ final class ChecklistStoreTests: XCTestCase {
   func testCorruptFileIsKeptAsideWithTypedError() throws {
     let data = try makeDataDirectory(self)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
-    try makeStore(data).update(visitor, initial: { $0 ?? .firstRun() }) { _ in }
+    try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
     let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>version".utf8)
     try garbage.write(to: URL(fileURLWithPath: visitor.checklistsPath))
 
@@ -80,21 +83,22 @@ final class ChecklistStoreTests: XCTestCase {
       XCTAssertFalse(error.message.isEmpty)
     }
     XCTAssertNil(try store.load(visitor))
-    try store.update(visitor, initial: { $0 ?? .firstRun() }) { model in
+    try store.update(visitor, initial: storedOrFirstRun) { model in
       try model.addList(name: "Fresh", icon: .none)
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: visitor.path)
-    XCTAssertEqual(names.filter { $0.contains(".corrupt-") }.count, 1, "the corrupt copy is never overwritten")
+    XCTAssertEqual(
+      names.filter { $0.contains(".corrupt-") }.count, 1, "the corrupt copy is never overwritten")
   }
 
   func testCorruptFileMetInsideUpdateIsNotOverwritten() throws {
     let data = try makeDataDirectory(self)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
-    try makeStore(data).update(visitor, initial: { $0 ?? .firstRun() }) { _ in }
+    try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
     try Data("not a plist".utf8).write(to: URL(fileURLWithPath: visitor.checklistsPath))
     var called = false
     XCTAssertThrowsError(
-      try makeStore(data).update(visitor, initial: { $0 ?? .firstRun() }) { _ in called = true }
+      try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in called = true }
     ) { error in
       guard case .unreadable = error as? StoreError else { return XCTFail("\(error)") }
     }
@@ -107,17 +111,18 @@ final class ChecklistStoreTests: XCTestCase {
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     let mine = makeStore(data)
     let theirs = makeStore(data)  // another backend process sharing the data directory
-    try mine.update(visitor, initial: { $0 ?? .firstRun() }) { _ in }
+    try mine.update(visitor, initial: storedOrFirstRun) { _ in }
     XCTAssertEqual(try mine.load(visitor)?.lists.count, 1)
     XCTAssertEqual(mine.cachedCount, 1)
 
-    try theirs.update(visitor, initial: { $0! }) { try $0.addList(name: "Theirs", icon: .none) }
+    try theirs.update(visitor, initial: storedModel) { try $0.addList(name: "Theirs", icon: .none) }
     XCTAssertEqual(try mine.load(visitor)?.lists.map(\.name), ["List", "Theirs"])
 
     // Inside the lock, my update starts from their latest version too.
-    try theirs.update(visitor, initial: { $0! }) { try $0.addList(name: "Again", icon: .none) }
-    try mine.update(visitor, initial: { $0! }) { try $0.addList(name: "Mine", icon: .none) }
-    XCTAssertEqual(try theirs.load(visitor)?.lists.map(\.name), ["Again", "List", "Mine", "Theirs"])
+    try theirs.update(visitor, initial: storedModel) { try $0.addList(name: "Again", icon: .none) }
+    try mine.update(visitor, initial: storedModel) { try $0.addList(name: "Mine", icon: .none) }
+    XCTAssertEqual(
+      try theirs.load(visitor)?.lists.map(\.name), ["Again", "List", "Mine", "Theirs"])
 
     try FileManager.default.removeItem(atPath: visitor.checklistsPath)
     XCTAssertNil(try mine.load(visitor))
@@ -130,7 +135,7 @@ final class ChecklistStoreTests: XCTestCase {
       logger: .init(label: "test"))
     for n in 0..<10 {
       let visitor = VisitorDirectory(dataDirectory: data, visitorID: "visitor-\(n)")
-      try store.update(visitor, initial: { $0 ?? .firstRun() }) { _ in }
+      try store.update(visitor, initial: storedOrFirstRun) { _ in }
       XCTAssertNotNil(try store.load(visitor))
     }
     XCTAssertEqual(store.cachedCount, 3)
@@ -155,7 +160,7 @@ final class ChecklistStoreTests: XCTestCase {
   func testBinaryFormatRoundTrips() throws {
     let data = try makeDataDirectory(self)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
-    try makeStore(data, format: .binary).update(visitor, initial: { $0 ?? .firstRun() }) { model in
+    try makeStore(data, format: .binary).update(visitor, initial: storedOrFirstRun) { model in
       try model.addItem(text: "Milk & <eggs>", toList: model.lists[0].id)
     }
     let bytes = try XCTUnwrap(FileManager.default.contents(atPath: visitor.checklistsPath))

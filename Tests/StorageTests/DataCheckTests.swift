@@ -12,19 +12,21 @@ final class DataCheckTests: XCTestCase {
     let bad = VisitorDirectory(dataDirectory: data, visitorID: "bad")
     let badPreferences = VisitorDirectory(dataDirectory: data, visitorID: "prefs")
     for visitor in [good, bad, badPreferences] {
-      try store.update(visitor, initial: { $0 ?? .firstRun() }) { _ in }
+      try store.update(visitor, initial: storedOrFirstRun) { _ in }
     }
     let preferences = try PropertyListSerialization.data(
       fromPropertyList: ["OpenLastList": false], format: .xml, options: 0)
     try preferences.write(to: URL(fileURLWithPath: good.preferencesPath))
     try Data("garbage".utf8).write(to: URL(fileURLWithPath: bad.checklistsPath))
-    let array = try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0)
+    let array = try PropertyListSerialization.data(
+      fromPropertyList: [1, 2], format: .xml, options: 0)
     try array.write(to: URL(fileURLWithPath: badPreferences.preferencesPath))
 
     let report = DataCheck.run(dataDirectory: data, repair: false)
     XCTAssertEqual(report.visitors, 3)
     XCTAssertEqual(report.filesChecked, 5)
-    XCTAssertEqual(Set(report.problems.map(\.path)), [bad.checklistsPath, badPreferences.preferencesPath])
+    XCTAssertEqual(
+      Set(report.problems.map(\.path)), [bad.checklistsPath, badPreferences.preferencesPath])
     XCTAssertFalse(report.isClean)
     XCTAssertTrue(FileManager.default.fileExists(atPath: bad.checklistsPath), "no repair, no move")
 

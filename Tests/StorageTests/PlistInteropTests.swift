@@ -38,8 +38,9 @@ final class PlistInteropTests: XCTestCase {
   func testPythonPlistlibReadsXMLAndBinaryFiles() throws {
     for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
       let data = try makeDataDirectory(self)
-      let visitor = VisitorDirectory(dataDirectory: data, visitorID: "0123456789abcdef0123456789abcdef")
-      try makeStore(data, format: format).update(visitor, initial: { $0 ?? .firstRun() }) { model in
+      let visitor = VisitorDirectory(
+        dataDirectory: data, visitorID: "0123456789abcdef0123456789abcdef")
+      try makeStore(data, format: format).update(visitor, initial: storedOrFirstRun) { model in
         let list = try model.addList(name: "Épicerie <&>", icon: .groceries)
         let milk = try model.addItem(text: "Milk & \"eggs\" 🥚", toList: list)
         try model.toggleItem(id: milk, inList: list)
@@ -56,7 +57,8 @@ final class PlistInteropTests: XCTestCase {
       process.standardOutput = output
       process.standardError = output
       try process.run()
-      let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let printed = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
       XCTAssertEqual(process.terminationStatus, 0, "\(format): \(printed)")
       XCTAssertEqual(printed, "['List', 'Épicerie <&>']\n", "\(format)")

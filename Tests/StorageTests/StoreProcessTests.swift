@@ -72,7 +72,7 @@ final class StoreProcessTests: XCTestCase {
     var seeded = DataModel()
     let listID = try seeded.addList(name: "Shared", icon: .chores)
     for n in 0..<total { try seeded.addItem(text: "item \(n)", toList: listID) }
-    try makeStore(data).update(visitor, initial: { _ in seeded }) { _ in }
+    try makeStore(data).update(visitor, initial: { _ in seeded }, { _ in })
 
     let children = try (0..<processes).map { p in
       let process = Process()
@@ -87,7 +87,8 @@ final class StoreProcessTests: XCTestCase {
       return (process, output)
     }
     for (process, output) in children {
-      let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let printed = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
       XCTAssertEqual(process.terminationStatus, 0)
       XCTAssertEqual(printed, "lost 0\n", "toggles seen lost by the child")

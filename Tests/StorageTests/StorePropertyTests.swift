@@ -27,24 +27,30 @@ final class StorePropertyTests: XCTestCase {
 
     var inDisplayOrder: [List] {
       lists.sorted { a, b in
-        let order = a.name.compare(b.name, options: [.caseInsensitive, .numeric], range: nil, locale: .current)
+        let order = a.name.compare(
+          b.name, options: [.caseInsensitive, .numeric], range: nil, locale: .current)
         return order == .orderedSame ? a.id < b.id : order == .orderedAscending
       }
     }
   }
 
-  let names = ["Groceries", "groceries", "Trips", "a", "B", "b 2", "b 10", "Ünterwegs", "  padded  ", "", " \n "]
+  let names = [
+    "Groceries", "groceries", "Trips", "a", "B", "b 2", "b 10", "Ünterwegs", "  padded  ", "",
+    " \n ",
+  ]
   let texts = ["Milk", "eggs", "x", "  spaced ", "multi\nline", "", "\t", "Ça va", "<b>&amp;</b>"]
 
   func testRandomChangesAgreeWithReferenceAndDisk() throws {
     let data = try makeDataDirectory(self)
     let store = makeStore(data)
-    let visitor = VisitorDirectory(dataDirectory: data, visitorID: "0123456789abcdef0123456789abcdef")
+    let visitor = VisitorDirectory(
+      dataDirectory: data, visitorID: "0123456789abcdef0123456789abcdef")
     var reference = Reference()
     var random = SeededGenerator(seed: 20_261_122)
 
     for step in 0..<2_000 {
-      let refused = try applyRandomChange(&reference, store: store, visitor: visitor, random: &random)
+      let refused = try applyRandomChange(
+        &reference, store: store, visitor: visitor, random: &random)
       let fromCache = try store.load(visitor) ?? DataModel()
       assertAgree(fromCache, reference, "step \(step) (cached)\(refused ? ", refused" : "")")
       let fromDisk = try makeStore(data).load(visitor) ?? DataModel()
@@ -61,7 +67,8 @@ final class StorePropertyTests: XCTestCase {
     let lists = reference.lists
     let listIndex = lists.isEmpty ? nil : Int.random(in: 0..<lists.count, using: &random)
     // Sometimes a stale id, which both must refuse.
-    let listID = Int.random(in: 0..<10, using: &random) == 0 ? 9_999 : listIndex.map { lists[$0].id } ?? 9_999
+    let listID =
+      Int.random(in: 0..<10, using: &random) == 0 ? 9_999 : listIndex.map { lists[$0].id } ?? 9_999
     let items = listIndex.map { lists[$0].items } ?? []
     let itemID =
       items.isEmpty || Int.random(in: 0..<10, using: &random) == 0
@@ -82,7 +89,8 @@ final class StorePropertyTests: XCTestCase {
       expectSuccess = cleanName != nil
       mutate = { try $0.addList(name: name, icon: icon) }
       if let cleanName {
-        reference.lists.append(.init(id: reference.nextList, name: cleanName, icon: icon, items: []))
+        reference.lists.append(
+          .init(id: reference.nextList, name: cleanName, icon: icon, items: []))
         reference.nextList += 1
       }
     case 15..<25:
@@ -100,7 +108,8 @@ final class StorePropertyTests: XCTestCase {
       expectSuccess = cleanText != nil && refIndex != nil
       mutate = { try $0.addItem(text: text, toList: listID) }
       if expectSuccess, let refIndex, let cleanText {
-        reference.lists[refIndex].items.append(.init(id: reference.nextItem, text: cleanText, checked: false))
+        reference.lists[refIndex].items.append(
+          .init(id: reference.nextItem, text: cleanText, checked: false))
         reference.nextItem += 1
       }
     case 60..<70:
@@ -119,7 +128,7 @@ final class StorePropertyTests: XCTestCase {
       if let refIndex, let refItem { reference.lists[refIndex].items.remove(at: refItem) }
     }
     do {
-      try store.update(visitor, initial: { $0 ?? DataModel() }, mutate)
+      try store.update(visitor, initial: storedOrEmpty, mutate)
       XCTAssertTrue(expectSuccess, "the store accepted a change the reference refuses")
     } catch is ChecklistsError {
       XCTAssertFalse(expectSuccess, "the store refused a change the reference accepts")
@@ -129,7 +138,8 @@ final class StorePropertyTests: XCTestCase {
 
   /// The reference's own cleaning rule, written independently of TextInput.
   private func cleaned(_ raw: String) -> String? {
-    let joined = raw.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+    let joined = raw.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(
+      of: "\t", with: " ")
     let trimmed = joined.trimmingCharacters(in: .whitespacesAndNewlines)
     return trimmed.isEmpty ? nil : trimmed
   }
@@ -141,7 +151,8 @@ final class StorePropertyTests: XCTestCase {
     XCTAssertEqual(model.lists.map(\.icon), expected.map(\.icon), message)
     for (list, ref) in zip(model.lists, expected) {
       XCTAssertEqual(
-        list.items.map { Reference.Item(id: $0.id, text: $0.text, checked: $0.checked) }, ref.items, message)
+        list.items.map { Reference.Item(id: $0.id, text: $0.text, checked: $0.checked) }, ref.items,
+        message)
     }
   }
 }

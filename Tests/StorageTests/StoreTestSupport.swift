@@ -12,7 +12,9 @@ func makeDataDirectory(_ test: XCTestCase) throws -> String {
   return path
 }
 
-func makeStore(_ data: String, durable: Bool = false, format: PropertyListSerialization.PropertyListFormat = .xml)
+func makeStore(
+  _ data: String, durable: Bool = false, format: PropertyListSerialization.PropertyListFormat = .xml
+)
   -> ChecklistStore
 {
   ChecklistStore(
@@ -27,16 +29,19 @@ func storeChildURL() throws -> URL {
     candidates.append(executable.deletingLastPathComponent().appendingPathComponent("store-child"))
   }
   for bundle in Bundle.allBundles {
-    candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("store-child"))
+    candidates.append(
+      bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("store-child"))
   }
   let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
   candidates.append(packageRoot.appendingPathComponent(".build/debug/store-child"))
-  guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+  guard
+    let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
   else {
     throw MissingTool(
       description:
-        "store-child not found (looked in \(candidates.map(\.path))); build it with `swift build --build-tests`")
+        "store-child not found (looked in \(candidates.map(\.path))); build it with `swift build --build-tests`"
+    )
   }
   return found
 }
@@ -75,7 +80,7 @@ struct SpawnedChild {
     posix_spawn_file_actions_addclose(&actions, fds[0])
     posix_spawn_file_actions_addclose(&actions, fds[1])
     let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var pid = pid_t()
     let status = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
     close(fds[1])
@@ -117,3 +122,8 @@ struct SpawnedChild {
     return signal == 0 ? ((status >> 8) & 0xff, nil) : (nil, signal)
   }
 }
+
+/// `initial` closures for `ChecklistStore.update`.
+func storedOrFirstRun(_ stored: DataModel?) -> DataModel { stored ?? .firstRun() }
+func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataModel() }
+func storedModel(_ stored: DataModel?) -> DataModel { stored! }

@@ -31,16 +31,19 @@ func fail(_ message: String) -> Never {
 guard positional.count >= 3 else { fail("usage: store-child crash|toggle DATA VISITOR …") }
 let mode = positional[positional.startIndex]
 let data = positional[positional.startIndex + 1]
-let visitor = VisitorDirectory(dataDirectory: data, visitorID: positional[positional.startIndex + 2])
+let visitor = VisitorDirectory(
+  dataDirectory: data, visitorID: positional[positional.startIndex + 2])
 let store = ChecklistStore(
   configuration: .init(dataDirectory: data, format: binary ? .binary : .xml, durable: !fast),
   logger: Logger(label: "store-child"))
+
+@Sendable func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataModel() }
 
 switch mode {
 case "crash":
   while true {
     do {
-      let step = try store.update(visitor, initial: { $0 ?? DataModel() }) { model -> Int in
+      let step = try store.update(visitor, initial: storedOrEmpty) { model -> Int in
         if model.lists.isEmpty {
           let id = try model.addList(name: "Step 0", icon: .folder)
           try model.addItem(text: "item 0", toList: id)
@@ -52,7 +55,8 @@ case "crash":
         try model.toggleItem(id: list.items[0].id, inList: list.id)
         return step
       }
-      FileHandle.standardOutput.write(Data("\(step)\n".utf8))  // unbuffered: the test reads it at once
+      // Unbuffered: the test reads it at once.
+      FileHandle.standardOutput.write(Data("\(step)\n".utf8))
     } catch {
       fail("\(error)")
     }
@@ -61,7 +65,9 @@ case "crash":
 case "toggle":
   let numbers = positional.dropFirst(3).compactMap { Int($0) }
   guard numbers.count == 5 else { fail("toggle needs LISTID THREADS FIRST ITEMS TOGGLES") }
-  let (listID, threads, first, items, toggles) = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4])
+  let (listID, threads, first, items, toggles) = (
+    numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]
+  )
   guard let list = try store.load(visitor)?.checklist(id: listID) else { fail("no list \(listID)") }
   let ids = list.items.map(\.id)
   let initial = list.items.map(\.checked)
@@ -72,7 +78,7 @@ case "toggle":
     for n in 0..<toggles {
       let slot = n % items
       do {
-        let state = try store.update(visitor, initial: { $0 ?? DataModel() }) { model in
+        let state = try store.update(visitor, initial: storedOrEmpty) { model in
           try model.toggleItem(id: ids[start + slot], inList: listID)
         }
         expected[slot].toggle()
