@@ -15,12 +15,20 @@ extension DataModel: Codable {
     public let description: String
   }
 
+  /// A file written by a newer backend: not corrupt, just not ours to read
+  /// (during a rolling upgrade, say), so it must not be set aside.
+  public struct NewerVersion: Error, CustomStringConvertible {
+    public let version: Int
+    public var description: String {
+      "written in version \(version), newer than \(DataModel.currentVersion)"
+    }
+  }
+
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let version = try container.decode(Int.self, forKey: .version)
-    guard (1...DataModel.currentVersion).contains(version) else {
-      throw SchemaError(description: "unsupported version \(version)")
-    }
+    guard version <= DataModel.currentVersion else { throw NewerVersion(version: version) }
+    guard version >= 1 else { throw SchemaError(description: "unsupported version \(version)") }
     // Version 1 is the current schema; a later version adds its migration here.
     let lists = try container.decode([Checklist].self, forKey: .lists)
     var listIDs = Set<Int>()

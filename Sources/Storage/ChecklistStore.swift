@@ -130,6 +130,10 @@ public final class ChecklistStore: Sendable {
           $0.setValue(Cached(identity: snapshot.identity, model: model), forKey: visitor.key)
         }
         return model
+      } catch let error as DataModel.NewerVersion {
+        logger.error(
+          "checklists file of a newer version", metadata: ["path": "\(path)", "reason": "\(error)"])
+        throw FileError(operation: "decode (\(error))", path: path, errno: EPROTO)
       } catch {
         if let unreadable = try setAside(visitor, snapshot: snapshot, reason: error, locked: locked)
         {

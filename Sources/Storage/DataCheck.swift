@@ -1,3 +1,4 @@
+import ChecklistsModel
 import Foundation
 
 /// Validates every visitor's files under `DATA/users` (the `check` command).
@@ -82,7 +83,7 @@ public enum DataCheck {
       try validate(data)
     } catch {
       var problem = Problem(path: path, reason: "unreadable: \(error)")
-      if repair {
+      if repair && !(error is DataModel.NewerVersion) {  // a newer backend's file is not corrupt
         do {
           let directory = (path as NSString).deletingLastPathComponent
           problem.keptAs = try FileLock.withLock(directory + "/.Checklists.lock") {

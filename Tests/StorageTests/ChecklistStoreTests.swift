@@ -167,4 +167,21 @@ final class ChecklistStoreTests: XCTestCase {
     XCTAssertEqual(bytes.prefix(8), Data("bplist00".utf8))
     XCTAssertEqual(try makeStore(data).load(visitor)?.lists[0].items.first?.text, "Milk & <eggs>")
   }
+
+  func testNewerVersionIsLeftInPlace() throws {
+    let data = try makeDataDirectory(self)
+    let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
+    try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
+    let newer = try PropertyListSerialization.data(
+      fromPropertyList: [
+        "version": 2, "nextListID": 1, "nextItemID": 1, "lists": [Any](), "more": 1,
+      ],
+      format: .xml, options: 0)
+    try newer.write(to: URL(fileURLWithPath: visitor.checklistsPath))
+    XCTAssertThrowsError(try makeStore(data).load(visitor)) { error in
+      guard case .io = error as? StoreError else { return XCTFail("\(error)") }
+    }
+    XCTAssertThrowsError(try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in })
+    XCTAssertEqual(FileManager.default.contents(atPath: visitor.checklistsPath), newer)
+  }
 }
