@@ -20,8 +20,18 @@ let package = Package(
     ),
     .target(name: "FastCGI", dependencies: ["CFastCGI"]),
 
-    // Files: atomic durable writes, locks.
-    .target(name: "Storage"),
+    // The model: checklists, items, limits, landing rule, first run (Foundation only).
+    .target(name: "ChecklistsModel"),
+
+    // Files: atomic durable writes, locks, the checklists store.
+    .target(
+      name: "Storage",
+      dependencies: [
+        "ChecklistsModel",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
 
     // The web layer: routes, forms, visitor cookie, CSRF, ETag, security headers.
     .target(
@@ -50,7 +60,29 @@ let package = Package(
     ),
 
     .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel"]),
+    .testTarget(
+      name: "StorageTests",
+      dependencies: ["Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log")]
+    ),
+    // A child process for StorageTests' crash and concurrency tests.
+    .executableTarget(
+      name: "store-child",
+      dependencies: [
+        "Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/Tools/StoreChild"
+    ),
+    // mallinfo2 for bench-store (glibc's malloc.h is not in Swift's Glibc module).
+    .target(name: "CBenchSupport", path: "Benchmarks/CBenchSupport"),
+    .executableTarget(
+      name: "bench-store",
+      dependencies: [
+        "Storage", "ChecklistsModel", "CBenchSupport",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Benchmarks/Store"
+    ),
     .executableTarget(
       name: "bench-web",
       dependencies: ["ChecklistsWeb", "FastCGI"],

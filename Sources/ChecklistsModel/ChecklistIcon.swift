@@ -1,0 +1,28 @@
+/// The icons a list can show: the ten of the original app.
+public enum ChecklistIcon: String, CaseIterable, Sendable, Codable {
+  case none, appointments, birthdays, chores, drinks, folder, groceries, inbox, photos, trips
+
+  /// The icon a new list gets, as in the original app.
+  public static let newList: ChecklistIcon = .folder
+
+  /// The name shown to the visitor, e.g. "No Icon" or "Groceries".
+  public var displayName: String {
+    switch self {
+    case .none: "No Icon"
+    case .appointments: "Appointments"
+    case .birthdays: "Birthdays"
+    case .chores: "Chores"
+    case .drinks: "Drinks"
+    case .folder: "Folder"
+    case .groceries: "Groceries"
+    case .inbox: "Inbox"
+    case .photos: "Photos"
+    case .trips: "Trips"
+    }
+  }
+
+  /// The SVG file in `Public/icons`, without its extension.
+  public var fileName: String {
+    self == .none ? "no-icon" : rawValue
+  }
+}

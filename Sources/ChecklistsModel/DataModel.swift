@@ -1,0 +1,147 @@
+import Foundation
+
+/// Everything one visitor owns: their checklists, in display order, and the
+/// counters that make ids unique for good.
+public struct DataModel: Sendable, Equatable {
+  /// Always in display order: by name (locale-aware, case-insensitive,
+  /// numbers by value), equal names by id.
+  public internal(set) var lists: [Checklist]
+  /// The id the next new list gets; ids are never reused.
+  public internal(set) var nextListID: Int
+  /// The id the next new item gets (shared by all lists); never reused.
+  public internal(set) var nextItemID: Int
+
+  /// An empty model.
+  public init() {
+    lists = []
+    nextListID = 1
+    nextItemID = 1
+  }
+
+  /// What a brand-new visitor gets: one empty list named "List" with the
+  /// icon a new list gets (Folder).
+  public static func firstRun() -> DataModel {
+    var model = DataModel()
+    model.insert(Checklist(id: model.takeListID(), name: "List"))
+    return model
+  }
+
+  // MARK: Reading
+
+  /// The list with this id, if any.
+  public func checklist(id: Int) -> Checklist? {
+    lists.first { $0.id == id }
+  }
+
+  /// The row of this list on All Lists, if it exists.
+  public func row(ofList id: Int) -> Int? {
+    lists.firstIndex { $0.id == id }
+  }
+
+  /// The list shown at this row on All Lists; nil for any row out of range.
+  public func checklist(atRow row: Int) -> Checklist? {
+    lists.indices.contains(row) ? lists[row] : nil
+  }
+
+  // MARK: Lists
+
+  /// Adds a list and returns its id.
+  @discardableResult
+  public mutating func addList(name: String, icon: ChecklistIcon) throws(ChecklistsError) -> Int {
+    let name = try TextInput.clean(name)
+    guard lists.count < Limits.maximumLists else { throw .tooManyLists(limit: Limits.maximumLists) }
+    let id = takeListID()
+    insert(Checklist(id: id, name: name, icon: icon))
+    return id
+  }
+
+  /// Renames a list and sets its icon; it moves to its new row.
+  public mutating func updateList(id: Int, name: String, icon: ChecklistIcon)
+    throws(ChecklistsError)
+  {
+    let name = try TextInput.clean(name)
+    guard let row = row(ofList: id) else { throw .noSuchList(id) }
+    var list = lists.remove(at: row)
+    list.name = name
+    list.icon = icon
+    insert(list)
+  }
+
+  /// Deletes a list and its items.
+  public mutating func deleteList(id: Int) throws(ChecklistsError) {
+    guard let row = row(ofList: id) else { throw .noSuchList(id) }
+    lists.remove(at: row)
+  }
+
+  // MARK: Items
+
+  /// Appends an item to a list and returns its id.
+  @discardableResult
+  public mutating func addItem(text: String, toList listID: Int) throws(ChecklistsError) -> Int {
+    let text = try TextInput.clean(text)
+    guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
+    guard lists[row].items.count < Limits.maximumItemsPerList else {
+      throw .tooManyItems(limit: Limits.maximumItemsPerList)
+    }
+    let id = nextItemID
+    nextItemID += 1
+    lists[row].items.append(ChecklistItem(id: id, text: text))
+    return id
+  }
+
+  /// Replaces an item's text.
+  public mutating func editItem(id: Int, inList listID: Int, text: String) throws(ChecklistsError) {
+    let text = try TextInput.clean(text)
+    let (row, index) = try locate(item: id, inList: listID)
+    lists[row].items[index].text = text
+  }
+
+  /// Checks or unchecks an item; returns its new state.
+  @discardableResult
+  public mutating func toggleItem(id: Int, inList listID: Int) throws(ChecklistsError) -> Bool {
+    let (row, index) = try locate(item: id, inList: listID)
+    lists[row].items[index].checked.toggle()
+    return lists[row].items[index].checked
+  }
+
+  /// Deletes an item.
+  public mutating func deleteItem(id: Int, inList listID: Int) throws(ChecklistsError) {
+    let (row, index) = try locate(item: id, inList: listID)
+    lists[row].items.remove(at: index)
+  }
+
+  // MARK: Internals
+
+  private func locate(item id: Int, inList listID: Int) throws(ChecklistsError) -> (Int, Int) {
+    guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
+    guard let index = lists[row].index(ofItem: id) else { throw .noSuchItem(id) }
+    return (row, index)
+  }
+
+  private mutating func takeListID() -> Int {
+    defer { nextListID += 1 }
+    return nextListID
+  }
+
+  /// Inserts at the list's row in display order (binary search: lists stay sorted).
+  mutating func insert(_ list: Checklist) {
+    var low = 0
+    var high = lists.count
+    while low < high {
+      let middle = (low + high) / 2
+      if DataModel.displayOrder(lists[middle], list) { low = middle + 1 } else { high = middle }
+    }
+    lists.insert(list, at: low)
+  }
+
+  /// True when `a` is shown above `b` on All Lists.
+  static func displayOrder(_ a: Checklist, _ b: Checklist) -> Bool {
+    switch a.name.compare(
+      b.name, options: [.caseInsensitive, .numeric], range: nil, locale: .current)
+    {
+    case .orderedAscending: true
+    case .orderedDescending: false
+    case .orderedSame: a.id < b.id
+    }
+  }
+}

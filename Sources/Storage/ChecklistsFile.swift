@@ -1,0 +1,54 @@
+import ChecklistsModel
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Encoding, decoding and setting aside of `Checklists.plist`.
+enum ChecklistsFile {
+  static func encode(
+    _ model: DataModel, format: PropertyListSerialization.PropertyListFormat
+  ) throws -> Data {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = format
+    return try encoder.encode(model)
+  }
+
+  static func decode(_ data: Data) throws -> DataModel {
+    try PropertyListDecoder().decode(DataModel.self, from: data)
+  }
+
+  /// Renames an unreadable file to `<path>.corrupt-<UTC timestamp>` (with a
+  /// counter if that exists), so that it is never overwritten.
+  static func setAside(_ path: String) throws(FileError) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+    let base = "\(path).corrupt-\(formatter.string(from: Date()))"
+    var target = base
+    var counter = 1
+    while access(target, F_OK) == 0 {
+      counter += 1
+      target = "\(base)-\(counter)"
+    }
+    guard rename(path, target) == 0 else {
+      throw FileError(operation: "rename", path: path, errno: errno)
+    }
+    return target
+  }
+
+  /// Creates `path` and its missing parents, each private (0700).
+  static func createDirectory(_ path: String) throws(FileError) {
+    var info = stat()
+    if stat(path, &info) == 0 { return }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != path { try createDirectory(parent) }
+    if mkdir(path, 0o700) != 0 && errno != EEXIST {
+      throw FileError(operation: "mkdir", path: path, errno: errno)
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import ChecklistsModel
+import Foundation
+
+/// Validates every visitor's files under `DATA/users` (the `check` command).
+public enum DataCheck {
+  /// Something wrong with one file or directory.
+  public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    /// Where `repair` moved the file, if it did.
+    public var keptAs: String?
+
+    public var description: String {
+      keptAs.map { "\(path): \(reason) (moved to \($0))" } ?? "\(path): \(reason)"
+    }
+  }
+
+  /// What a check found.
+  public struct Report: Sendable, Equatable {
+    public var visitors = 0
+    public var filesChecked = 0
+    public var problems: [Problem] = []
+    /// True when nothing is wrong (the command's exit status 0).
+    public var isClean: Bool { problems.isEmpty }
+  }
+
+  /// Walks `dataDirectory/users/<shard>/<key>/`, decodes every
+  /// `Checklists.plist` and checks that every `Preferences.plist` is a
+  /// dictionary plist.
+  ///
+  /// - Parameter repair: move unreadable files aside
+  ///   (`<name>.corrupt-<timestamp>`), as the store does when it meets one.
+  public static func run(dataDirectory: String, repair: Bool) -> Report {
+    var report = Report()
+    let fileManager = FileManager.default
+    let users = dataDirectory + "/users"
+    var isDirectory: ObjCBool = false
+    guard fileManager.fileExists(atPath: users, isDirectory: &isDirectory), isDirectory.boolValue
+    else { return report }  // nobody has stored anything yet
+    for shard in sortedEntries(users) {
+      let shardPath = "\(users)/\(shard)"
+      guard isHex(shard, count: 2) else {
+        report.problems.append(Problem(path: shardPath, reason: "not a shard directory"))
+        continue
+      }
+      for key in sortedEntries(shardPath) {
+        let visitorPath = "\(shardPath)/\(key)"
+        guard isHex(key, count: 64), key.hasPrefix(shard) else {
+          report.problems.append(Problem(path: visitorPath, reason: "not a visitor directory"))
+          continue
+        }
+        report.visitors += 1
+        let visitor = VisitorDirectory(dataDirectory: dataDirectory, key: key)
+        check(visitor.checklistsPath, repair: repair, into: &report) { data in
+          _ = try ChecklistsFile.decode(data)
+        }
+        check(visitor.preferencesPath, repair: repair, into: &report) { data in
+          let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+          guard plist is [String: Any] else { throw NotADictionary() }
+        }
+      }
+    }
+    return report
+  }
+
+  private struct NotADictionary: Error, CustomStringConvertible {
+    var description: String { "not a dictionary plist" }
+  }
+
+  private static func check(
+    _ path: String, repair: Bool, into report: inout Report, validate: (Data) throws -> Void
+  ) {
+    let data: Data
+    do {
+      guard let contents = try AtomicFile.read(path) else { return }
+      data = contents
+    } catch {
+      report.problems.append(Problem(path: path, reason: "\(error)"))
+      return
+    }
+    report.filesChecked += 1
+    do {
+      try validate(data)
+    } catch {
+      var problem = Problem(path: path, reason: "unreadable: \(error)")
+      if repair && !(error is DataModel.NewerVersion) {  // a newer backend's file is not corrupt
+        do {
+          let directory = (path as NSString).deletingLastPathComponent
+          problem.keptAs = try FileLock.withLock(directory + "/.Checklists.lock") {
+            try ChecklistsFile.setAside(path)
+          }
+        } catch {
+          problem.reason += "; could not move it aside: \(error)"
+        }
+      }
+      report.problems.append(problem)
+    }
+  }
+
+  private static func sortedEntries(_ path: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+  }
+
+  private static func isHex(_ name: String, count: Int) -> Bool {
+    name.utf8.count == count
+      && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+  }
+}

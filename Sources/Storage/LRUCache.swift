@@ -1,0 +1,91 @@
+/// A bounded map that forgets the least recently used entry first.
+///
+/// Entries live in arrays linked by index (no per-entry class allocation),
+/// which keeps 10,000 cached visitors within a few KiB each. Not
+/// thread-safe: `ChecklistStore` holds it in a `Mutex`.
+struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  private struct Entry: Sendable {
+    var key: Key
+    var value: Value
+    var newer: Int  // -1: none
+    var older: Int
+  }
+
+  let capacity: Int
+  private var slots: [Key: Int] = [:]
+  private var entries: [Entry] = []
+  private var newest = -1
+  private var oldest = -1
+
+  init(capacity: Int) {
+    self.capacity = max(0, capacity)
+  }
+
+  var count: Int { slots.count }
+
+  /// The value for `key`, which becomes the most recently used.
+  mutating func value(forKey key: Key) -> Value? {
+    guard let slot = slots[key] else { return nil }
+    moveToFront(slot)
+    return entries[slot].value
+  }
+
+  mutating func setValue(_ value: Value, forKey key: Key) {
+    guard capacity > 0 else { return }
+    if let slot = slots[key] {
+      entries[slot].value = value
+      moveToFront(slot)
+      return
+    }
+    let slot: Int
+    if entries.count < capacity {
+      slot = entries.count
+      entries.append(Entry(key: key, value: value, newer: -1, older: -1))
+    } else {
+      slot = oldest  // reuse the least recently used entry's place
+      unlink(slot)
+      let evicted = entries[slot].key
+      // A removed entry's key may live in another slot by now.
+      if slots[evicted] == slot { slots[evicted] = nil }
+      entries[slot] = Entry(key: key, value: value, newer: -1, older: -1)
+    }
+    slots[key] = slot
+    pushFront(slot)
+  }
+
+  /// Forgets `key`; its place is reused by a later entry only once the
+  /// cache is full, so a removal just unlinks it and marks it oldest.
+  mutating func removeValue(forKey key: Key) {
+    guard let slot = slots.removeValue(forKey: key) else { return }
+    unlink(slot)
+    // Keep the slot in the list as the oldest so that it is reused first.
+    entries[slot].older = -1
+    entries[slot].newer = oldest
+    if oldest >= 0 { entries[oldest].older = slot }
+    oldest = slot
+    if newest < 0 { newest = slot }
+  }
+
+  private mutating func moveToFront(_ slot: Int) {
+    guard slot != newest else { return }
+    unlink(slot)
+    pushFront(slot)
+  }
+
+  private mutating func unlink(_ slot: Int) {
+    let newer = entries[slot].newer
+    let older = entries[slot].older
+    if newer >= 0 { entries[newer].older = older } else { newest = older }
+    if older >= 0 { entries[older].newer = newer } else { oldest = newer }
+    entries[slot].newer = -1
+    entries[slot].older = -1
+  }
+
+  private mutating func pushFront(_ slot: Int) {
+    entries[slot].older = newest
+    entries[slot].newer = -1
+    if newest >= 0 { entries[newest].newer = slot }
+    newest = slot
+    if oldest < 0 { oldest = slot }
+  }
+}

@@ -1,0 +1,18 @@
+/// Why the store could not load or save a visitor's data.
+public enum StoreError: Error, Sendable {
+  /// The file could not be decoded; it was moved aside to `keptAs` (never
+  /// overwritten or deleted) and the event logged.
+  case unreadable(path: String, keptAs: String)
+  /// A system call failed.
+  case io(FileError)
+
+  /// A sentence for the visitor.
+  public var message: String {
+    switch self {
+    case .unreadable:
+      "Your checklists could not be read, so they were set aside for repair. Nothing was overwritten."
+    case .io:
+      "Your checklists could not be read or saved just now. Please try again in a moment."
+    }
+  }
+}

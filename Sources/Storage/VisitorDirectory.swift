@@ -1,0 +1,38 @@
+import Crypto
+import Foundation
+
+/// Where one visitor's files live:
+/// `DATA/users/<first 2 hex of key>/<key>/`, where the key is the SHA-256
+/// (hex) of the visitor id, so that a listing or a backup of the data
+/// directory never reveals a cookie. The shard keeps directories small.
+public struct VisitorDirectory: Sendable, Equatable {
+  /// SHA-256 of the visitor id, 64 lowercase hex digits.
+  public let key: String
+  /// The visitor's directory.
+  public let path: String
+
+  /// - Parameters:
+  ///   - dataDirectory: the backend's data directory.
+  ///   - visitorID: the visitor's id, already validated by the web layer.
+  public init(dataDirectory: String, visitorID: String) {
+    let digest = SHA256.hash(data: Data(visitorID.utf8))
+    let key = digest.map { byte in
+      let hex = String(byte, radix: 16)
+      return byte < 16 ? "0" + hex : hex
+    }.joined()
+    self.init(dataDirectory: dataDirectory, key: key)
+  }
+
+  /// A directory from its key (what `DataCheck` finds on disk).
+  init(dataDirectory: String, key: String) {
+    self.key = key
+    self.path = "\(dataDirectory)/users/\(key.prefix(2))/\(key)"
+  }
+
+  /// The visitor's lists and items.
+  public var checklistsPath: String { path + "/Checklists.plist" }
+  /// The visitor's persistent preferences domain.
+  public var preferencesPath: String { path + "/Preferences.plist" }
+  /// The file whose `flock` serialises changes of this visitor.
+  public var lockPath: String { path + "/.Checklists.lock" }
+}
