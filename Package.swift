@@ -33,6 +33,9 @@ let package = Package(
       ]
     ),
 
+    // Mustache templates, parsed once and rendered into bytes (Foundation only).
+    .target(name: "HTMLTemplates"),
+
     // The executable: serve, generate, check.
     .executableTarget(
       name: "checklists",
@@ -53,6 +56,12 @@ let package = Package(
     ),
 
     .testTarget(name: "ChecklistsWebTests", dependencies: ["ChecklistsWeb", "FastCGI"]),
+    .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
+    .executableTarget(
+      name: "bench-templates",
+      dependencies: ["HTMLTemplates"],
+      path: "Benchmarks/Templates"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
