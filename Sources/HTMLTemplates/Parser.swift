@@ -2,8 +2,9 @@
 /// standalone lines stripped, sections nested.
 enum Parser {
   enum Kind: Equatable {
-    case text, variable(escaped: Bool), section, inverted, close, partial, parent, block, comment
-    case delimiters
+    case text
+    case variable(escaped: Bool)
+    case section, inverted, close, partial, parent, block, comment, delimiters
   }
 
   struct Token {
@@ -189,7 +190,8 @@ enum Parser {
       case .variable(let escaped):
         stack[stack.count - 1].append(.variable(Path(token.name), escaped: escaped))
       case .section, .inverted, .parent, .block:
-        stack.append(Frame(kind: token.kind, name: token.name, line: token.line, indent: token.indent))
+        stack.append(
+          Frame(kind: token.kind, name: token.name, line: token.line, indent: token.indent))
       case .partial:
         let reference = Reference(name: token.name, indent: token.indent, line: token.line)
         stack[stack.count - 1].append(.partial(reference))

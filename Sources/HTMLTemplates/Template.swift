@@ -56,9 +56,12 @@ struct Path: Sendable {
   let keys: [Key]
 
   init(_ name: String) {
-    keys = name == "." ? [] : name.split(separator: ".", omittingEmptySubsequences: false).map {
-      Key(String($0))
-    }
+    keys =
+      name == "."
+      ? []
+      : name.split(separator: ".", omittingEmptySubsequences: false).map {
+        Key(String($0))
+      }
   }
 }
 

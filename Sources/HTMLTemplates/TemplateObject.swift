@@ -94,8 +94,8 @@ public struct TemplateObject: Sendable, Equatable {
     -> Int?
   {
     if let index { return index[key] }
-    for position in fields.indices where fields[position].hash == hash && fields[position].key == key
-    {
+    for position in fields.indices
+    where fields[position].hash == hash && fields[position].key == key {
       return position
     }
     return nil

@@ -84,7 +84,9 @@ final class MustacheSpecTests: XCTestCase {
     }
 
     var templateValue: TemplateValue {
-      switch self { case .value(let value): return value }
+      switch self {
+      case .value(let value): return value
+      }
     }
   }
 
