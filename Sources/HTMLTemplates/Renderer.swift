@@ -1,82 +1,129 @@
-/// Walks parsed nodes against a context stack and appends bytes.
-struct Renderer {
+/// Runs a program's instructions against a context stack and appends bytes.
+///
+/// The program's arrays are read through unsafe buffers, set up once per render, so the hot
+/// loop does no bounds checks and no reference counting on the template side.
+struct Renderer: ~Copyable {
   /// Partials nested deeper than this are taken for a loop (a partial that includes itself
   /// whatever the data), which would otherwise overflow the thread's stack.
   static let maximumDepth = 200
 
-  /// The linked templates of a library, indexed by `Reference.slot`.
-  let slots: [[Node]]
-  var output: [UInt8] = []
+  let program: Program
+  let ops: UnsafeBufferPointer<Program.Op>
+  let bytes: UnsafeBufferPointer<UInt8>
+  let keyHashes: UnsafeBufferPointer<Int>
+  var output: [UInt8]
   var stack: [TemplateValue]
   /// The block overrides in force: the outermost parent tag's win.
-  var blocks: [String: [Node]] = [:]
+  var blocks: [String: Range<Int>] = [:]
   var depth = 0
 
-  init(slots: [[Node]], context: TemplateValue) {
-    self.slots = slots
-    stack = [context]
-    stack.reserveCapacity(16)
+  /// Runs `body` with a renderer over `program` that appends to `output`.
+  static func with<R>(
+    _ program: Program, context: TemplateValue, output: inout [UInt8],
+    _ body: (inout Renderer) throws(TemplateError) -> R
+  ) throws(TemplateError) -> R {
+    let result: Result<R, TemplateError> = program.ops.withUnsafeBufferPointer { ops in
+      program.bytes.withUnsafeBufferPointer { bytes in
+        program.keyHashes.withUnsafeBufferPointer { keyHashes in
+          var renderer = Renderer(
+            program: program, ops: ops, bytes: bytes, keyHashes: keyHashes, output: [],
+            stack: [context])
+          renderer.stack.reserveCapacity(16)
+          swap(&renderer.output, &output)
+          defer { swap(&renderer.output, &output) }
+          do throws(TemplateError) {
+            return .success(try body(&renderer))
+          } catch {
+            return .failure(error)
+          }
+        }
+      }
+    }
+    return try result.get()
   }
 
-  mutating func render(_ nodes: [Node], templateName: String) throws(TemplateError) {
-    for node in nodes {
-      switch node {
-      case .text(let bytes):
-        output.append(contentsOf: bytes)
+  mutating func run(slot: Int, template: String) throws(TemplateError) {
+    let range = program.slots[slot]
+    try run(range.lowerBound, range.upperBound)
+  }
+
+  mutating func run(_ start: Int, _ end: Int) throws(TemplateError) {
+    var pc = start
+    while pc < end {
+      switch ops[pc] {
+      case .text(let start, let count):
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))
+        pc += 1
       case .variable(let path, let escaped):
         if let value = resolve(path) { append(value, escaped: escaped) }
-      case .section(let path, let children):
-        guard let value = resolve(path) else { continue }
-        if case .list(let items) = value {
-          for item in items {
-            stack.append(item)
-            try render(children, templateName: templateName)
+        pc += 1
+      case .section(let path, let sectionEnd):
+        if let value = resolve(path) {
+          if case .list(let items) = value {
+            for item in items {
+              stack.append(item)
+              try run(pc + 1, sectionEnd)
+              stack.removeLast()
+            }
+          } else if value.isTruthy {
+            stack.append(value)
+            try run(pc + 1, sectionEnd)
             stack.removeLast()
           }
-        } else if value.isTruthy {
-          stack.append(value)
-          try render(children, templateName: templateName)
-          stack.removeLast()
         }
-      case .inverted(let path, let children):
+        pc = sectionEnd
+      case .inverted(let path, let sectionEnd):
         if !(resolve(path)?.isTruthy ?? false) {
-          try render(children, templateName: templateName)
+          try run(pc + 1, sectionEnd)
         }
-      case .partial(let reference):
-        try include(reference, templateName: templateName)
-      case .parent(let reference, let overrides):
+        pc = sectionEnd
+      case .call(let slot, let site):
+        try call(slot, site: site)
+        pc += 1
+      case .parent(let slot, let site, let overrides, let parentEnd):
         let saved = blocks
-        for (name, nodes) in overrides where blocks[name] == nil {
-          blocks[name] = nodes
+        for (name, range) in program.overrides[overrides] where blocks[name] == nil {
+          blocks[name] = range
         }
-        try include(reference, templateName: templateName)
+        try call(slot, site: site)
         blocks = saved
-      case .block(let name, let defaults):
-        try render(blocks[name] ?? defaults, templateName: templateName)
+        pc = parentEnd
+      case .block(let name, let blockEnd):
+        if !blocks.isEmpty, let range = blocks[program.blockNames[name]] {
+          try run(range.lowerBound, range.upperBound)
+        } else {
+          try run(pc + 1, blockEnd)
+        }
+        pc = blockEnd
       }
     }
   }
 
-  mutating func include(_ reference: Reference, templateName: String) throws(TemplateError) {
-    guard reference.slot >= 0 else { return }  // the spec: a missing partial renders as nothing
+  mutating func call(_ slot: Int, site: Int) throws(TemplateError) {
     guard depth < Self.maximumDepth else {
+      let (template, name, line) = program.sites[site]
       throw TemplateError(
-        template: templateName, line: reference.line,
-        message: "partial \(reference.name) nested more than \(Self.maximumDepth) deep")
+        template: template, line: line,
+        message: "partial \(name) nested more than \(Self.maximumDepth) deep")
     }
     depth += 1
-    try render(slots[reference.slot], templateName: reference.name)
+    let range = program.slots[slot]
+    try run(range.lowerBound, range.upperBound)
     depth -= 1
   }
 
   /// The value of a dotted name: the first part from the innermost context that has it,
   /// each further part from the value before (never from the stack again).
-  func resolve(_ path: Path) -> TemplateValue? {
-    guard let first = path.keys.first else { return stack.last }
+  func resolve(_ pathIndex: Int) -> TemplateValue? {
+    let path = program.paths[pathIndex]
+    guard path.count > 0 else { return stack.last }
+    let hash = keyHashes[path.start]
     var found: TemplateValue? = nil
     var index = stack.count - 1
     while index >= 0 {
-      if case .object(let object) = stack[index], let value = object.value(for: first) {
+      if case .object(let object) = stack[index],
+        let value = object.value(hash: hash, name: program.keyNames[path.start])
+      {
         found = value
         break
       }
@@ -84,8 +131,11 @@ struct Renderer {
     }
     guard var value = found else { return nil }
     var part = 1
-    while part < path.keys.count {
-      guard case .object(let object) = value, let next = object.value(for: path.keys[part]) else {
+    while part < path.count {
+      let key = path.start + part
+      guard case .object(let object) = value,
+        let next = object.value(hash: keyHashes[key], name: program.keyNames[key])
+      else {
         return nil
       }
       value = next

@@ -9,20 +9,22 @@ public struct Template: Sendable {
   /// The source, kept to parse indented copies for standalone partial tags.
   let source: String
   let nodes: [Node]
+  let program: Program
 
   /// Parses `source`; throws the first syntax error with its line.
   public init(_ source: String, name: String = "") throws(TemplateError) {
     self.name = name
     self.source = source
     self.nodes = try Parser.parse(source, name: name)
+    self.program = Linker.standalone(nodes: nodes, name: name)
   }
 
   /// Renders without partials (a partial tag renders as nothing) and appends to `buffer`.
   public func render(_ context: TemplateValue, into buffer: inout [UInt8]) throws(TemplateError) {
-    var renderer = Renderer(slots: [], context: context)
-    swap(&renderer.output, &buffer)
-    defer { swap(&renderer.output, &buffer) }
-    try renderer.render(nodes, templateName: name)
+    try Renderer.with(program, context: context, output: &buffer) {
+      renderer throws(TemplateError) in
+      try renderer.run(slot: 0, template: name)
+    }
   }
 
   /// Renders without partials (a partial tag renders as nothing).

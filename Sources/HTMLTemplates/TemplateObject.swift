@@ -78,16 +78,18 @@ public struct TemplateObject: Sendable, Equatable {
     }
   }
 
-  /// The renderer's look-up, with the hash computed at parse time.
-  func value(for key: Key) -> TemplateValue? {
+  /// The renderer's look-up, with the key's hash computed at parse time.
+  func value(hash: Int, name: String) -> TemplateValue? {
     if let index {
-      guard let position = index[key.name] else { return nil }
+      guard let position = index[name] else { return nil }
       return fields[position].value
     }
-    for field in fields where field.hash == key.hash && field.key == key.name {
-      return field.value
+    return fields.withUnsafeBufferPointer { fields in
+      for position in fields.indices where fields[position].hash == hash {
+        if fields[position].key == name { return fields[position].value }
+      }
+      return nil
     }
-    return nil
   }
 
   static func position(of key: String, hash: Int, in fields: [Field], index: [String: Int]?)
