@@ -4,8 +4,13 @@
 import Foundation
 import HTMLTemplates
 
+// `bench-templates --profile N` only renders the 20-item page N times: a fixed workload for
+// `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's load.
+let profileRuns = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
+  CommandLine.arguments.indices.contains($0 + 1) ? Int(CommandLine.arguments[$0 + 1]) : nil
+}
 let directory =
-  CommandLine.arguments.dropFirst().first
+  CommandLine.arguments.dropFirst().first(where: { !$0.hasPrefix("-") && Int($0) == nil })
   ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().appendingPathComponent("Templates").path
 
@@ -97,6 +102,13 @@ var screen: [UInt8] = []
 var page: [UInt8] = []
 screen.reserveCapacity(1 << 16)
 page.reserveCapacity(1 << 16)
+
+if let profileRuns {
+  let context = checklistContext(items: 20)
+  for _ in 0..<profileRuns { try! renderPage(context, screen: &screen, page: &page) }
+  print("rendered the 20-item page \(profileRuns) times, \(page.count) bytes")
+  exit(0)
+}
 
 do {
   print("Checklist page from \(directory) (median of 15 batches; release build)")
