@@ -58,9 +58,19 @@ let layoutBase: TemplateObject = TemplateObject([
   "assets": ["css": "/static/style.3f2a9c.css", "js": "/static/app.3f2a9c.js"],
 ])
 
-/// Renders one whole page into `page`, reusing `screen` for the checklist's HTML.
+/// Renders one whole page into `page`: the screen straight into the layout's content slot.
 @inline(never)
-func renderPage(_ context: TemplateValue, screen: inout [UInt8], page: inout [UInt8]) throws {
+func renderPage(_ context: TemplateValue, page: inout [UInt8]) throws {
+  page.removeAll(keepingCapacity: true)
+  try library.render(
+    "checklist", context: context, inLayout: "layout", context: .object(layoutBase), into: &page)
+}
+
+/// The same page the simple way: the screen to a String, passed to the layout as `content`.
+@inline(never)
+func renderPageViaString(_ context: TemplateValue, screen: inout [UInt8], page: inout [UInt8])
+  throws
+{
   screen.removeAll(keepingCapacity: true)
   page.removeAll(keepingCapacity: true)
   try library.render("checklist", context: context, into: &screen)
@@ -105,7 +115,7 @@ page.reserveCapacity(1 << 16)
 
 if let profileRuns {
   let context = checklistContext(items: 20)
-  for _ in 0..<profileRuns { try! renderPage(context, screen: &screen, page: &page) }
+  for _ in 0..<profileRuns { try! renderPage(context, page: &page) }
   print("rendered the 20-item page \(profileRuns) times, \(page.count) bytes")
   exit(0)
 }
@@ -114,19 +124,22 @@ do {
   print("Checklist page from \(directory) (median of 15 batches; release build)")
   for count in [20, 5_000] {
     let context = checklistContext(items: count)
-    try renderPage(context, screen: &screen, page: &page)
+    try renderPage(context, page: &page)
     let pageBytes = page.count
+    try renderPageViaString(context, screen: &screen, page: &page)
+    guard page.count == pageBytes else { fatalError("the two ways render different pages") }
+    let pageTime = try measure { try renderPage(context, page: &page) }
     let screenTime = try measure { try renderScreen(context, screen: &screen) }
-    let pageTime = try measure { try renderPage(context, screen: &screen, page: &page) }
+    let viaString = try measure { try renderPageViaString(context, screen: &screen, page: &page) }
     let build = measure { _ = checklistContext(items: count) }
     print(
-      "\(count) items: page \(format(pageTime)) (checklist alone \(format(screenTime)), \(pageBytes) bytes); "
-        + "building the context \(format(build))")
+      "\(count) items: page \(format(pageTime)), \(pageBytes) bytes (checklist alone \(format(screenTime)); "
+        + "page via a String \(format(viaString)); building the context \(format(build)))")
   }
   print("Growth (whole page, per item):")
   for count in [100, 1_000, 5_000] {
     let context = checklistContext(items: count)
-    let pageTime = try measure { try renderPage(context, screen: &screen, page: &page) }
+    let pageTime = try measure { try renderPage(context, page: &page) }
     print(
       "  \(count) items: \(format(pageTime)), \(String(format: "%.0f", pageTime / Double(count))) ns per item"
     )

@@ -17,24 +17,51 @@ public enum HTMLEscaping {
 
   /// Appends UTF-8 `bytes` to `buffer`, escaped.
   public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+    guard let base = bytes.baseAddress else { return }
+    let count = bytes.count
     var runStart = 0
     var position = 0
-    let count = bytes.count
     while position < count {
-      let byte = bytes[position]
-      // Every special character is below 64: a bit test of one constant, no table in memory.
-      if byte < 64, specials & (1 &<< UInt64(byte)) != 0 {
-        if runStart < position {
-          buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-        }
-        appendEntity(for: byte, to: &buffer)
-        runStart = position + 1
+      // Eight bytes at a time while none of them is special: ids, tokens and most text.
+      while position + 8 <= count,
+        !containsSpecial(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+      {
+        position += 8
       }
-      position += 1
+      let stop = min(position + 8, count)
+      while position < stop {
+        let byte = base[position]
+        // Every special character is below 64: a bit test of one constant, no table in memory.
+        if byte < 64, specials & (1 &<< UInt64(byte)) != 0 {
+          if runStart < position {
+            buffer.append(
+              contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart))
+          }
+          appendEntity(for: byte, to: &buffer)
+          runStart = position + 1
+        }
+        position += 1
+      }
     }
     if runStart < count {
-      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+      buffer.append(
+        contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
     }
+  }
+
+  /// Whether any byte of `word` is one of the five specials (SWAR: a byte equal to `c` is a
+  /// zero byte of `word ^ c*0x01..01`, and `(v - 0x01..01) & ~v & 0x80..80` is nonzero exactly
+  /// when `v` has a zero byte).
+  @inline(__always)
+  static func containsSpecial(_ word: UInt64) -> Bool {
+    @inline(__always) func hasZeroByte(_ value: UInt64) -> UInt64 {
+      (value &- 0x0101_0101_0101_0101) & ~value & 0x8080_8080_8080_8080
+    }
+    let found =
+      hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x2626_2626_2626_2626)
+      | hasZeroByte(word ^ 0x2727_2727_2727_2727) | hasZeroByte(word ^ 0x3C3C_3C3C_3C3C_3C3C)
+      | hasZeroByte(word ^ 0x3E3E_3E3E_3E3E_3E3E)
+    return found != 0
   }
 
   /// The escaped form of `text`, as a String (for tests and one-off uses; the renderer appends).

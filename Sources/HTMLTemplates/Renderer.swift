@@ -16,6 +16,10 @@ struct Renderer: ~Copyable {
   /// The block overrides in force: the outermost parent tag's win.
   var blocks: [String: Range<Int>] = [:]
   var depth = 0
+  /// The path whose variable tags render `embedded` instead of a value (-1: none).
+  var embeddedPath = -1
+  /// The screen rendered where a layout has its content slot: its slot and context.
+  var embedded: (slot: Int, context: TemplateValue)? = nil
 
   /// Runs `body` with a renderer over `program` that appends to `output`.
   static func with<R>(
@@ -42,7 +46,7 @@ struct Renderer: ~Copyable {
     return try result.get()
   }
 
-  mutating func run(slot: Int, template: String) throws(TemplateError) {
+  mutating func run(slot: Int) throws(TemplateError) {
     let range = program.slots[slot]
     try run(range.lowerBound, range.upperBound)
   }
@@ -55,7 +59,11 @@ struct Renderer: ~Copyable {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))
         pc += 1
       case .variable(let path, let escaped):
-        if let value = resolve(path) { append(value, escaped: escaped) }
+        if path == embeddedPath {
+          try embed(escaped: escaped)
+        } else if let value = resolve(path) {
+          append(value, escaped: escaped)
+        }
         pc += 1
       case .section(let path, let sectionEnd):
         if let value = resolve(path) {
@@ -99,6 +107,32 @@ struct Renderer: ~Copyable {
     }
   }
 
+  /// Renders the embedded screen against its own context, straight into the output (or, for
+  /// an escaped tag, into a scratch buffer that is then escaped).
+  mutating func embed(escaped: Bool) throws(TemplateError) {
+    guard let (slot, context) = embedded else { return }
+    // The screen's own variables of the same name are ordinary look-ups.
+    let savedPath = embeddedPath
+    embeddedPath = -1
+    var savedStack = [context]
+    swap(&stack, &savedStack)
+    let savedBlocks = blocks
+    blocks = [:]
+    defer {
+      swap(&stack, &savedStack)
+      blocks = savedBlocks
+      embeddedPath = savedPath
+    }
+    guard escaped else { return try run(slot: slot) }
+    var scratch: [UInt8] = []
+    swap(&output, &scratch)
+    defer {
+      swap(&output, &scratch)
+      scratch.withUnsafeBufferPointer { HTMLEscaping.append($0, to: &output) }
+    }
+    try run(slot: slot)
+  }
+
   mutating func call(_ slot: Int, site: Int) throws(TemplateError) {
     guard depth < Self.maximumDepth else {
       let (template, name, line) = program.sites[site]
@@ -118,24 +152,20 @@ struct Renderer: ~Copyable {
     let path = program.paths[pathIndex]
     guard path.count > 0 else { return stack.last }
     let hash = keyHashes[path.start]
-    var found: TemplateValue? = nil
-    var index = stack.count - 1
-    while index >= 0 {
-      if case .object(let object) = stack[index],
-        let value = object.value(hash: hash, name: program.keyNames[path.start])
-      {
-        found = value
-        break
+    let name = program.keyNames[path.start]
+    let found = stack.withUnsafeBufferPointer { stack -> TemplateValue? in
+      var index = stack.count - 1
+      while index >= 0 {
+        if let value = stack[index].value(hash: hash, name: name) { return value }
+        index -= 1
       }
-      index -= 1
+      return nil
     }
     guard var value = found else { return nil }
     var part = 1
     while part < path.count {
       let key = path.start + part
-      guard case .object(let object) = value,
-        let next = object.value(hash: keyHashes[key], name: program.keyNames[key])
-      else {
+      guard let next = value.value(hash: keyHashes[key], name: program.keyNames[key]) else {
         return nil
       }
       value = next

@@ -23,7 +23,7 @@ public struct Template: Sendable {
   public func render(_ context: TemplateValue, into buffer: inout [UInt8]) throws(TemplateError) {
     try Renderer.with(program, context: context, output: &buffer) {
       renderer throws(TemplateError) in
-      try renderer.run(slot: 0, template: name)
+      try renderer.run(slot: 0)
     }
   }
 

@@ -142,3 +142,51 @@ final class RealTemplatesTests: XCTestCase {
     }
   }
 }
+
+/// `render(_:context:inLayout:context:)` renders the same page as the screen passed as a String.
+final class LayoutEmbeddingTests: XCTestCase {
+  func testTheScreenInTheLayoutIsThePageOfTheSimpleWay() throws {
+    let library = try RealTemplatesTests.library.get()
+    let layout: TemplateValue = ["title": "T", "assets": ["css": "/a.css", "js": "/a.js"]]
+    let screen = try library.render("checklist", context: RealTemplatesTests.checklist)
+    var simple = layout
+    if case .object(var object) = simple {
+      object["content"] = .string(screen)
+      simple = .object(object)
+    }
+    let expected = try library.render("layout", context: simple)
+    var buffer = Array("prefix|".utf8)
+    try library.render(
+      "checklist", context: RealTemplatesTests.checklist, inLayout: "layout", context: layout,
+      into: &buffer)
+    XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "prefix|" + expected)
+  }
+
+  func testTheScreenSeesOnlyItsOwnContextAndItsOwnContentKey() throws {
+    let library = try TemplateLibrary(templates: [
+      "page": "<main>{{{content}}}</main>{{title}}", "screen": "{{title}}/{{content}}/{{x}}",
+    ])
+    var buffer: [UInt8] = []
+    try library.render(
+      "screen", context: ["content": "<c>", "x": 1], inLayout: "page",
+      context: ["title": "T", "x": 2], into: &buffer)
+    XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "<main>/&lt;c&gt;/1</main>T")
+  }
+
+  func testAnEscapedSlotEscapesTheScreen() throws {
+    let library = try TemplateLibrary(templates: ["page": "[{{body}}]", "screen": "<b>{{x}}</b>"])
+    var buffer: [UInt8] = []
+    try library.render(
+      "screen", context: ["x": "&"], inLayout: "page", context: [:], slot: "body", into: &buffer)
+    XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "[&lt;b&gt;&amp;amp;&lt;/b&gt;]")
+  }
+
+  func testUnknownNamesThrow() throws {
+    let library = try TemplateLibrary(templates: ["page": "{{{content}}}"])
+    var buffer: [UInt8] = []
+    XCTAssertThrowsError(
+      try library.render("nope", context: [:], inLayout: "page", context: [:], into: &buffer))
+    XCTAssertThrowsError(
+      try library.render("page", context: [:], inLayout: "nope", context: [:], into: &buffer))
+  }
+}
