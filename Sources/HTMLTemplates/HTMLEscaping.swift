@@ -17,14 +17,22 @@ public enum HTMLEscaping {
 
   /// Appends UTF-8 `bytes` to `buffer`, escaped.
   public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+    escape(bytes) { buffer.append(contentsOf: $0) }
+  }
+
+  /// Escapes `bytes`, handing `write` the runs and entities in order.
+  @inline(__always)
+  static func escape(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ write: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
     guard let base = bytes.baseAddress else { return }
     let count = bytes.count
     var runStart = 0
     var position = 0
     while position < count {
-      // Eight bytes at a time while none of them is special: ids, tokens and most text.
+      // Eight bytes at a time while none of them may be special: ids, tokens and most text.
       while position + 8 <= count,
-        !containsSpecial(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        !mayContainSpecial(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
       {
         position += 8
       }
@@ -34,34 +42,52 @@ public enum HTMLEscaping {
         // Every special character is below 64: a bit test of one constant, no table in memory.
         if byte < 64, specials & (1 &<< UInt64(byte)) != 0 {
           if runStart < position {
-            buffer.append(
-              contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart))
+            write(UnsafeBufferPointer(start: base + runStart, count: position - runStart))
           }
-          appendEntity(for: byte, to: &buffer)
+          entity(for: byte).withUTF8Buffer { write($0) }
           runStart = position + 1
         }
         position += 1
       }
     }
     if runStart < count {
-      buffer.append(
-        contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+      write(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
     }
   }
 
-  /// Whether any byte of `word` is one of the five specials (SWAR: a byte equal to `c` is a
-  /// zero byte of `word ^ c*0x01..01`, and `(v - 0x01..01) & ~v & 0x80..80` is nonzero exactly
-  /// when `v` has a zero byte).
+  /// False when no byte of `word` is special; true when one may be. SWAR: setting bit 0
+  /// folds the five specials into four values (`"`→0x23, `&` `'`→0x27, `<`→0x3D, `>`→0x3F;
+  /// `#`, `=` and `?` match too, and are then checked one byte at a time), a byte equal to
+  /// `c` is a zero byte of `v ^ c*0x01..01`, and `(v - 0x01..01) & ~v & 0x80..80` is nonzero
+  /// exactly when `v` has a zero byte.
   @inline(__always)
-  static func containsSpecial(_ word: UInt64) -> Bool {
-    @inline(__always) func hasZeroByte(_ value: UInt64) -> UInt64 {
-      (value &- 0x0101_0101_0101_0101) & ~value & 0x8080_8080_8080_8080
+  static func mayContainSpecial(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let folded = word | ones
+    let a = folded ^ 0x2323_2323_2323_2323
+    let b = folded ^ 0x2727_2727_2727_2727
+    let c = folded ^ 0x3D3D_3D3D_3D3D_3D3D
+    let d = folded ^ 0x3F3F_3F3F_3F3F_3F3F
+    let zero = ((a &- ones) & ~a) | ((b &- ones) & ~b) | ((c &- ones) & ~c) | ((d &- ones) & ~d)
+    return zero & 0x8080_8080_8080_8080 != 0
+  }
+
+  /// Whether escaping `bytes` would change them.
+  static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    var position = 0
+    while position + 8 <= bytes.count {
+      if mayContainSpecial(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
+        break
+      }
+      position += 8
     }
-    let found =
-      hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x2626_2626_2626_2626)
-      | hasZeroByte(word ^ 0x2727_2727_2727_2727) | hasZeroByte(word ^ 0x3C3C_3C3C_3C3C_3C3C)
-      | hasZeroByte(word ^ 0x3E3E_3E3E_3E3E_3E3E)
-    return found != 0
+    while position < bytes.count {
+      let byte = base[position]
+      if byte < 64, specials & (1 &<< UInt64(byte)) != 0 { return true }
+      position += 1
+    }
+    return false
   }
 
   /// The escaped form of `text`, as a String (for tests and one-off uses; the renderer appends).
@@ -73,18 +99,16 @@ public enum HTMLEscaping {
   }
 
   /// Bit n is set when byte n is escaped: `"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C, `>` 0x3E.
-  private static let specials: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+  static let specials: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
 
   @inline(__always)
-  private static func appendEntity(for byte: UInt8, to buffer: inout [UInt8]) {
-    let entity: StaticString
+  static func entity(for byte: UInt8) -> StaticString {
     switch byte {
-    case 0x26: entity = "&amp;"
-    case 0x3C: entity = "&lt;"
-    case 0x3E: entity = "&gt;"
-    case 0x22: entity = "&quot;"
-    default: entity = "&#39;"
+    case 0x26: return "&amp;"
+    case 0x3C: return "&lt;"
+    case 0x3E: return "&gt;"
+    case 0x22: return "&quot;"
+    default: return "&#39;"
     }
-    entity.withUTF8Buffer { buffer.append(contentsOf: $0) }
   }
 }

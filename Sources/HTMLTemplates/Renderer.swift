@@ -11,7 +11,7 @@ struct Renderer: ~Copyable {
   let ops: UnsafeBufferPointer<Program.Op>
   let bytes: UnsafeBufferPointer<UInt8>
   let keyHashes: UnsafeBufferPointer<Int>
-  var output: [UInt8]
+  var output: ByteWriter
   var stack: [TemplateValue]
   /// The block overrides in force: the outermost parent tag's win.
   var blocks: [String: Range<Int>] = [:]
@@ -23,20 +23,20 @@ struct Renderer: ~Copyable {
 
   /// Runs `body` with a renderer over `program` that appends to `output`.
   static func with<R>(
-    _ program: Program, context: TemplateValue, output: inout [UInt8],
+    _ program: Program, context: TemplateValue, output: inout [UInt8], capacity: Int,
     _ body: (inout Renderer) throws(TemplateError) -> R
   ) throws(TemplateError) -> R {
     let result: Result<R, TemplateError> = program.ops.withUnsafeBufferPointer { ops in
       program.bytes.withUnsafeBufferPointer { bytes in
         program.keyHashes.withUnsafeBufferPointer { keyHashes in
           var renderer = Renderer(
-            program: program, ops: ops, bytes: bytes, keyHashes: keyHashes, output: [],
-            stack: [context])
+            program: program, ops: ops, bytes: bytes, keyHashes: keyHashes,
+            output: ByteWriter(capacity: capacity), stack: [context])
           renderer.stack.reserveCapacity(16)
-          swap(&renderer.output, &output)
-          defer { swap(&renderer.output, &output) }
           do throws(TemplateError) {
-            return .success(try body(&renderer))
+            let result = try body(&renderer)
+            output.append(contentsOf: renderer.output.bytes)
+            return .success(result)
           } catch {
             return .failure(error)
           }
@@ -56,13 +56,13 @@ struct Renderer: ~Copyable {
     while pc < end {
       switch ops[pc] {
       case .text(let start, let count):
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))
+        output.append(bytes.baseAddress! + start, count: count)
         pc += 1
       case .variable(let path, let escaped):
         if path == embeddedPath {
           try embed(escaped: escaped)
-        } else if let value = resolve(path) {
-          append(value, escaped: escaped)
+        } else if let (value, plain) = resolveField(path) {
+          append(value, escaped: escaped && !plain)
         }
         pc += 1
       case .section(let path, let sectionEnd):
@@ -123,14 +123,14 @@ struct Renderer: ~Copyable {
       blocks = savedBlocks
       embeddedPath = savedPath
     }
-    guard escaped else { return try run(slot: slot) }
-    var scratch: [UInt8] = []
-    swap(&output, &scratch)
-    defer {
-      swap(&output, &scratch)
-      scratch.withUnsafeBufferPointer { HTMLEscaping.append($0, to: &output) }
-    }
+    let mark = output.count
     try run(slot: slot)
+    guard escaped else { return }
+    let screen = Array(UnsafeBufferPointer(rebasing: output.bytes[mark...]))
+    output.truncate(to: mark)
+    screen.withUnsafeBufferPointer { screen in
+      HTMLEscaping.escape(screen) { output.append($0) }
+    }
   }
 
   mutating func call(_ slot: Int, site: Int) throws(TemplateError) {
@@ -149,29 +149,36 @@ struct Renderer: ~Copyable {
   /// The value of a dotted name: the first part from the innermost context that has it,
   /// each further part from the value before (never from the stack again).
   func resolve(_ pathIndex: Int) -> TemplateValue? {
+    resolveField(pathIndex)?.value
+  }
+
+  /// The value of a dotted name: the first part from the innermost context that has it,
+  /// each further part from the value before (never from the stack again); and whether it is
+  /// a string that needs no escaping.
+  func resolveField(_ pathIndex: Int) -> (value: TemplateValue, plain: Bool)? {
     let path = program.paths[pathIndex]
-    guard path.count > 0 else { return stack.last }
+    guard path.count > 0 else { return stack.last.map { ($0, false) } }
     let hash = keyHashes[path.start]
     let name = program.keyNames[path.start]
-    let found = stack.withUnsafeBufferPointer { stack -> TemplateValue? in
+    let found = stack.withUnsafeBufferPointer { stack -> (value: TemplateValue, plain: Bool)? in
       var index = stack.count - 1
       while index >= 0 {
-        if let value = stack[index].value(hash: hash, name: name) { return value }
+        if let field = stack[index].field(hash: hash, name: name) { return field }
         index -= 1
       }
       return nil
     }
-    guard var value = found else { return nil }
+    guard var field = found else { return nil }
     var part = 1
     while part < path.count {
       let key = path.start + part
-      guard let next = value.value(hash: keyHashes[key], name: program.keyNames[key]) else {
+      guard let next = field.value.field(hash: keyHashes[key], name: program.keyNames[key]) else {
         return nil
       }
-      value = next
+      field = next
       part += 1
     }
-    return value
+    return field
   }
 
   mutating func append(_ value: TemplateValue, escaped: Bool) {
@@ -191,26 +198,31 @@ struct Renderer: ~Copyable {
       }
     case .string(let text):
       if escaped {
-        HTMLEscaping.append(text, to: &output)
+        appendEscaped(text)
       } else {
         appendRaw(text)
       }
     case .list(let items):
       // As JavaScript prints an array: the elements joined by commas.
       for (index, item) in items.enumerated() {
-        if index > 0 { output.append(0x2C) }
+        if index > 0 { output.append(UInt8(0x2C)) }
         append(item, escaped: escaped)
       }
     }
   }
 
   mutating func appendRaw(_ text: String) {
-    let done: Void? = text.utf8.withContiguousStorageIfAvailable { output.append(contentsOf: $0) }
-    if done == nil { output.append(contentsOf: text.utf8) }
+    var text = text
+    text.withUTF8 { output.append($0) }
+  }
+
+  mutating func appendEscaped(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in HTMLEscaping.escape(bytes) { output.append($0) } }
   }
 
   mutating func appendDecimal(_ number: Int) {
-    if number < 0 { output.append(0x2D) }
+    if number < 0 { output.append(UInt8(0x2D)) }
     var magnitude = number.magnitude
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
       var start = 20
@@ -219,7 +231,7 @@ struct Renderer: ~Copyable {
         digits[start] = 0x30 + UInt8(magnitude % 10)
         magnitude /= 10
       } while magnitude > 0
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+      output.append(UnsafeBufferPointer(rebasing: digits[start..<20]))
     }
   }
 }

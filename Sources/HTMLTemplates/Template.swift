@@ -21,7 +21,9 @@ public struct Template: Sendable {
 
   /// Renders without partials (a partial tag renders as nothing) and appends to `buffer`.
   public func render(_ context: TemplateValue, into buffer: inout [UInt8]) throws(TemplateError) {
-    try Renderer.with(program, context: context, output: &buffer) {
+    try Renderer.with(
+      program, context: context, output: &buffer, capacity: program.literalBytes[0] * 2
+    ) {
       renderer throws(TemplateError) in
       try renderer.run(slot: 0)
     }

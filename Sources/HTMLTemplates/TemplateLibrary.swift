@@ -74,10 +74,9 @@ public struct TemplateLibrary: Sendable {
     guard let slot = slotsByName[name] else {
       throw TemplateError(template: name, line: 0, message: "no template named \(name)")
     }
-    // Room for the literal text at least; a list grows the buffer by doubling.
-    let guess = program.literalBytes[slot] * 2
-    if buffer.capacity - buffer.count < guess { buffer.reserveCapacity(buffer.count + guess) }
-    try Renderer.with(program, context: context, output: &buffer) {
+    // Room for the literal text twice over, and for a 20-row list; more grows by doubling.
+    let guess = max(program.literalBytes[slot] * 2, 65536)
+    try Renderer.with(program, context: context, output: &buffer, capacity: guess) {
       renderer throws(TemplateError) in
       try renderer.run(slot: slot)
     }
@@ -101,10 +100,10 @@ public struct TemplateLibrary: Sendable {
     guard let layoutSlot = slotsByName[layout] else {
       throw TemplateError(template: layout, line: 0, message: "no template named \(layout)")
     }
-    let guess = (program.literalBytes[screenSlot] + program.literalBytes[layoutSlot]) * 2
-    if buffer.capacity - buffer.count < guess { buffer.reserveCapacity(buffer.count + guess) }
+    let guess = max(
+      (program.literalBytes[screenSlot] + program.literalBytes[layoutSlot]) * 2, 65536)
     let path = pathsByName[slot] ?? -1
-    try Renderer.with(program, context: layoutContext, output: &buffer) {
+    try Renderer.with(program, context: layoutContext, output: &buffer, capacity: guess) {
       renderer throws(TemplateError) in
       renderer.embeddedPath = path
       renderer.embedded = (screenSlot, context)

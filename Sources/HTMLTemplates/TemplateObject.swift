@@ -9,7 +9,30 @@ public struct TemplateObject: Sendable, Equatable {
   struct Field: Sendable {
     let hash: Int
     let key: String
-    var value: TemplateValue
+    var value: TemplateValue {
+      didSet { plain = Self.isPlain(value) }
+    }
+    /// The value is a string that HTML escaping leaves as it is: checked once here rather
+    /// than at every `{{tag}}` that prints it (a row prints its id four times).
+    private(set) var plain: Bool
+
+    init(hash: Int, key: String, value: TemplateValue) {
+      self.hash = hash
+      self.key = key
+      self.value = value
+      self.plain = Self.isPlain(value)
+    }
+
+    /// Strings up to this many bytes are checked; longer ones (a pre-rendered screen) are
+    /// scanned when printed escaped, if ever.
+    static let plainCheckLimit = 1024
+
+    static func isPlain(_ value: TemplateValue) -> Bool {
+      guard case .string(var text) = value, text.utf8.count <= plainCheckLimit else {
+        return false
+      }
+      return text.withUTF8 { !HTMLEscaping.needsEscaping($0) }
+    }
   }
 
   /// Above this many fields a dictionary index replaces the scan.
@@ -78,15 +101,16 @@ public struct TemplateObject: Sendable, Equatable {
     }
   }
 
-  /// The renderer's look-up, with the key's hash computed at parse time.
-  func value(hash: Int, name: String) -> TemplateValue? {
+  /// The renderer's look-up, with the key's hash computed at parse time: the value, and
+  /// whether it is a string that needs no escaping.
+  func field(hash: Int, name: String) -> (value: TemplateValue, plain: Bool)? {
     if let index {
       guard let position = index[name] else { return nil }
-      return fields[position].value
+      return (fields[position].value, fields[position].plain)
     }
     return fields.withUnsafeBufferPointer { fields in
       for position in fields.indices where fields[position].hash == hash {
-        if fields[position].key == name { return fields[position].value }
+        if fields[position].key == name { return (fields[position].value, fields[position].plain) }
       }
       return nil
     }

@@ -28,8 +28,8 @@ public enum TemplateValue: Sendable, Equatable {
 
   /// The renderer's look-up: a method, so that `self` is borrowed where it lies in the
   /// context stack instead of copied (a copy is a retain and a release per look-up).
-  func value(hash: Int, name: String) -> TemplateValue? {
-    if case .object(let object) = self { return object.value(hash: hash, name: name) }
+  func field(hash: Int, name: String) -> (value: TemplateValue, plain: Bool)? {
+    if case .object(let object) = self { return object.field(hash: hash, name: name) }
     return nil
   }
 
