@@ -47,6 +47,9 @@ let package = Package(
       ]
     ),
 
+    // Mustache templates, parsed once and rendered into bytes (Foundation only).
+    .target(name: "HTMLTemplates"),
+
     // The executable: serve, generate, check.
     .executableTarget(
       name: "checklists",
@@ -95,6 +98,12 @@ let package = Package(
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
         .product(name: "Logging", package: "swift-log"),
       ]),
+    .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
+    .executableTarget(
+      name: "bench-templates",
+      dependencies: ["HTMLTemplates"],
+      path: "Benchmarks/Templates"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,72 @@
+/// The data a template is rendered against: the JSON-like values Mustache knows.
+///
+/// Build contexts with literals:
+/// `let context: TemplateValue = ["title": "x", "items": [["text": "a", "checked": true]]]`.
+public enum TemplateValue: Sendable, Equatable {
+  case null
+  case bool(Bool)
+  case int(Int)
+  case double(Double)
+  case string(String)
+  case list([TemplateValue])
+  case object(TemplateObject)
+
+  /// Whether a section shows (and an inverted section hides).
+  ///
+  /// The spec leaves falsiness to the language; ours: `null`, `false`, the empty list and
+  /// the empty string are falsey, so a handler can pass `""` for "no error message".
+  /// Numbers, including 0, and every object are truthy.
+  @inlinable public var isTruthy: Bool {
+    switch self {
+    case .null: return false
+    case .bool(let value): return value
+    case .string(let value): return !value.isEmpty
+    case .list(let values): return !values.isEmpty
+    case .int, .double, .object: return true
+    }
+  }
+
+  /// The renderer's look-up: a method, so that `self` is borrowed where it lies in the
+  /// context stack instead of copied (a copy is a retain and a release per look-up).
+  func field(hash: Int, name: String) -> (value: TemplateValue, plain: Bool)? {
+    if case .object(let object) = self { return object.field(hash: hash, name: name) }
+    return nil
+  }
+
+  /// The value of `key` when this is an object, else nil.
+  public subscript(key: String) -> TemplateValue? {
+    if case .object(let object) = self { return object[key] }
+    return nil
+  }
+}
+
+extension TemplateValue: ExpressibleByStringLiteral {
+  public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension TemplateValue: ExpressibleByIntegerLiteral {
+  public init(integerLiteral value: Int) { self = .int(value) }
+}
+
+extension TemplateValue: ExpressibleByFloatLiteral {
+  public init(floatLiteral value: Double) { self = .double(value) }
+}
+
+extension TemplateValue: ExpressibleByBooleanLiteral {
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension TemplateValue: ExpressibleByNilLiteral {
+  public init(nilLiteral: ()) { self = .null }
+}
+
+extension TemplateValue: ExpressibleByArrayLiteral {
+  public init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
+}
+
+extension TemplateValue: ExpressibleByDictionaryLiteral {
+  /// A repeated key keeps its last value.
+  public init(dictionaryLiteral elements: (String, TemplateValue)...) {
+    self = .object(TemplateObject(pairs: elements))
+  }
+}
