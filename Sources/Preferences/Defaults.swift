@@ -147,18 +147,19 @@ public final class Defaults: @unchecked Sendable {
     let path = directory + "/" + PreferencesFile.fileName
     for _ in 0..<3 {
       guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
-      if let cached = lock.withLock({ cache.value(forKey: directory) }), cached.identity == identity {
-        return (cached.domain, nil)
-      }
+      let cached = lock.withLock { cache.value(forKey: directory) }
+      if let cached, cached.identity == identity { return (cached.domain, nil) }
       let snapshot: PreferencesFile.Snapshot?
       do {
-        snapshot = try PreferencesFile.read(path)
+        snapshot = try PreferencesFile.read(path, unless: cached?.identity)
       } catch {
         logger.error("preferences unreadable", metadata: ["error": "\(error)"])
         return ([:], Defaults.unreadableMessage)
       }
       guard let snapshot else { return ([:], nil) }
-      if let domain = PreferencesFile.decode(snapshot.bytes) {
+      // No bytes: the open file was the cached version after all.
+      guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
+      if let domain = PreferencesFile.decode(bytes) {
         lock.withLock {
           cache.setValue(CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
         }
@@ -256,10 +257,13 @@ public final class Defaults: @unchecked Sendable {
         let (fresh, problem) = try loadLocked(directory, path: path)
         var domain = fresh
         var effective: [[[String]]] = []
+        var changed = false
         for request in batch {
-          effective.append(request.changes.map { $0.apply(to: &domain) })
+          let keys = request.changes.map { $0.apply(to: &domain) }
+          changed = changed || keys.contains { !$0.isEmpty }
+          effective.append(keys)
         }
-        if domain != fresh {
+        if changed {
           let bytes = try PreferencesFile.encode(domain, format: format)
           try AtomicFile.write(bytes, to: path, durable: durable)
           let identity = FileIdentity.of(path: path)
@@ -291,11 +295,13 @@ public final class Defaults: @unchecked Sendable {
     [String: PlistValue], String?
   ) {
     guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
-    if let cached = lock.withLock({ cache.value(forKey: directory) }), cached.identity == identity {
-      return (cached.domain, nil)
+    let cached = lock.withLock { cache.value(forKey: directory) }
+    if let cached, cached.identity == identity { return (cached.domain, nil) }
+    guard let snapshot = try PreferencesFile.read(path, unless: cached?.identity) else {
+      return ([:], nil)
     }
-    guard let snapshot = try PreferencesFile.read(path) else { return ([:], nil) }
-    if let domain = PreferencesFile.decode(snapshot.bytes) { return (domain, nil) }
+    guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
+    if let domain = PreferencesFile.decode(bytes) { return (domain, nil) }
     let moved = try PreferencesFile.quarantine(path, durable: durable)
     return ([:], keptAside(moved, path: path))
   }

@@ -13,13 +13,21 @@ final class ConcurrencyTests: XCTestCase {
     let defaults = makeDefaults()
     let threads = 8
     let count = 1_000
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
-      for index in 0..<count {
-        let scope = defaults.scope(directory)
-        scope.set(index, forKey: "t\(thread)-\(index)")
-        do { _ = try scope.commit() } catch { XCTFail("\(error)") }
-      }
+    // Real threads: concurrentPerform would run only as many as there are cores.
+    let group = DispatchGroup()
+    for thread in 0..<threads {
+      group.enter()
+      Thread {
+        for index in 0..<count {
+          let scope = defaults.scope(directory)
+          scope.set(index, forKey: "t\(thread)-\(index)")
+          do { _ = try scope.commit() } catch { XCTFail("\(error)") }
+        }
+        group.leave()
+      }.start()
     }
+    group.wait()
+    print("writes:", defaults.writeCount)
     let file = try parsedFile(directory + "/Preferences.plist")
     XCTAssertEqual(file.count, threads * count)
     for thread in 0..<threads {

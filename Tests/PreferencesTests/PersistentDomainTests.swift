@@ -151,11 +151,13 @@ final class PersistentDomainTests: XCTestCase {
   }
 
   func testSetNilRemoves() throws {
-    let scope = makeDefaults().scope(makeTemporaryDirectory())
+    let defaults = makeDefaults()
+    let scope = defaults.scope(makeTemporaryDirectory())
     scope.set("x", forKey: "A")
     try scope.set(nil, forKey: "A")
     XCTAssertNil(scope.object(forKey: "A"))
-    XCTAssertFalse(scope.hasChanges)
+    _ = try scope.commit()
+    XCTAssertEqual(defaults.writeCount, 0, "set then removed: nothing to write")
   }
 
   func testControlCharactersAreStripped() throws {

@@ -27,13 +27,20 @@ case "distinct":
   }
   let prefix = arguments[3]
   let defaults = Defaults(logger: logger, durable: false)
-  DispatchQueue.concurrentPerform(iterations: threads) { thread in
-    for index in 0..<count {
-      let scope = defaults.visitor(directory: directory, cookies: RequestCookies(header: nil), isHTTPS: false)
-      scope.set(index, forKey: "\(prefix)-\(thread)-\(index)")
-      do { _ = try scope.commit() } catch { fail("commit: \(error)") }
-    }
+  // Real threads: concurrentPerform would run only as many as there are cores.
+  let group = DispatchGroup()
+  for thread in 0..<threads {
+    group.enter()
+    Thread {
+      for index in 0..<count {
+        let scope = defaults.visitor(directory: directory, cookies: RequestCookies(header: nil), isHTTPS: false)
+        scope.set(index, forKey: "\(prefix)-\(thread)-\(index)")
+        do { _ = try scope.commit() } catch { fail("commit: \(error)") }
+      }
+      group.leave()
+    }.start()
   }
+  group.wait()
 case "loop":
   let defaults = Defaults(logger: logger, durable: true)
   var counter = defaults.visitor(directory: directory, cookies: RequestCookies(header: nil), isHTTPS: false)
