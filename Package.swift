@@ -104,6 +104,26 @@ let package = Package(
       dependencies: ["HTMLTemplates"],
       path: "Benchmarks/Templates"
     ),
+    // Preferences: UserDefaults semantics for web visitors (cookie, persistent, registration).
+    .target(
+      name: "Preferences",
+      dependencies: ["Storage", .product(name: "Logging", package: "swift-log")]
+    ),
+    .testTarget(
+      name: "PreferencesTests",
+      dependencies: ["Preferences", "Storage", .product(name: "Logging", package: "swift-log")]
+    ),
+    // The child process of PreferencesTests (concurrency across processes, kill -9).
+    .executableTarget(
+      name: "preferences-tool",
+      dependencies: ["Preferences", .product(name: "Logging", package: "swift-log")],
+      path: "Tests/Tools/PreferencesTool"
+    ),
+    .executableTarget(
+      name: "bench-preferences",
+      dependencies: ["Preferences", .product(name: "Logging", package: "swift-log")],
+      path: "Benchmarks/Preferences"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,51 @@
+/// A `Set-Cookie` header value the web layer sends with its response.
+public struct SetCookie: Sendable, Equatable {
+  /// 400 days, the longest lifetime browsers honour (RFC 6265bis caps it).
+  public static let longMaxAge = 400 * 24 * 60 * 60
+
+  public var name: String
+  public var value: String
+  /// Seconds to keep the cookie; 0 deletes it; nil makes a session cookie.
+  public var maxAge: Int?
+  public var secure: Bool
+  public var httpOnly: Bool
+  public var sameSite: String
+  public var path: String
+
+  public init(
+    name: String, value: String, maxAge: Int?, secure: Bool, httpOnly: Bool = true,
+    sameSite: String = "Lax", path: String = "/"
+  ) {
+    self.name = name
+    self.value = value
+    self.maxAge = maxAge
+    self.secure = secure
+    self.httpOnly = httpOnly
+    self.sameSite = sameSite
+    self.path = path
+  }
+
+  /// The header's value, e.g.
+  /// `ChecklistIndex=3; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax; Secure`.
+  public var headerValue: String {
+    var text = "\(name)=\(value)"
+    if let maxAge { text += "; Max-Age=\(maxAge)" }
+    text += "; Path=\(path)"
+    if httpOnly { text += "; HttpOnly" }
+    if !sameSite.isEmpty { text += "; SameSite=\(sameSite)" }
+    if secure { text += "; Secure" }
+    return text
+  }
+
+  /// A cookie kept for 400 days, HttpOnly, SameSite=Lax, Path=/.
+  ///
+  /// - Parameter secure: true when the request came over HTTPS.
+  public static func longLived(name: String, value: String, secure: Bool) -> SetCookie {
+    SetCookie(name: name, value: value, maxAge: longMaxAge, secure: secure)
+  }
+
+  /// Tells the browser to drop the cookie (`Max-Age=0`, same attributes).
+  public static func deletion(name: String, secure: Bool) -> SetCookie {
+    SetCookie(name: name, value: "", maxAge: 0, secure: secure)
+  }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import Logging
+import Storage
+
+/// The process-wide defaults: the registration domain, which keys live in
+/// cookies, the observers, and a cache of visitors' persistent domains.
+///
+/// One instance serves every request; each request opens a
+/// `VisitorDefaults` scope with `visitor(directory:cookies:isHTTPS:)`.
+/// Thread-safe: its state sits behind one lock, held only for dictionary
+/// operations, never across file I/O.
+public final class Defaults: @unchecked Sendable {
+  let logger: Logger
+  let format: PropertyListSerialization.PropertyListFormat
+  let durable: Bool
+
+  private let lock = NSLock()
+  private var registration: [String: PlistValue] = [:]
+  private var cookieKinds: [String: CookieValueKind] = [:]
+  private var observers: [UInt64: @Sendable (PreferencesChange) -> Void] = [:]
+  private var nextObserver: UInt64 = 0
+  private var cache: LRUCache<CachedDomain>
+  private var committers: [String: Committer] = [:]
+  private var writes = 0
+
+  /// A persistent domain as read from (or written to) one version of a file.
+  struct CachedDomain {
+    var identity: FileIdentity
+    var domain: [String: PlistValue]
+  }
+
+  /// - Parameters:
+  ///   - logger: where unreadable files and failed writes are reported.
+  ///   - format: how files are written (`.xml`, the default, or `.binary`);
+  ///     both are read whatever this says.
+  ///   - durable: when false, writes skip `fsync` (tests and benchmarks only).
+  ///   - cacheCapacity: how many visitors' domains stay parsed in memory.
+  public init(
+    logger: Logger, format: PropertyListSerialization.PropertyListFormat = .xml,
+    durable: Bool = true, cacheCapacity: Int = 10_000
+  ) {
+    self.logger = logger
+    self.format = format
+    self.durable = durable
+    self.cache = LRUCache(capacity: cacheCapacity)
+  }
+
+  /// Merges `defaults` into the registration domain (later values win). It
+  /// lives in memory only. A value that is not a property-list value is
+  /// logged and skipped.
+  public func register(defaults: [String: Any]) {
+    var validated: [String: PlistValue] = [:]
+    for (key, value) in defaults {
+      do throws(PreferencesError) {
+        validated[key] = try PlistValue(validating: value, key: key)
+      } catch {
+        logger.error("register(defaults:) skipped a value", metadata: ["error": "\(error)"])
+      }
+    }
+    lock.withLock { registration.merge(validated) { _, new in new } }
+  }
+
+  /// Declares that `key` lives in a cookie of the same name: read from the
+  /// request's `Cookie` header, set through `Set-Cookie`.
+  public func declareCookieBacked(_ key: String, as kind: CookieValueKind) {
+    lock.withLock { cookieKinds[key] = kind }
+  }
+
+  /// Opens one request's scope of a visitor's defaults.
+  ///
+  /// - Parameters:
+  ///   - directory: the visitor's directory, where `Preferences.plist` lives
+  ///     (created on the first write); nil for a visitor without one, who
+  ///     then sees cookies and registered defaults only, and whose commit of
+  ///     a persistent change throws `PreferencesError.noDirectory`.
+  ///   - cookies: the request's cookies.
+  ///   - isHTTPS: whether the request came over HTTPS (cookies get `Secure`).
+  public func visitor(directory: String?, cookies: RequestCookies, isHTTPS: Bool)
+    -> VisitorDefaults
+  {
+    let (registration, cookieKinds) = lock.withLock { (self.registration, self.cookieKinds) }
+    return VisitorDefaults(
+      defaults: self, directory: directory, cookies: cookies, isHTTPS: isHTTPS,
+      registration: registration, cookieKinds: cookieKinds)
+  }
+
+  /// Calls `observer` once for every effective change a commit made, after
+  /// the change is on disk, on the committing thread.
+  public func addObserver(_ observer: @escaping @Sendable (PreferencesChange) -> Void)
+    -> ObserverToken
+  {
+    lock.withLock {
+      nextObserver += 1
+      observers[nextObserver] = observer
+      return ObserverToken(id: nextObserver)
+    }
+  }
+
+  public func removeObserver(_ token: ObserverToken) {
+    _ = lock.withLock { observers.removeValue(forKey: token.id) }
+  }
+
+  // MARK: Persistent domains by name (the visitor's directory)
+
+  /// The persistent domain stored in the visitor directory `name`, or nil
+  /// when it has none (an unreadable file also reads as nil).
+  public func persistentDomain(forName name: String) -> [String: Any]? {
+    let path = name + "/" + PreferencesFile.fileName
+    guard FileIdentity.of(path: path) != nil else { return nil }
+    let loaded = loadDomain(name)
+    if loaded.problem != nil { return nil }
+    return loaded.domain.mapValues(\.foundationValue)
+  }
+
+  /// Replaces the visitor's persistent domain, writes it, and notifies once.
+  public func setPersistentDomain(_ domain: [String: Any], forName name: String)
+    throws(PreferencesError)
+  {
+    let scope = visitor(directory: name, cookies: RequestCookies(header: nil), isHTTPS: false)
+    try scope.replacePersistentDomain(domain)
+    _ = try scope.commit()
+  }
+
+  /// Empties the visitor's persistent domain, writes it, and notifies once.
+  public func removePersistentDomain(forName name: String) throws(PreferencesError) {
+    let scope = visitor(directory: name, cookies: RequestCookies(header: nil), isHTTPS: false)
+    try scope.replacePersistentDomain([:])
+    _ = try scope.commit()
+  }
+
+  // MARK: Internals
+
+  /// How many files this instance has written (for tests).
+  var writeCount: Int { lock.withLock { writes } }
+
+  func notify(_ changes: [PreferencesChange]) {
+    guard !changes.isEmpty else { return }
+    let current = lock.withLock { observers.sorted { $0.key < $1.key }.map(\.value) }
+    for change in changes {
+      for observer in current { observer(change) }
+    }
+  }
+
+  /// A domain for reading, from the cache when the file's identity is the
+  /// cached one. An unparsable file is kept aside and reads as empty.
+  func loadDomain(_ directory: String) -> (domain: [String: PlistValue], problem: String?) {
+    let path = directory + "/" + PreferencesFile.fileName
+    for _ in 0..<3 {
+      guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
+      let cached = lock.withLock { cache.value(forKey: directory) }
+      if let cached, cached.identity == identity { return (cached.domain, nil) }
+      let snapshot: PreferencesFile.Snapshot?
+      do {
+        snapshot = try PreferencesFile.read(path, unless: cached?.identity)
+      } catch {
+        logger.error("preferences unreadable", metadata: ["error": "\(error)"])
+        return ([:], Defaults.unreadableMessage)
+      }
+      guard let snapshot else { return ([:], nil) }
+      // No bytes: the open file was the cached version after all.
+      guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
+      if let domain = PreferencesFile.decode(bytes) {
+        lock.withLock {
+          cache.setValue(CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
+        }
+        return (domain, nil)
+      }
+      do {
+        let moved = try FileLock.withLock(directory + "/" + PreferencesFile.lockName) {
+          () throws -> String? in
+          // Another request may have kept it aside and written a new one.
+          guard FileIdentity.of(path: path) == snapshot.identity else { return nil }
+          return try PreferencesFile.quarantine(path, durable: durable)
+        }
+        if let moved { return ([:], keptAside(moved, path: path)) }
+      } catch {
+        logger.error("preferences unreadable", metadata: ["error": "\(error)"])
+        return ([:], Defaults.unreadableMessage)
+      }
+    }
+    return ([:], Defaults.unreadableMessage)
+  }
+
+  static let unreadableMessage =
+    "Your saved preferences could not be read; the defaults apply for now."
+
+  private func keptAside(_ name: String, path: String) -> String {
+    logger.error(
+      "preferences file does not parse; kept aside",
+      metadata: ["path": "\(path)", "keptAs": "\(name)"])
+    return "Your saved preferences could not be read. The file was kept aside as \(name); "
+      + "the defaults apply until you change a setting."
+  }
+
+  /// What a commit did for one request.
+  struct CommitOutcome {
+    /// The domain as it is on disk after the commit.
+    var domain: [String: PlistValue]
+    /// For each change of the request, the keys it changed.
+    var effective: [[String]]
+    var problem: String?
+  }
+
+  /// One request's changes waiting for the visitor's lock.
+  private final class Pending: @unchecked Sendable {
+    let changes: [PersistentChange]
+    var outcome: Result<CommitOutcome, PreferencesError>?
+    init(_ changes: [PersistentChange]) { self.changes = changes }
+  }
+
+  /// Serialises one process's commits to one visitor. Requests that arrive
+  /// while a commit is under way are written together by the next one to
+  /// run (group commit): each is still written once, none waits for more
+  /// than one write after its own turn.
+  private final class Committer: @unchecked Sendable {
+    let turn = NSLock()
+    var pending: [Pending] = []
+    var users = 0
+  }
+
+  /// Applies a request's changes to the visitor's file under its lock.
+  func commit(directory: String, changes: [PersistentChange]) throws(PreferencesError)
+    -> CommitOutcome
+  {
+    let request = Pending(changes)
+    let committer = lock.withLock {
+      let committer = committers[directory] ?? Committer()
+      committers[directory] = committer
+      committer.users += 1
+      committer.pending.append(request)
+      return committer
+    }
+    defer {
+      lock.withLock {
+        committer.users -= 1
+        if committer.users == 0 { committers[directory] = nil }
+      }
+    }
+    committer.turn.lock()
+    defer { committer.turn.unlock() }
+    if request.outcome == nil {
+      let batch = lock.withLock {
+        let batch = committer.pending
+        committer.pending = []
+        return batch
+      }
+      write(batch, directory: directory)
+    }
+    return try request.outcome!.get()
+  }
+
+  private func write(_ batch: [Pending], directory: String) {
+    let path = directory + "/" + PreferencesFile.fileName
+    do {
+      try PreferencesFile.makeDirectory(directory, durable: durable)
+      try FileLock.withLock(directory + "/" + PreferencesFile.lockName) { () throws -> Void in
+        let (fresh, problem) = try loadLocked(directory, path: path)
+        var domain = fresh
+        var effective: [[[String]]] = []
+        var changed = false
+        for request in batch {
+          let keys = request.changes.map { $0.apply(to: &domain) }
+          changed = changed || keys.contains { !$0.isEmpty }
+          effective.append(keys)
+        }
+        if changed {
+          let bytes = try PreferencesFile.encode(domain, format: format)
+          try AtomicFile.write(bytes, to: path, durable: durable)
+          let identity = FileIdentity.of(path: path)
+          lock.withLock {
+            writes += 1
+            if let identity {
+              cache.setValue(CachedDomain(identity: identity, domain: domain), forKey: directory)
+            }
+          }
+        }
+        for (request, keys) in zip(batch, effective) {
+          request.outcome = .success(CommitOutcome(domain: domain, effective: keys, problem: problem))
+        }
+      }
+    } catch {
+      let failure: PreferencesError
+      switch error {
+      case let error as PreferencesError: failure = error
+      default: failure = .io("\(error)")
+      }
+      logger.error("preferences not written", metadata: ["error": "\(failure)"])
+      for request in batch where request.outcome == nil { request.outcome = .failure(failure) }
+    }
+  }
+
+  /// The file's current domain, read while holding the visitor's lock; an
+  /// unparsable file is kept aside and the commit starts from empty.
+  private func loadLocked(_ directory: String, path: String) throws -> (
+    [String: PlistValue], String?
+  ) {
+    guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
+    let cached = lock.withLock { cache.value(forKey: directory) }
+    if let cached, cached.identity == identity { return (cached.domain, nil) }
+    guard let snapshot = try PreferencesFile.read(path, unless: cached?.identity) else {
+      return ([:], nil)
+    }
+    guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
+    if let domain = PreferencesFile.decode(bytes) { return (domain, nil) }
+    let moved = try PreferencesFile.quarantine(path, durable: durable)
+    return ([:], keptAside(moved, path: path))
+  }
+}

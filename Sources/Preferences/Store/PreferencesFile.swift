@@ -1,0 +1,112 @@
+import Foundation
+import Storage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The file operations on one visitor's `Preferences.plist`.
+enum PreferencesFile {
+  static let fileName = "Preferences.plist"
+  static let lockName = ".Preferences.lock"
+
+  /// A file's contents and the identity of exactly the version read.
+  struct Snapshot {
+    /// Nil when the identity was the one the caller already knew.
+    var bytes: Data?
+    var identity: FileIdentity
+  }
+
+  /// Reads the file through one descriptor, so the identity belongs to the
+  /// bytes even when another process renames a new version in meanwhile.
+  /// When the open file turns out to be `known` (the cached version), its
+  /// bytes are not read: with many threads, a version is often replaced
+  /// between a `stat` and the cache look-up, and re-parsing it was 40% of
+  /// a busy visitor's commits.
+  static func read(_ path: String, unless known: FileIdentity? = nil) throws(FileError) -> Snapshot? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      if errno == ENOENT { return nil }
+      throw FileError(operation: "open", path: path, errno: errno)
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw FileError(operation: "fstat", path: path, errno: errno) }
+    if let known, FileIdentity(info) == known { return Snapshot(bytes: nil, identity: known) }
+    var bytes = Data(count: Int(info.st_size))
+    var offset = 0
+    while true {
+      if offset == bytes.count { bytes.count += 4096 }  // grew since fstat
+      let count = bytes.withUnsafeMutableBytes { buffer in
+        Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileError(operation: "read", path: path, errno: errno)
+      }
+      if count == 0 { break }
+      offset += count
+    }
+    bytes.count = offset
+    return Snapshot(bytes: bytes, identity: FileIdentity(info))
+  }
+
+  /// Parses a persistent domain; nil when the bytes are not a property list
+  /// whose root is a dictionary of property-list values.
+  static func decode(_ bytes: Data) -> [String: PlistValue]? {
+    guard !bytes.isEmpty,
+      let root = try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil),
+      let dictionary = root as? [AnyHashable: Any]
+    else { return nil }
+    return PlistValue.parsedDictionary(dictionary)
+  }
+
+  static func encode(
+    _ domain: [String: PlistValue], format: PropertyListSerialization.PropertyListFormat
+  ) throws(PreferencesError) -> Data {
+    if format != .binary { return XMLPropertyListWriter.document(domain) }
+    do {
+      let root = domain.mapValues(\.foundationValue)
+      return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+    } catch {
+      throw .io("encoding the binary property list: \(error)")
+    }
+  }
+
+  /// Renames an unreadable file to `Preferences.plist.corrupt-<UTC time>`,
+  /// never over an earlier one, and returns the new name. The caller holds
+  /// the visitor's lock.
+  static func quarantine(_ path: String, durable: Bool) throws(FileError) -> String {
+    var seconds = time(nil)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    var buffer = [CChar](repeating: 0, count: 32)
+    let length = strftime(&buffer, buffer.count, "%Y%m%dT%H%M%SZ", &parts)
+    let stamp = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var target = "\(path).corrupt-\(stamp)"
+    var attempt = 1
+    while access(target, F_OK) == 0 {
+      attempt += 1
+      target = "\(path).corrupt-\(stamp)-\(attempt)"
+    }
+    guard rename(path, target) == 0 else {
+      throw FileError(operation: "rename", path: path, errno: errno)
+    }
+    if durable { try AtomicFile.syncDirectory((path as NSString).deletingLastPathComponent) }
+    return (target as NSString).lastPathComponent
+  }
+
+  /// Creates `directory` and any missing parents with mode 0700.
+  static func makeDirectory(_ directory: String, durable: Bool) throws(FileError) {
+    var info = stat()
+    if stat(directory, &info) == 0 { return }
+    let parent = (directory as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != directory { try makeDirectory(parent, durable: durable) }
+    if mkdir(directory, 0o700) != 0, errno != EEXIST {
+      throw FileError(operation: "mkdir", path: directory, errno: errno)
+    }
+    if durable { try AtomicFile.syncDirectory(parent.isEmpty ? "." : parent) }
+  }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// One request's view of a visitor's defaults: cookie → persistent →
+/// registration.
+///
+/// Changes are visible to this scope's reads at once and reach the disk
+/// (once, whatever their number) and the observers in `commit()`. Not for
+/// sharing across threads: a request owns its scope.
+public final class VisitorDefaults {
+  private let defaults: Defaults
+  /// The visitor's directory, also the persistent domain's name.
+  public let directory: String?
+  private let cookies: RequestCookies
+  private let isHTTPS: Bool
+  private let registration: [String: PlistValue]
+  private let cookieKinds: [String: CookieValueKind]
+
+  private var loaded = false
+  /// The persistent domain as this request sees it: as read, plus its changes.
+  private var domain: [String: PlistValue] = [:]
+  private var problem: String?
+  /// Cookie values this request set (`.some(nil)`: deleted).
+  private var cookieOverrides: [String: PlistValue?] = [:]
+  private var setCookies: [(name: String, cookie: SetCookie)] = []
+  private var operations: [Operation] = []
+
+  /// One call of a mutating method: one notification if it changed anything.
+  private struct Operation {
+    var change: PersistentChange?
+    var cookieKeys: [String]
+  }
+
+  init(
+    defaults: Defaults, directory: String?, cookies: RequestCookies, isHTTPS: Bool,
+    registration: [String: PlistValue], cookieKinds: [String: CookieValueKind]
+  ) {
+    self.defaults = defaults
+    self.directory = directory
+    self.cookies = cookies
+    self.isHTTPS = isHTTPS
+    self.registration = registration
+    self.cookieKinds = cookieKinds
+  }
+
+  // MARK: Reading
+
+  public func object(forKey key: String) -> Any? { value(forKey: key)?.foundationValue }
+  public func string(forKey key: String) -> String? { value(forKey: key)?.stringValue }
+  public func integer(forKey key: String) -> Int { value(forKey: key)?.integerValue ?? 0 }
+  public func double(forKey key: String) -> Double { value(forKey: key)?.doubleValue ?? 0 }
+  public func float(forKey key: String) -> Float { Float(double(forKey: key)) }
+  public func bool(forKey key: String) -> Bool { value(forKey: key)?.boolValue ?? false }
+  public func url(forKey key: String) -> URL? { value(forKey: key)?.urlValue }
+
+  public func data(forKey key: String) -> Data? {
+    guard case .data(let bytes)? = value(forKey: key) else { return nil }
+    return bytes
+  }
+
+  /// Not in `UserDefaults`; a date set here reads back in whole seconds.
+  public func date(forKey key: String) -> Date? {
+    guard case .date(let date)? = value(forKey: key) else { return nil }
+    return date
+  }
+
+  public func array(forKey key: String) -> [Any]? {
+    guard case .array(let values)? = value(forKey: key) else { return nil }
+    return values.map(\.foundationValue)
+  }
+
+  public func dictionary(forKey key: String) -> [String: Any]? {
+    guard case .dictionary(let values)? = value(forKey: key) else { return nil }
+    return values.mapValues(\.foundationValue)
+  }
+
+  /// Every key of every domain with the value a getter would see.
+  public func dictionaryRepresentation() -> [String: Any] {
+    loadIfNeeded()
+    var merged = registration.merging(domain) { _, persistent in persistent }
+    for key in cookieKinds.keys {
+      if let value = cookieValue(forKey: key) { merged[key] = value }
+    }
+    return merged.mapValues(\.foundationValue)
+  }
+
+  /// Whether `commit()` has anything to write or send.
+  public var hasChanges: Bool { !operations.isEmpty || !setCookies.isEmpty }
+
+  /// Set when the visitor's file could not be read (an unparsable one was
+  /// kept aside as `Preferences.plist.corrupt-<time>`): a sentence to show
+  /// the visitor. The scope then runs on the defaults.
+  public var loadProblem: String? {
+    loadIfNeeded()
+    return problem
+  }
+
+  // MARK: Writing
+
+  public func set(_ value: Int, forKey key: String) { setChecked(.integer(value), forKey: key) }
+  public func set(_ value: Bool, forKey key: String) { setChecked(.bool(value), forKey: key) }
+  public func set(_ value: Double, forKey key: String) { setChecked(.double(value), forKey: key) }
+  public func set(_ value: String, forKey key: String) {
+    setChecked(.string(PlistText.sanitized(value)), forKey: key)
+  }
+
+  /// Sets any property-list value; nil removes the key.
+  ///
+  /// - Throws: `PreferencesError.notAPropertyListValue` for anything else,
+  ///   `.notACookieValue` for a cookie-backed key given a value its cookie
+  ///   cannot carry. Nothing changes then.
+  public func set(_ value: Any?, forKey key: String) throws(PreferencesError) {
+    guard let value else {
+      removeObject(forKey: key)
+      return
+    }
+    try set(PlistValue(validating: value, key: key), forKey: key)
+  }
+
+  public func removeObject(forKey key: String) {
+    var keys: [String] = []
+    if cookieKinds[key] != nil, deleteCookie(key) { keys.append(key) }
+    record(.remove(key), cookieKeys: keys)
+  }
+
+  /// Returns `keys` to their registered defaults in one change and one
+  /// notification: they leave the persistent domain (and cookie-backed ones
+  /// their cookies); other keys are untouched.
+  public func resetToRegisteredDefaults(forKeys keys: [String]) {
+    let cookieKeys = keys.filter { cookieKinds[$0] != nil && deleteCookie($0) }
+    record(.reset(keys), cookieKeys: cookieKeys)
+  }
+
+  /// Writes this request's persistent changes (one atomic, durable write,
+  /// only if something changed), notifies the observers once per effective
+  /// change, and returns the `Set-Cookie` values for changed cookie-backed
+  /// keys.
+  ///
+  /// Changes are re-applied to the file as it is under the visitor's lock,
+  /// so concurrent requests (of this or another process) lose nothing.
+  ///
+  /// - Throws: `PreferencesError.noDirectory` when a persistent key changed
+  ///   and the visitor has no directory; `.io` when the file could not be
+  ///   written. The changes stay pending then.
+  public func commit() throws(PreferencesError) -> [SetCookie] {
+    guard hasChanges else { return [] }
+    var effective = operations.map { _ in [String]() }
+    let persistent = operations.indices.filter { operations[$0].change != nil }
+    if !persistent.isEmpty {
+      guard let directory else { throw .noDirectory }
+      let outcome = try defaults.commit(
+        directory: directory, changes: persistent.map { operations[$0].change! })
+      for (index, keys) in zip(persistent, outcome.effective) { effective[index] = keys }
+      domain = outcome.domain
+      if let failure = outcome.problem { problem = failure }
+    }
+    let changes = zip(operations, effective).compactMap { operation, keys -> PreferencesChange? in
+      let all = Set(keys).union(operation.cookieKeys)
+      return all.isEmpty ? nil : PreferencesChange(directory: directory, keys: all.sorted())
+    }
+    let cookies = setCookies.map(\.cookie)
+    operations = []
+    setCookies = []
+    defaults.notify(changes)
+    return cookies
+  }
+
+  // MARK: Internals
+
+  func replacePersistentDomain(_ replacement: [String: Any]) throws(PreferencesError) {
+    var validated: [String: PlistValue] = [:]
+    for (key, value) in replacement {
+      validated[PlistText.sanitized(key)] = try PlistValue(validating: value, key: key)
+    }
+    record(.replace(validated), cookieKeys: [])
+  }
+
+  func value(forKey key: String) -> PlistValue? {
+    if cookieKinds[key] != nil, let value = cookieValue(forKey: key) { return value }
+    loadIfNeeded()
+    return domain[key] ?? registration[key]
+  }
+
+  private func cookieValue(forKey key: String) -> PlistValue? {
+    if let override = cookieOverrides[key] { return override }
+    guard let kind = cookieKinds[key], let text = cookies[key] else { return nil }
+    return kind.decode(text)
+  }
+
+  private func loadIfNeeded() {
+    guard !loaded else { return }
+    loaded = true
+    guard let directory else { return }
+    (domain, problem) = defaults.loadDomain(directory)
+  }
+
+  private func setChecked(_ value: PlistValue, forKey key: String) {
+    do throws(PreferencesError) {
+      try set(value, forKey: key)
+    } catch {
+      defaults.logger.warning("preference not set", metadata: ["error": "\(error)"])
+    }
+  }
+
+  private func set(_ value: PlistValue, forKey key: String) throws(PreferencesError) {
+    guard let kind = cookieKinds[key] else {
+      record(.set(key, value), cookieKeys: [])
+      return
+    }
+    guard let text = kind.encode(value), let decoded = kind.decode(text) else {
+      throw .notACookieValue(key: key, typeName: "\(value)")
+    }
+    guard cookieValue(forKey: key) != decoded else { return }
+    cookieOverrides[key] = .some(decoded)
+    queue(.longLived(name: key, value: text, secure: isHTTPS))
+    operations.append(Operation(change: nil, cookieKeys: [key]))
+  }
+
+  /// Deletes a cookie-backed key's cookie; true when that changed its value
+  /// (a tampered cookie is deleted too, but read as absent already).
+  private func deleteCookie(_ key: String) -> Bool {
+    let before = cookieValue(forKey: key)
+    let present = cookieOverrides[key].map { $0 != nil } ?? (cookies[key] != nil)
+    cookieOverrides[key] = .some(nil)
+    if present { queue(.deletion(name: key, secure: isHTTPS)) }
+    return before != nil
+  }
+
+  private func queue(_ cookie: SetCookie) {
+    setCookies.removeAll { $0.name == cookie.name }
+    setCookies.append((cookie.name, cookie))
+  }
+
+  /// Applies a change to this scope's view and logs it when it did anything.
+  private func record(_ change: PersistentChange, cookieKeys: [String]) {
+    loadIfNeeded()
+    let changed = change.apply(to: &domain)
+    guard !changed.isEmpty || !cookieKeys.isEmpty else { return }
+    operations.append(Operation(change: changed.isEmpty ? nil : change, cookieKeys: cookieKeys))
+  }
+}

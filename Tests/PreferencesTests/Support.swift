@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import XCTest
+
+@testable import Preferences
+
+/// A fresh directory per test, on the same disk as the worktree's temp dir.
+func makeTemporaryDirectory(_ name: String = #function) -> String {
+  let safe = name.filter { $0.isLetter || $0.isNumber }
+  let path = NSTemporaryDirectory() + "prefs-\(safe)-\(UUID().uuidString)"
+  try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}
+
+func quietLogger() -> Logger {
+  var logger = Logger(label: "PreferencesTests")
+  logger.logLevel = .critical
+  return logger
+}
+
+func makeDefaults(
+  format: PropertyListSerialization.PropertyListFormat = .xml, durable: Bool = false,
+  cacheCapacity: Int = 100
+) -> Defaults {
+  let defaults = Defaults(
+    logger: quietLogger(), format: format, durable: durable, cacheCapacity: cacheCapacity)
+  defaults.register(defaults: ["ChecklistIndex": -1, "FirstTime": true])
+  defaults.declareCookieBacked("ChecklistIndex", as: .integer)
+  return defaults
+}
+
+extension Defaults {
+  func scope(_ directory: String?, cookie: String? = nil, https: Bool = false) -> VisitorDefaults {
+    visitor(directory: directory, cookies: RequestCookies(header: cookie), isHTTPS: https)
+  }
+}
+
+/// Collects what observers receive.
+final class ChangeRecorder: @unchecked Sendable {
+  private let lock = NSLock()
+  private var received: [PreferencesChange] = []
+  var changes: [PreferencesChange] { lock.withLock { received } }
+  func observe(_ defaults: Defaults) -> ObserverToken {
+    defaults.addObserver { change in self.lock.withLock { self.received.append(change) } }
+  }
+}
+
+/// Parses a file the way a reader outside this module would.
+func parsedFile(_ path: String) throws -> [String: Any] {
+  let data = try Data(contentsOf: URL(fileURLWithPath: path))
+  let root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+  return try XCTUnwrap(root as? [String: Any])
+}
+
+/// The model layer's protocol: VisitorDefaults must conform with no code.
+protocol ChecklistPreferences: AnyObject {
+  func integer(forKey key: String) -> Int
+  func bool(forKey key: String) -> Bool
+  func set(_ value: Int, forKey key: String)
+  func set(_ value: Bool, forKey key: String)
+}
+extension VisitorDefaults: ChecklistPreferences {}
