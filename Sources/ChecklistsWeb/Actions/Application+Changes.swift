@@ -40,7 +40,7 @@ extension Application {
 
     case .addItem(let listID):
       do {
-        try updateModel(session) { model in
+        _ = try updateModel(session) { model in
           try model.addItem(text: form["text"] ?? "", toList: listID)
         }
       } catch let error as ChecklistsError where error.isRefusedInput {
@@ -52,7 +52,7 @@ extension Application {
     case .updateItem(let listID, let itemID):
       let text = form["text"] ?? ""
       do {
-        try updateModel(session) { model in
+        _ = try updateModel(session) { model in
           try model.editItem(id: itemID, inList: listID, text: text)
         }
         return redirect(to: "/lists/\(listID)")
@@ -69,7 +69,7 @@ extension Application {
       }
 
     case .toggleItem(let listID, let itemID):
-      try updateModel(session) { model in try model.toggleItem(id: itemID, inList: listID) }
+      _ = try updateModel(session) { model in try model.toggleItem(id: itemID, inList: listID) }
       return redirect(to: "/lists/\(listID)")
 
     case .deleteItem(let listID, let itemID):

@@ -117,23 +117,13 @@ public final class Application: Sendable {
     return (model, pending)
   }
 
-  /// Changes the visitor's checklists under their lock. Before the first
-  /// change, the first-run `List` the visitor was shown becomes their
-  /// stored model; `FirstTime` turns false only once that write succeeded,
-  /// so a refused first change leaves the visitor exactly as they were.
+  /// Changes the visitor's checklists under their lock: one write. Before
+  /// the first change, the first-run `List` the visitor was shown becomes
+  /// their stored model (and `FirstTime` turns false only if the change
+  /// succeeds, so a refused first change leaves the visitor as they were).
   func updateModel<T>(_ session: VisitorSession, _ change: (inout DataModel) throws -> T) throws
     -> T
   {
-    let preferences = session.preferences
-    var startedFromFirstRun = false
-    let result = try store.update(
-      session.directory,
-      initial: { stored in
-        startedFromFirstRun = FirstRun.isPending(stored: stored, preferences: preferences)
-        return FirstRun.model(stored: stored, preferences: preferences, commit: false)
-      },
-      change)
-    if startedFromFirstRun { preferences.set(false, forKey: PreferenceKey.firstTime) }
-    return result
+    try store.update(session.directory, preferences: session.preferences, change)
   }
 }

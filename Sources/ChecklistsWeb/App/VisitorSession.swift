@@ -15,6 +15,8 @@ struct VisitorSession {
   let directory: VisitorDirectory
   /// The request's scope of the preferences (cookie → persistent → registration).
   let preferences: VisitorDefaults
+  /// The request's cookies, as they came.
+  let cookies: RequestCookies
 
   init(request: Request, cookies: RequestCookies, dataDirectory: String, defaults: Defaults) {
     if let value = cookies[RegisteredDefaults.visitorCookie], let id = VisitorID(cookieValue: value)
@@ -25,6 +27,7 @@ struct VisitorSession {
       id = VisitorID()
       isNew = true
     }
+    self.cookies = cookies
     directory = VisitorDirectory(dataDirectory: dataDirectory, visitorID: id.hex)
     preferences = defaults.visitor(
       directory: directory.path, cookies: cookies, isHTTPS: request.isHTTPS)

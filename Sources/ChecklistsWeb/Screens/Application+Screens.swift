@@ -70,10 +70,11 @@ extension Application {
   }
 
   /// The landing rule (SPEC §3.3): the list to open on `/`, or nil for All
-  /// Lists. A brand-new visitor is shown the first-run `List` as if
-  /// `ChecklistIndex` were already 0.
+  /// Lists. A brand-new browser is shown the first-run `List` as if
+  /// `ChecklistIndex` were already 0 (the first run's value; it is stored
+  /// only with the first change, as a `GET` writes nothing).
   func landingList(model: DataModel, firstRun: Bool, session: VisitorSession) -> Int? {
-    if firstRun {
+    if firstRun && session.cookies[PreferenceKey.checklistIndex] == nil {
       guard session.preferences.bool(forKey: PreferenceKey.openLastList) else { return nil }
       return model.checklist(atRow: 0)?.id
     }
