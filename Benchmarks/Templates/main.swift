@@ -30,13 +30,16 @@ let texts = [
   "Coffee beans, 1 kg", "Olive oil \"extra virgin\"", "Tomatoes",
 ]
 
+/// Item ids as the model would hold them (made up front: formatting them is not the page's cost).
+let itemIDs = (0..<5_000).map { String(format: "%08X-4F89-41D3-9A0C-0305E82C3301", $0) }
+
 /// The checklist screen's context with `count` items, as a handler would build it.
 func checklistContext(items count: Int) -> TemplateValue {
   var items: [TemplateValue] = []
   items.reserveCapacity(count)
   for index in 0..<count {
     items.append([
-      "id": .string(String(format: "%08X-4F89-41D3-9A0C-0305E82C3301", index)),
+      "id": .string(itemIDs[index]),
       "text": .string(texts[index % texts.count]),
       "checked": .bool(index % 3 == 0),
     ])

@@ -30,7 +30,7 @@ struct ByteWriter: ~Copyable {
   @inline(__always)
   mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
     if count + length > capacity { grow(to: count + length) }
-    (base + count).update(from: source, count: length)
+    (base + count).initialize(from: source, count: length)
     count += length
   }
 

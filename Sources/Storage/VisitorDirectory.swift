@@ -27,12 +27,16 @@ public struct VisitorDirectory: Sendable, Equatable {
   init(dataDirectory: String, key: String) {
     self.key = key
     self.path = "\(dataDirectory)/users/\(key.prefix(2))/\(key)"
+    // Stored, not computed: a cached load must not build a string.
+    self.checklistsPath = path + "/Checklists.plist"
+    self.preferencesPath = path + "/Preferences.plist"
+    self.lockPath = path + "/.Checklists.lock"
   }
 
   /// The visitor's lists and items.
-  public var checklistsPath: String { path + "/Checklists.plist" }
+  public let checklistsPath: String
   /// The visitor's persistent preferences domain.
-  public var preferencesPath: String { path + "/Preferences.plist" }
+  public let preferencesPath: String
   /// The file whose `flock` serialises changes of this visitor.
-  public var lockPath: String { path + "/.Checklists.lock" }
+  public let lockPath: String
 }

@@ -83,6 +83,24 @@ final class RealTemplatesTests: XCTestCase {
     XCTAssertFalse(page.contains("{{"))
   }
 
+  /// One library serves every request thread: rendering shares nothing mutable.
+  func testRendersFromManyThreadsAtOnce() throws {
+    let library = try library()
+    let expected = try library.render("checklist", context: Self.checklist)
+    let results = Results()
+    DispatchQueue.concurrentPerform(iterations: 64) { _ in
+      results.add((try? library.render("checklist", context: Self.checklist)) == expected)
+    }
+    XCTAssertEqual(results.outcomes, Array(repeating: true, count: 64))
+  }
+
+  final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Bool] = []
+    func add(_ value: Bool) { lock.withLock { values.append(value) } }
+    var outcomes: [Bool] { lock.withLock { values } }
+  }
+
   func testRendersEveryOtherScreen() throws {
     let library = try library()
     let icons: TemplateValue = [

@@ -115,4 +115,24 @@ final class TemplateValueTests: XCTestCase {
       try library.render("page", context: ["rows": ["a", "b"]]),
       "<ul>\n  <li>\n    a\n  </li>\n  <li>\n    b\n  </li>\n</ul>\n")
   }
+
+  /// Fields remember whether their string needs escaping; a changed field must not keep the
+  /// old answer, and strings too long to check up front are escaped when printed.
+  func testEscapingFollowsChangedAndLongStrings() throws {
+    var object = TemplateObject(["a": "plain"])
+    XCTAssertEqual(try render("{{a}}", .object(object)), "plain")
+    object["a"] = "<b>"
+    XCTAssertEqual(try render("{{a}}", .object(object)), "&lt;b&gt;")
+    object = TemplateObject(pairs: [("a", "x"), ("a", "&")])
+    XCTAssertEqual(try render("{{a}}", .object(object)), "&amp;")
+    let long = String(repeating: "a", count: 5000) + "<"
+    XCTAssertEqual(
+      try render("{{a}}|{{{a}}}", ["a": .string(long)]),
+      String(repeating: "a", count: 5000) + "&lt;|" + long)
+    XCTAssertEqual(try render("{{#l}}{{.}}{{/l}}", ["l": ["<", "ok"]]), "&lt;ok")
+  }
+
+  func testATemplateAloneRendersPartialTagsAsNothing() throws {
+    XCTAssertEqual(try Template("a{{>p}}b\n  {{>q}}\nc").render([:]), "ab\nc")
+  }
 }
