@@ -12,6 +12,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 SCREENSHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
@@ -40,7 +41,9 @@ def profile():
 
 
 def wait(driver, condition, seconds=10):
-    return WebDriverWait(driver, seconds).until(lambda d: condition(d))
+    # The enhancement script replaces <main>: elements found before may go stale.
+    ignored = (StaleElementReferenceException, NoSuchElementException, AssertionError)
+    return WebDriverWait(driver, seconds, ignored_exceptions=ignored).until(lambda d: condition(d))
 
 
 def heading(driver):

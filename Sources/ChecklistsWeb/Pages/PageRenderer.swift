@@ -6,22 +6,18 @@ struct PageRenderer: Sendable {
   let templates: TemplateLibrary
   let assets: Assets
 
-  /// The screen rendered first, then the layout around it (`content` is
-  /// inserted raw: it comes from a template, never from a visitor).
+  /// The screen rendered straight into the layout's `content` slot (raw:
+  /// it comes from a template, never from a visitor), in one buffer.
   func render(_ screen: String, title: String, context: TemplateValue) throws(TemplateError)
     -> [UInt8]
   {
-    var content: [UInt8] = []
-    content.reserveCapacity(16 * 1024)
-    try templates.render(screen, context: context, into: &content)
     var page: [UInt8] = []
-    page.reserveCapacity(content.count + 1024)
     let layout: TemplateValue = [
       "title": .string(title),
       "assets": ["css": .string(assets.stylesheet), "js": .string(assets.script)],
-      "content": .string(String(decoding: content, as: UTF8.self)),
     ]
-    try templates.render("layout", context: layout, into: &page)
+    try templates.render(
+      screen, context: context, inLayout: "layout", context: layout, slot: "content", into: &page)
     return page
   }
 
