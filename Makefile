@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: run test unit e2e bench build release deps generate format
+.PHONY: run test unit e2e bench build release deps generate format fuzz sanitize
 
 run: deps release generate
 	scripts/run
@@ -31,3 +31,13 @@ bench:
 
 format:
 	swift format -i -r Sources Tests Benchmarks Package.swift
+
+# Every fuzz target for FUZZ_SECONDS each (default 20); see README "Fuzzing and sanitizers".
+fuzz:
+	scripts/install-deps run
+	scripts/fuzz $(FUZZ_SECONDS)
+
+# The unit tests under AddressSanitizer, then ThreadSanitizer.
+sanitize:
+	scripts/install-deps run
+	scripts/sanitize

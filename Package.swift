@@ -124,6 +124,16 @@ let package = Package(
       dependencies: ["Preferences", .product(name: "Logging", package: "swift-log")],
       path: "Benchmarks/Preferences"
     ),
+    // Fuzz targets for the parsers (scripts/fuzz builds it with -D FUZZING and libFuzzer;
+    // a plain build is a program that replays corpus files through a target).
+    .executableTarget(
+      name: "fuzz",
+      dependencies: [
+        "ChecklistsWeb", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
+      ],
+      path: "Tests/Fuzz",
+      exclude: ["corpus"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,225 @@
+import ChecklistsModel
+import ChecklistsWeb
+import Foundation
+import HTMLTemplates
+import Preferences
+import Storage
+
+/// The fuzz targets: each takes arbitrary bytes, must never crash, and
+/// checks the invariants that are cheap to state. A broken invariant is a
+/// `fatalError`, which libFuzzer (or the replay mode) reports as a crash.
+enum FuzzTargets {
+  /// Every target by the name `--target=` and the corpus folder use.
+  static let all: [String: @Sendable ([UInt8]) -> Void] = [
+    "form": form,
+    "cookie": cookie,
+    "router": router,
+    "template": template,
+    "escape": escape,
+    "checklists-plist": checklistsPlist,
+    "preferences-plist": preferencesPlist,
+  ]
+
+  static var names: [String] { all.keys.sorted() }
+
+  static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("invariant broken: \(message())") }
+  }
+
+  // MARK: form decoder
+
+  /// Decoding never crashes; what it decodes survives a round trip through
+  /// a full percent-encoding, and never holds more fields than the limit.
+  static func form(_ bytes: [UInt8]) {
+    let limit = 8
+    guard let decoded = try? FormDecoder.decode(bytes, fieldLimit: limit) else { return }
+    check(decoded.fields.count <= limit, "\(decoded.fields.count) fields past the limit")
+    let encoded = decoded.fields.map { percentEncoded($0.name) + "=" + percentEncoded($0.value) }
+      .joined(separator: "&")
+    let again = try? FormDecoder.decode(Array(encoded.utf8), fieldLimit: limit)
+    check(again == decoded, "round trip changed \(decoded) into \(String(describing: again))")
+  }
+
+  static func percentEncoded(_ text: String) -> String {
+    text.utf8.map { byte in
+      let hex = String(byte, radix: 16, uppercase: byte & 1 == 0)
+      return "%" + (hex.count == 1 ? "0" + hex : hex)
+    }.joined()
+  }
+
+  // MARK: cookie parser
+
+  /// A value is found only under a name the header holds, and is itself in
+  /// the header; a visitor id is accepted only as 32 lower-case hex digits.
+  static func cookie(_ bytes: [UInt8]) {
+    let header = String(decoding: bytes, as: UTF8.self)
+    let cookies = RequestCookies(header: header)
+    var names = ["visitor", "a", "", " ", "\""]
+    for pair in header.split(separator: ";") {
+      if let equals = pair.firstIndex(of: "=") {
+        names.append(String(pair[..<equals]))
+        names.append(pair[..<equals].trimmingCharacters(in: .whitespaces))
+      }
+    }
+    for name in names {
+      guard let value = cookies[name] else { continue }
+      check(
+        !name.isEmpty && header.contains(name), "value under absent name \(name.debugDescription)")
+      check(header.contains(value), "value \(value.debugDescription) not in the header")
+      visitorID(value)
+    }
+    visitorID(header)
+    check(RequestCookies(header: nil) == RequestCookies(header: ""), "nil and empty headers differ")
+  }
+
+  static func visitorID(_ value: String) {
+    guard let id = VisitorID(cookieValue: value) else { return }
+    let isHex = value.utf8.allSatisfy {
+      ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+        || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+    }
+    check(value.utf8.count == 32 && isHex, "visitor id from \(value.debugDescription)")
+    check(id.cookieValue == value, "visitor id changed its value")
+  }
+
+  // MARK: path router
+
+  static let methods = ["GET", "HEAD", "POST", "PUT", "get", "", "OPTIONS", "DELETE"]
+
+  /// First byte: the method; the rest: the path. Ids are always positive
+  /// and at most 18 digits; only a short absolute path is ever routed.
+  static func router(_ bytes: [UInt8]) {
+    guard let first = bytes.first else { return }
+    let method = methods[Int(first) % methods.count]
+    let path = String(decoding: bytes.dropFirst(), as: UTF8.self)
+    let outcome = Router.resolve(method: method, path: path)
+    switch outcome {
+    case .route(let route, let headOnly):
+      check(path.hasPrefix("/") && path.utf8.count <= 128, "routed \(path.debugDescription)")
+      check(headOnly == (method == "HEAD"), "headOnly for \(method)")
+      check(route.isChange == (method == "POST"), "\(route) reached by \(method)")
+      for id in ids(of: route) {
+        check(id > 0 && id <= 999_999_999_999_999_999, "id \(id) from \(path.debugDescription)")
+      }
+    case .methodNotAllowed(let allowed):
+      check(!allowed.isEmpty, "405 with nothing allowed")
+      check(!allowed.contains(method) || method == "HEAD", "\(method) allowed yet refused")
+    case .notFound:
+      break
+    }
+  }
+
+  static func ids(of route: Route) -> [Int] {
+    switch route {
+    case .landing, .allLists, .newListForm, .createList, .settings, .saveSettings, .resetSettings:
+      return []
+    case .checklist(let list), .editListForm(let list), .updateList(let list),
+      .deleteList(let list), .addItem(let list):
+      return [list]
+    case .editItemForm(let list, let item), .updateItem(let list, let item),
+      .toggleItem(let list, let item), .deleteItem(let list, let item):
+      return [list, item]
+    }
+  }
+
+  // MARK: template renderer
+
+  /// A context with every kind of value, nested, so fuzzed tags find data.
+  static let context: TemplateValue = [
+    "x": "<a href=\"x\">&'</a>", "n": 0, "d": 1.5, "t": true, "f": false, "e": "", "z": nil,
+    "list": [["x": "one"], ["x": "two", "list": [1, 2]], "three"],
+    "o": ["x": "inner", "o": ["x": "deeper"]],
+  ]
+
+  /// The input is one template, or, split at the first NUL, a template and
+  /// a partial named `p` (which may recurse). Parsing or rendering may
+  /// throw; neither may crash.
+  static func template(_ bytes: [UInt8]) {
+    let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+    let main = String(decoding: parts[0], as: UTF8.self)
+    if parts.count == 1 {
+      guard let template = try? Template(main, name: "main") else { return }
+      _ = try? template.render(context)
+      return
+    }
+    let partial = String(decoding: parts[1], as: UTF8.self)
+    guard let library = try? TemplateLibrary(templates: ["main": main, "p": partial]) else {
+      return
+    }
+    _ = try? library.render("main", context: context)
+  }
+
+  /// `{{x}}` with fuzzed text renders exactly the reference escaping: no raw
+  /// `<`, `>`, `"`, `'` or `&` outside an entity.
+  static func escape(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let template = escapeTemplates.0
+    let library = escapeTemplates.1
+    let expected = "<p title=\"" + referenceEscaped(text) + "\">" + referenceEscaped(text) + "</p>"
+    let rendered = try? template.render(["x": .string(text)])
+    check(
+      rendered == expected, "escaped \(text.debugDescription) as \(String(describing: rendered))")
+    let viaLibrary = try? library.render("page", context: ["x": .string(text)])
+    check(viaLibrary == expected, "library escaped \(text.debugDescription) differently")
+    let raw = try? template.render(["x": .list([["x": .string(text)]])])
+    check(raw != nil, "a list under x failed to render")
+  }
+
+  nonisolated(unsafe) static let escapeTemplates: (Template, TemplateLibrary) = {
+    let source = "<p title=\"{{x}}\">{{x}}</p>"
+    // Both are valid by construction; a failure here is a bug worth crashing on.
+    return (
+      try! Template(source, name: "page"),
+      try! TemplateLibrary(templates: ["page": "<p title=\"{{>attr}}\">{{x}}</p>", "attr": "{{x}}"])
+    )
+  }()
+
+  static func referenceEscaped(_ text: String) -> String {
+    var result = ""
+    for character in text.unicodeScalars {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&#39;"
+      default: result.unicodeScalars.append(character)
+      }
+    }
+    return result
+  }
+
+  // MARK: plist loaders
+
+  /// A decoded model keeps what the store relies on (positive unique ids,
+  /// counters above them) and survives a round trip through the encoder.
+  static func checklistsPlist(_ bytes: [UInt8]) {
+    guard let model = try? ChecklistStore.decodeChecklistsFile(Data(bytes)) else { return }
+    var listIDs = Set<Int>()
+    var itemIDs = Set<Int>()
+    for list in model.lists {
+      check(list.id > 0 && listIDs.insert(list.id).inserted, "list id \(list.id)")
+      check(list.id < model.nextListID, "list id \(list.id) not below the counter")
+      for item in list.items {
+        check(item.id > 0 && itemIDs.insert(item.id).inserted, "item id \(item.id)")
+        check(item.id < model.nextItemID, "item id \(item.id) not below the counter")
+      }
+    }
+    for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+      let encoder = PropertyListEncoder()
+      encoder.outputFormat = format
+      guard let data = try? encoder.encode(model) else {
+        check(false, "a decoded model failed to encode")
+        return
+      }
+      let again = try? ChecklistStore.decodeChecklistsFile(data)
+      check(again == model, "round trip (\(format)) changed the model")
+    }
+  }
+
+  /// Parsing a persistent domain never crashes, for any bytes.
+  static func preferencesPlist(_ bytes: [UInt8]) {
+    guard let domain = Defaults.decodePersistentDomain(Data(bytes)) else { return }
+    for value in domain.values { _ = String(describing: value) }
+  }
+}
