@@ -1,32 +1,40 @@
 import Foundation
 
 #if FUZZING
-  /// The target chosen by `--target=NAME` (libFuzzer passes flags that start
-  /// with `--` through untouched).
+  /// The target chosen by `--target=NAME`; libFuzzer passes over flags that start with `--`.
   nonisolated(unsafe) var selectedTarget: (@Sendable ([UInt8]) -> Void)?
 
-  @_cdecl("LLVMFuzzerInitialize")
-  public func fuzzerInitialize(
+  /// libFuzzer's driver (`int LLVMFuzzerRunDriver(int *, char ***, callback)`): SwiftPM
+  /// links every executable's `main` to `<target>_main`, so this module's `main` starts it
+  /// rather than libFuzzer's own `main`.
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func runDriver(
     _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+  ) -> Int32
+
+  @_cdecl("fuzz_main")
+  func fuzzMain(
+    _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
   ) -> Int32 {
-    let arguments = (0..<Int(argc.pointee)).compactMap {
-      argv.pointee?[$0].map { String(cString: $0) }
-    }
+    let arguments = (0..<Int(argc)).compactMap { argv?[$0].map { String(cString: $0) } }
     let name =
       arguments.first { $0.hasPrefix("--target=") }.map { String($0.dropFirst(9)) }
       ?? ProcessInfo.processInfo.environment["FUZZ_TARGET"]
     guard let name, let target = FuzzTargets.all[name] else {
-      fputs(
-        "fuzz: pass --target=NAME, one of: \(FuzzTargets.names.joined(separator: ", "))\n", stderr)
-      exit(2)
+      print("fuzz: pass --target=NAME, one of: \(FuzzTargets.names.joined(separator: ", "))")
+      return 2
     }
     selectedTarget = target
-    return 0
+    var count = argc
+    var vector = argv
+    return runDriver(&count, &vector, fuzzerTestOneInput)
   }
 
+  /// One input for the selected target (libFuzzer's runtime refers to this name too).
   @_cdecl("LLVMFuzzerTestOneInput")
-  public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     selectedTarget?(bytes)
     return 0

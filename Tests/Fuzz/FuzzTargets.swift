@@ -165,7 +165,7 @@ enum FuzzTargets {
     check(raw != nil, "a list under x failed to render")
   }
 
-  nonisolated(unsafe) static let escapeTemplates: (Template, TemplateLibrary) = {
+  static let escapeTemplates: (Template, TemplateLibrary) = {
     let source = "<p title=\"{{x}}\">{{x}}</p>"
     // Both are valid by construction; a failure here is a bug worth crashing on.
     return (
