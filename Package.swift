@@ -132,7 +132,7 @@ let package = Package(
         "ChecklistsWeb", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
       ],
       path: "Tests/Fuzz",
-      exclude: ["corpus"]
+      exclude: ["corpus", "lsan.supp"]
     ),
   ],
   swiftLanguageModes: [.v6]
