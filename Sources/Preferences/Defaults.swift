@@ -14,7 +14,8 @@ public final class Defaults: @unchecked Sendable {
   let format: PropertyListSerialization.PropertyListFormat
   let durable: Bool
 
-  private let lock = NSLock()
+  /// Guards the state below; its condition signals a cache update.
+  private let lock = NSCondition()
   private var registration: [String: PlistValue] = [:]
   private var cookieKinds: [String: CookieValueKind] = [:]
   private var observers: [UInt64: @Sendable (PreferencesChange) -> Void] = [:]
@@ -145,10 +146,11 @@ public final class Defaults: @unchecked Sendable {
   /// cached one. An unparsable file is kept aside and reads as empty.
   func loadDomain(_ directory: String) -> (domain: [String: PlistValue], problem: String?) {
     let path = directory + "/" + PreferencesFile.fileName
-    for _ in 0..<3 {
+    for attempt in 0..<10 {
       guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
       let cached = lock.withLock { cache.value(forKey: directory) }
       if let cached, cached.identity == identity { return (cached.domain, nil) }
+      if attempt < 8, awaitCacheUpdate(directory, from: cached?.identity) { continue }
       let snapshot: PreferencesFile.Snapshot?
       do {
         snapshot = try PreferencesFile.read(path, unless: cached?.identity)
@@ -161,7 +163,11 @@ public final class Defaults: @unchecked Sendable {
       guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
       if let domain = PreferencesFile.decode(bytes) {
         lock.withLock {
-          cache.setValue(CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
+          // Only over the entry seen before reading: a commit may have
+          // cached a newer version meanwhile, which this one must not hide.
+          if cache.value(forKey: directory)?.identity == cached?.identity {
+            cache.setValue(CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
+          }
         }
         return (domain, nil)
       }
@@ -179,6 +185,19 @@ public final class Defaults: @unchecked Sendable {
       }
     }
     return ([:], Defaults.unreadableMessage)
+  }
+
+  /// When a commit of this process is under way for `directory`, waits
+  /// (briefly) until it has cached what it wrote: the file was most likely
+  /// renamed by it a moment ago, and parsing that file again would cost far
+  /// more than the wait. False when there is nothing to wait for.
+  private func awaitCacheUpdate(_ directory: String, from seen: FileIdentity?) -> Bool {
+    lock.withLock {
+      guard committers[directory] != nil else { return false }
+      if cache.value(forKey: directory)?.identity != seen { return true }
+      _ = lock.wait(until: Date(timeIntervalSinceNow: 0.05))
+      return true
+    }
   }
 
   static let unreadableMessage =
@@ -271,6 +290,7 @@ public final class Defaults: @unchecked Sendable {
             writes += 1
             if let identity {
               cache.setValue(CachedDomain(identity: identity, domain: domain), forKey: directory)
+              lock.broadcast()
             }
           }
         }
