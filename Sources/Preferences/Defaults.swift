@@ -166,7 +166,8 @@ public final class Defaults: @unchecked Sendable {
           // Only over the entry seen before reading: a commit may have
           // cached a newer version meanwhile, which this one must not hide.
           if cache.value(forKey: directory)?.identity == cached?.identity {
-            cache.setValue(CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
+            cache.setValue(
+              CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
           }
         }
         return (domain, nil)
@@ -295,7 +296,8 @@ public final class Defaults: @unchecked Sendable {
           }
         }
         for (request, keys) in zip(batch, effective) {
-          request.outcome = .success(CommitOutcome(domain: domain, effective: keys, problem: problem))
+          request.outcome = .success(
+            CommitOutcome(domain: domain, effective: keys, problem: problem))
         }
       }
     } catch {

@@ -45,7 +45,9 @@ final class ConcurrencyTests: XCTestCase {
     for prefix in ["p", "q"] {
       group.enter()
       DispatchQueue.global().async {
-        let outcome = Result { try runCommand(tool, ["distinct", directory, prefix, "\(count)", "\(threads)"]) }
+        let outcome = Result {
+          try runCommand(tool, ["distinct", directory, prefix, "\(count)", "\(threads)"])
+        }
         results.append(outcome)
         group.leave()
       }
@@ -59,7 +61,9 @@ final class ConcurrencyTests: XCTestCase {
     XCTAssertEqual(file.count, 2 * threads * count)
     for prefix in ["p", "q"] {
       for thread in 0..<threads {
-        for index in 0..<count { XCTAssertEqual(file["\(prefix)-\(thread)-\(index)"] as? Int, index) }
+        for index in 0..<count {
+          XCTAssertEqual(file["\(prefix)-\(thread)-\(index)"] as? Int, index)
+        }
       }
     }
   }
@@ -99,7 +103,9 @@ final class ConcurrencyTests: XCTestCase {
       last = counter
     }
     XCTAssertGreaterThan(observedCommits, 20, "the kills should land among commits")
-    let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("corrupt") }
+    let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+      $0.contains("corrupt")
+    }
     XCTAssertEqual(kept, [])
   }
 }
@@ -108,5 +114,7 @@ final class ResultBox: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: [Result<(status: Int32, output: String), Error>] = []
   var values: [Result<(status: Int32, output: String), Error>] { lock.withLock { stored } }
-  func append(_ value: Result<(status: Int32, output: String), Error>) { lock.withLock { stored.append(value) } }
+  func append(_ value: Result<(status: Int32, output: String), Error>) {
+    lock.withLock { stored.append(value) }
+  }
 }

@@ -121,7 +121,10 @@ final class PersistentDomainTests: XCTestCase {
     XCTAssertEqual(defaults.writeCount, writes + 1)
     XCTAssertEqual(
       recorder.changes,
-      [PreferencesChange(directory: directory, keys: ["ChecklistIndex", "HideCheckedItems", "OpenLastList"])])
+      [
+        PreferencesChange(
+          directory: directory, keys: ["ChecklistIndex", "HideCheckedItems", "OpenLastList"])
+      ])
     let file = try parsedFile(directory + "/Preferences.plist")
     XCTAssertEqual(file.count, 1)
     XCTAssertEqual(file["FirstTime"] as? Bool, false)
@@ -135,7 +138,8 @@ final class PersistentDomainTests: XCTestCase {
     let scope = makeDefaults().scope(makeTemporaryDirectory())
     struct Custom {}
     XCTAssertThrowsError(try scope.set(Custom(), forKey: "A")) { error in
-      XCTAssertEqual(error as? PreferencesError, .notAPropertyListValue(key: "A", typeName: "Custom"))
+      XCTAssertEqual(
+        error as? PreferencesError, .notAPropertyListValue(key: "A", typeName: "Custom"))
     }
     XCTAssertThrowsError(try scope.set([1, Custom()] as [Any], forKey: "B"))
     XCTAssertThrowsError(try scope.set(["x": NSNull()], forKey: "C"))
@@ -180,7 +184,9 @@ final class PersistentDomainTests: XCTestCase {
     XCTAssertEqual(try cookieOnly.commit().map(\.value), ["3"])
     let scope = defaults.scope(nil)
     scope.set(false, forKey: "FirstTime")
-    XCTAssertThrowsError(try scope.commit()) { XCTAssertEqual($0 as? PreferencesError, .noDirectory) }
+    XCTAssertThrowsError(try scope.commit()) {
+      XCTAssertEqual($0 as? PreferencesError, .noDirectory)
+    }
     XCTAssertTrue(scope.hasChanges)
   }
 
@@ -198,7 +204,8 @@ final class PersistentDomainTests: XCTestCase {
       XCTAssertEqual(mode, 0o700, path)
     }
     let fileMode =
-      try FileManager.default.attributesOfItem(atPath: directory + "/Preferences.plist")[.posixPermissions] as? Int
+      try FileManager.default.attributesOfItem(atPath: directory + "/Preferences.plist")[
+        .posixPermissions] as? Int
     XCTAssertEqual(fileMode, 0o600)
     XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/.Preferences.lock"))
   }
@@ -231,7 +238,8 @@ final class PersistentDomainTests: XCTestCase {
     let defaults = makeDefaults()
     let scope = defaults.scope(directory)
     scope.set(1, forKey: "A")  // loads: no file yet
-    try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF]).write(to: URL(fileURLWithPath: path))
+    try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF]).write(
+      to: URL(fileURLWithPath: path))
     _ = try scope.commit()
     XCTAssertNotNil(scope.loadProblem)
     XCTAssertEqual(try parsedFile(path)["A"] as? Int, 1)
@@ -258,7 +266,8 @@ final class PersistentDomainTests: XCTestCase {
     let directory = makeTemporaryDirectory()
     let defaults = makeDefaults(format: .binary)
     let scope = defaults.scope(directory)
-    try scope.set(["a": [1, 2.5, "x", Data([1]), Date(timeIntervalSince1970: 5)] as [Any]], forKey: "D")
+    try scope.set(
+      ["a": [1, 2.5, "x", Data([1]), Date(timeIntervalSince1970: 5)] as [Any]], forKey: "D")
     _ = try scope.commit()
     let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/Preferences.plist"))
     XCTAssertEqual(String(decoding: bytes.prefix(6), as: UTF8.self), "bplist")
@@ -304,7 +313,9 @@ final class PersistentDomainTests: XCTestCase {
       scope.set(index, forKey: "N")
       _ = try scope.commit()
     }
-    for index in 0..<5 { XCTAssertEqual(defaults.scope(base + "/v\(index)").integer(forKey: "N"), index) }
+    for index in 0..<5 {
+      XCTAssertEqual(defaults.scope(base + "/v\(index)").integer(forKey: "N"), index)
+    }
     var cache = LRUCache<Int>(capacity: 2)
     cache.setValue(1, forKey: "a")
     cache.setValue(2, forKey: "b")

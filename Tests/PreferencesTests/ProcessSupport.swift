@@ -5,7 +5,9 @@ import XCTest
 /// next to the test bundle (a test target may not depend on an executable).
 func preferencesTool() throws -> String {
   var candidates: [String] = []
-  if let bundle = Bundle(for: ProcessMarker.self).bundleURL.deletingLastPathComponent().path as String? {
+  if let bundle = Bundle(for: ProcessMarker.self).bundleURL.deletingLastPathComponent().path
+    as String?
+  {
     candidates.append(bundle + "/preferences-tool")
   }
   if let executable = Bundle.main.executableURL {
@@ -17,7 +19,8 @@ func preferencesTool() throws -> String {
   for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
     return candidate
   }
-  XCTFail("preferences-tool not found (looked in \(candidates)); run `swift build --build-tests` first")
+  XCTFail(
+    "preferences-tool not found (looked in \(candidates)); run `swift build --build-tests` first")
   throw CocoaError(.fileNoSuchFile)
 }
 
@@ -25,7 +28,9 @@ private final class ProcessMarker {}
 
 /// Runs a command to its end and returns its exit status and output.
 @discardableResult
-func runCommand(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+func runCommand(_ executable: String, _ arguments: [String]) throws -> (
+  status: Int32, output: String
+) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
