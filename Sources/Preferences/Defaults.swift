@@ -277,13 +277,14 @@ public final class Defaults: @unchecked Sendable {
         let (fresh, problem) = try loadLocked(directory, path: path)
         var domain = fresh
         var effective: [[[String]]] = []
-        var changed = false
+        var touched = Set<String>()
         for request in batch {
           let keys = request.changes.map { $0.apply(to: &domain) }
-          changed = changed || keys.contains { !$0.isEmpty }
+          for changed in keys { touched.formUnion(changed) }
           effective.append(keys)
         }
-        if changed {
+        // Set then removed in one batch is no change: nothing to write.
+        if touched.contains(where: { domain[$0] != fresh[$0] }) {
           let bytes = try PreferencesFile.encode(domain, format: format)
           try AtomicFile.write(bytes, to: path, durable: durable)
           let identity = FileIdentity.of(path: path)
