@@ -262,6 +262,45 @@ final class PersistentDomainTests: XCTestCase {
     }
   }
 
+  func testTruncatedBinaryFilesNeverCrashTheLoader() throws {
+    let directory = makeTemporaryDirectory()
+    let scope = makeDefaults(format: .binary).scope(directory)
+    try scope.set(
+      ["a": [1, 2.5, "x", Data([1]), Date(timeIntervalSince1970: 5)] as [Any]], forKey: "D")
+    scope.set("text", forKey: "S")
+    _ = try scope.commit()
+    let path = directory + "/Preferences.plist"
+    let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+    for length in 0..<whole.count {
+      let case_ = makeTemporaryDirectory()
+      try whole.prefix(length).write(to: URL(fileURLWithPath: case_ + "/Preferences.plist"))
+      var flipped = whole
+      flipped[length] ^= 0xFF
+      let other = makeTemporaryDirectory()
+      try flipped.write(to: URL(fileURLWithPath: other + "/Preferences.plist"))
+      for visitor in [case_, other] {
+        let reader = makeDefaults().scope(visitor)
+        _ = reader.dictionaryRepresentation()  // must not crash, whatever it finds
+        if reader.loadProblem == nil {
+          XCTAssertTrue(FileManager.default.fileExists(atPath: visitor + "/Preferences.plist"))
+        }
+        try? FileManager.default.removeItem(atPath: visitor)
+      }
+    }
+  }
+
+  func testUnsignedIntegersAboveIntMaxDoNotMakeAFileUnreadable() throws {
+    let directory = makeTemporaryDirectory()
+    let xml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>Big</key><integer>18446744073709551615</integer></dict></plist>
+      """
+    try Data(xml.utf8).write(to: URL(fileURLWithPath: directory + "/Preferences.plist"))
+    let scope = makeDefaults().scope(directory)
+    XCTAssertNil(scope.loadProblem)
+    XCTAssertEqual(scope.double(forKey: "Big"), Double(UInt64.max))
+  }
+
   func testBinaryFormatIsWrittenAndRead() throws {
     let directory = makeTemporaryDirectory()
     let defaults = makeDefaults(format: .binary)

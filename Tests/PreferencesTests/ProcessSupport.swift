@@ -63,7 +63,7 @@ struct SpawnedChild {
     posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
     posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var child: pid_t = 0
     let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
     close(pipeEnds[1])

@@ -121,8 +121,11 @@ extension PlistValue {
       case UInt8(ascii: "d"), UInt8(ascii: "f"): self = .double(value.doubleValue)
       case UInt8(ascii: "c"), UInt8(ascii: "B"): self = .bool(value.boolValue)
       case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
-        guard let exact = Int(exactly: value.uint64Value) else { return nil }
-        self = .integer(exact)
+        // Plists may hold integers up to 2^64 − 1 (Python writes them);
+        // above Int.max they read as the nearest Double rather than make a
+        // valid file count as unreadable.
+        let unsigned = value.uint64Value
+        self = Int(exactly: unsigned).map(PlistValue.integer) ?? .double(Double(unsigned))
       default: self = .integer(value.intValue)
       }
     case let value as [Any]:
