@@ -272,13 +272,13 @@ final class PersistentDomainTests: XCTestCase {
     let path = directory + "/Preferences.plist"
     let whole = try Data(contentsOf: URL(fileURLWithPath: path))
     for length in 0..<whole.count {
-      let case_ = makeTemporaryDirectory()
-      try whole.prefix(length).write(to: URL(fileURLWithPath: case_ + "/Preferences.plist"))
+      let truncated = makeTemporaryDirectory()
+      try whole.prefix(length).write(to: URL(fileURLWithPath: truncated + "/Preferences.plist"))
       var flipped = whole
       flipped[length] ^= 0xFF
       let other = makeTemporaryDirectory()
       try flipped.write(to: URL(fileURLWithPath: other + "/Preferences.plist"))
-      for visitor in [case_, other] {
+      for visitor in [truncated, other] {
         let reader = makeDefaults().scope(visitor)
         _ = reader.dictionaryRepresentation()  // must not crash, whatever it finds
         if reader.loadProblem == nil {
