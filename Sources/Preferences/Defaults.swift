@@ -146,11 +146,11 @@ public final class Defaults: @unchecked Sendable {
   /// cached one. An unparsable file is kept aside and reads as empty.
   func loadDomain(_ directory: String) -> (domain: [String: PlistValue], problem: String?) {
     let path = directory + "/" + PreferencesFile.fileName
-    for attempt in 0..<10 {
+    for attempt in 0..<6 {
       guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
       let cached = lock.withLock { cache.value(forKey: directory) }
       if let cached, cached.identity == identity { return (cached.domain, nil) }
-      if attempt < 8, awaitCacheUpdate(directory, from: cached?.identity) { continue }
+      if attempt < 4, awaitCacheUpdate(directory, from: cached?.identity) { continue }
       let snapshot: PreferencesFile.Snapshot?
       do {
         snapshot = try PreferencesFile.read(path, unless: cached?.identity)
@@ -189,14 +189,14 @@ public final class Defaults: @unchecked Sendable {
   }
 
   /// When a commit of this process is under way for `directory`, waits
-  /// (briefly) until it has cached what it wrote: the file was most likely
+  /// (10 ms at most a call) until it has cached what it wrote: the file was most likely
   /// renamed by it a moment ago, and parsing that file again would cost far
   /// more than the wait. False when there is nothing to wait for.
   private func awaitCacheUpdate(_ directory: String, from seen: FileIdentity?) -> Bool {
     lock.withLock {
       guard committers[directory] != nil else { return false }
       if cache.value(forKey: directory)?.identity != seen { return true }
-      _ = lock.wait(until: Date(timeIntervalSinceNow: 0.05))
+      _ = lock.wait(until: Date(timeIntervalSinceNow: 0.01))
       return true
     }
   }
