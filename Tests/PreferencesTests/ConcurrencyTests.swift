@@ -13,6 +13,8 @@ final class ConcurrencyTests: XCTestCase {
     let defaults = makeDefaults()
     let threads = 8
     let count = 1_000
+    let recorder = ChangeRecorder()
+    _ = recorder.observe(defaults)
     // Real threads: concurrentPerform would run only as many as there are cores.
     let group = DispatchGroup()
     for thread in 0..<threads {
@@ -27,6 +29,8 @@ final class ConcurrencyTests: XCTestCase {
       }.start()
     }
     group.wait()
+    XCTAssertEqual(recorder.changes.count, threads * count, "one notification per change")
+    XCTAssertLessThanOrEqual(defaults.writeCount, threads * count, "at most one write per request")
     let file = try parsedFile(directory + "/Preferences.plist")
     XCTAssertEqual(file.count, threads * count)
     for thread in 0..<threads {
