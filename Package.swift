@@ -121,7 +121,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "bench-preferences",
-      dependencies: ["Preferences", .product(name: "Logging", package: "swift-log")],
+      dependencies: ["Preferences", "Storage", .product(name: "Logging", package: "swift-log")],
       path: "Benchmarks/Preferences"
     ),
     // Fuzz targets for the parsers (scripts/fuzz builds it with -D FUZZING and libFuzzer;

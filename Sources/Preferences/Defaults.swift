@@ -14,7 +14,8 @@ public final class Defaults: @unchecked Sendable {
   let format: PropertyListSerialization.PropertyListFormat
   let durable: Bool
 
-  private let lock = NSLock()
+  /// Guards the state below; its condition signals a cache update.
+  private let lock = NSCondition()
   private var registration: [String: PlistValue] = [:]
   private var cookieKinds: [String: CookieValueKind] = [:]
   private var observers: [UInt64: @Sendable (PreferencesChange) -> Void] = [:]
@@ -145,10 +146,11 @@ public final class Defaults: @unchecked Sendable {
   /// cached one. An unparsable file is kept aside and reads as empty.
   func loadDomain(_ directory: String) -> (domain: [String: PlistValue], problem: String?) {
     let path = directory + "/" + PreferencesFile.fileName
-    for _ in 0..<3 {
+    for attempt in 0..<6 {
       guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
       let cached = lock.withLock { cache.value(forKey: directory) }
       if let cached, cached.identity == identity { return (cached.domain, nil) }
+      if attempt < 4, awaitCacheUpdate(directory, from: cached?.identity) { continue }
       let snapshot: PreferencesFile.Snapshot?
       do {
         snapshot = try PreferencesFile.read(path, unless: cached?.identity)
@@ -161,7 +163,12 @@ public final class Defaults: @unchecked Sendable {
       guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
       if let domain = PreferencesFile.decode(bytes) {
         lock.withLock {
-          cache.setValue(CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
+          // Only over the entry seen before reading: a commit may have
+          // cached a newer version meanwhile, which this one must not hide.
+          if cache.value(forKey: directory)?.identity == cached?.identity {
+            cache.setValue(
+              CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
+          }
         }
         return (domain, nil)
       }
@@ -179,6 +186,19 @@ public final class Defaults: @unchecked Sendable {
       }
     }
     return ([:], Defaults.unreadableMessage)
+  }
+
+  /// When a commit of this process is under way for `directory`, waits
+  /// (10 ms at most a call) until it has cached what it wrote: the file was most likely
+  /// renamed by it a moment ago, and parsing that file again would cost far
+  /// more than the wait. False when there is nothing to wait for.
+  private func awaitCacheUpdate(_ directory: String, from seen: FileIdentity?) -> Bool {
+    lock.withLock {
+      guard committers[directory] != nil else { return false }
+      if cache.value(forKey: directory)?.identity != seen { return true }
+      _ = lock.wait(until: Date(timeIntervalSinceNow: 0.01))
+      return true
+    }
   }
 
   static let unreadableMessage =
@@ -257,13 +277,14 @@ public final class Defaults: @unchecked Sendable {
         let (fresh, problem) = try loadLocked(directory, path: path)
         var domain = fresh
         var effective: [[[String]]] = []
-        var changed = false
+        var touched = Set<String>()
         for request in batch {
           let keys = request.changes.map { $0.apply(to: &domain) }
-          changed = changed || keys.contains { !$0.isEmpty }
+          for changed in keys { touched.formUnion(changed) }
           effective.append(keys)
         }
-        if changed {
+        // Set then removed in one batch is no change: nothing to write.
+        if touched.contains(where: { domain[$0] != fresh[$0] }) {
           let bytes = try PreferencesFile.encode(domain, format: format)
           try AtomicFile.write(bytes, to: path, durable: durable)
           let identity = FileIdentity.of(path: path)
@@ -271,11 +292,13 @@ public final class Defaults: @unchecked Sendable {
             writes += 1
             if let identity {
               cache.setValue(CachedDomain(identity: identity, domain: domain), forKey: directory)
+              lock.broadcast()
             }
           }
         }
         for (request, keys) in zip(batch, effective) {
-          request.outcome = .success(CommitOutcome(domain: domain, effective: keys, problem: problem))
+          request.outcome = .success(
+            CommitOutcome(domain: domain, effective: keys, problem: problem))
         }
       }
     } catch {

@@ -17,7 +17,7 @@ public final class VisitorDefaults {
 
   private var loaded = false
   /// The persistent domain as this request sees it: as read, plus its changes.
-  private var domain: [String: PlistValue] = [:]
+  private var domain = DomainView()
   private var problem: String?
   /// Cookie values this request set (`.some(nil)`: deleted).
   private var cookieOverrides: [String: PlistValue?] = [:]
@@ -76,7 +76,7 @@ public final class VisitorDefaults {
   /// Every key of every domain with the value a getter would see.
   public func dictionaryRepresentation() -> [String: Any] {
     loadIfNeeded()
-    var merged = registration.merging(domain) { _, persistent in persistent }
+    var merged = registration.merging(domain.materialized) { _, persistent in persistent }
     for key in cookieKinds.keys {
       if let value = cookieValue(forKey: key) { merged[key] = value }
     }
@@ -150,7 +150,7 @@ public final class VisitorDefaults {
       let outcome = try defaults.commit(
         directory: directory, changes: persistent.map { operations[$0].change! })
       for (index, keys) in zip(persistent, outcome.effective) { effective[index] = keys }
-      domain = outcome.domain
+      domain = DomainView(base: outcome.domain)
       if let failure = outcome.problem { problem = failure }
     }
     let changes = zip(operations, effective).compactMap { operation, keys -> PreferencesChange? in
@@ -190,7 +190,9 @@ public final class VisitorDefaults {
     guard !loaded else { return }
     loaded = true
     guard let directory else { return }
-    (domain, problem) = defaults.loadDomain(directory)
+    let loaded = defaults.loadDomain(directory)
+    domain = DomainView(base: loaded.domain)
+    problem = loaded.problem
   }
 
   private func setChecked(_ value: PlistValue, forKey key: String) {
@@ -233,7 +235,7 @@ public final class VisitorDefaults {
   /// Applies a change to this scope's view and logs it when it did anything.
   private func record(_ change: PersistentChange, cookieKeys: [String]) {
     loadIfNeeded()
-    let changed = change.apply(to: &domain)
+    let changed = domain.apply(change)
     guard !changed.isEmpty || !cookieKeys.isEmpty else { return }
     operations.append(Operation(change: changed.isEmpty ? nil : change, cookieKeys: cookieKeys))
   }

@@ -15,12 +15,14 @@ final class ApplicationHarness {
 
   init(data: String? = nil) throws {
     let directory =
-      data ?? FileManager.default.temporaryDirectory
+      data
+      ?? FileManager.default.temporaryDirectory
       .appendingPathComponent("checklists-app-\(UUID().uuidString)").path
     self.data = directory
     application = try Application(
       configuration: ApplicationConfiguration(
-        dataDirectory: directory, templatesDirectory: Self.root.appendingPathComponent("Templates").path,
+        dataDirectory: directory,
+        templatesDirectory: Self.root.appendingPathComponent("Templates").path,
         publicDirectory: Self.root.appendingPathComponent("Public").path, durable: false),
       logger: Logger(label: "test"))
   }
@@ -37,7 +39,9 @@ final class ApplicationHarness {
   @discardableResult
   func send(_ request: Request) -> Response {
     var request = request
-    if request.headers["cookie"] == nil, !cookies.isEmpty { request.headers["cookie"] = cookieHeader }
+    if request.headers["cookie"] == nil, !cookies.isEmpty {
+      request.headers["cookie"] = cookieHeader
+    }
     let response = application.respond(to: request)
     for header in response.headers(named: "Set-Cookie") {
       let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
@@ -93,7 +97,8 @@ final class ApplicationHarness {
     for case let path as String in walker where path != "secret" {
       var isDirectory: ObjCBool = false
       let full = "\(data)/\(path)"
-      if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+      if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
+        !isDirectory.boolValue,
         !path.hasSuffix(".lock")
       {
         files[path] = FileManager.default.contents(atPath: full)

@@ -22,7 +22,8 @@ import Testing
     let browser = try ApplicationHarness()
     let plain = browser.application.respond(to: Request(method: "GET", path: "/lists"))
     let cookie = try #require(plain.headers(named: "Set-Cookie").first { $0.hasPrefix("visitor=") })
-    #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
+    #expect(
+      cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
     #expect(!cookie.contains("Secure"))
     let secure = browser.application.respond(
       to: Request(method: "GET", path: "/lists", isHTTPS: true))
@@ -110,9 +111,12 @@ import Testing
     other.get("/lists")
     #expect(browser.post("/lists/1/delete", token: other.csrf()).status == 403)
     #expect(
-      browser.post("/lists/1/delete", headers: ["origin": "https://evil.example", "host": "127.0.0.1"])
-        .status == 403)
-    #expect(browser.post("/lists/1/delete", headers: ["sec-fetch-site": "cross-site"]).status == 403)
+      browser.post(
+        "/lists/1/delete", headers: ["origin": "https://evil.example", "host": "127.0.0.1"]
+      )
+      .status == 403)
+    #expect(
+      browser.post("/lists/1/delete", headers: ["sec-fetch-site": "cross-site"]).status == 403)
     #expect(browser.storedFiles() == before)
   }
 

@@ -27,7 +27,7 @@ final class RealTemplatesTests: XCTestCase {
     XCTAssertEqual(
       try library().names,
       [
-        "all-lists", "checklist", "csrf-field", "error", "item-form", "item-row", "layout",
+        "about", "all-lists", "checklist", "csrf-field", "error", "item-form", "item-row", "layout",
         "list-form", "list-row", "settings",
       ])
   }

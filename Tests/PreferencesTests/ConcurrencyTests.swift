@@ -13,6 +13,8 @@ final class ConcurrencyTests: XCTestCase {
     let defaults = makeDefaults()
     let threads = 8
     let count = 1_000
+    let recorder = ChangeRecorder()
+    _ = recorder.observe(defaults)
     // Real threads: concurrentPerform would run only as many as there are cores.
     let group = DispatchGroup()
     for thread in 0..<threads {
@@ -27,7 +29,8 @@ final class ConcurrencyTests: XCTestCase {
       }.start()
     }
     group.wait()
-    print("writes:", defaults.writeCount)
+    XCTAssertEqual(recorder.changes.count, threads * count, "one notification per change")
+    XCTAssertLessThanOrEqual(defaults.writeCount, threads * count, "at most one write per request")
     let file = try parsedFile(directory + "/Preferences.plist")
     XCTAssertEqual(file.count, threads * count)
     for thread in 0..<threads {
@@ -38,14 +41,19 @@ final class ConcurrencyTests: XCTestCase {
   func testTwoProcessesSettingDistinctKeysLoseNothing() throws {
     let tool = try preferencesTool()
     let directory = makeTemporaryDirectory()
-    let count = 500
-    let threads = 2
+    // 2 processes × 8 threads × 100: the same shape as above, fewer keys,
+    // as every commit re-parses the file the other process wrote, which
+    // debug builds pay dearly for.
+    let count = 100
+    let threads = 8
     let group = DispatchGroup()
     let results = ResultBox()
     for prefix in ["p", "q"] {
       group.enter()
       DispatchQueue.global().async {
-        let outcome = Result { try runCommand(tool, ["distinct", directory, prefix, "\(count)", "\(threads)"]) }
+        let outcome = Result {
+          try runCommand(tool, ["distinct", directory, prefix, "\(count)", "\(threads)"])
+        }
         results.append(outcome)
         group.leave()
       }
@@ -59,7 +67,9 @@ final class ConcurrencyTests: XCTestCase {
     XCTAssertEqual(file.count, 2 * threads * count)
     for prefix in ["p", "q"] {
       for thread in 0..<threads {
-        for index in 0..<count { XCTAssertEqual(file["\(prefix)-\(thread)-\(index)"] as? Int, index) }
+        for index in 0..<count {
+          XCTAssertEqual(file["\(prefix)-\(thread)-\(index)"] as? Int, index)
+        }
       }
     }
   }
@@ -73,17 +83,10 @@ final class ConcurrencyTests: XCTestCase {
     var last = 0
     var observedCommits = 0
     for round in 0..<200 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: tool)
-      process.arguments = ["loop", directory]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      _ = pipe.fileHandleForReading.availableData  // "ready": it has read the file
+      let child = try SpawnedChild(tool, ["loop", directory])
+      child.awaitOutput()  // "ready": it has read the file
       usleep(UInt32.random(in: 0...8_000))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+      XCTAssertTrue(child.kill9(), "round \(round): the child ended before the kill")
       guard FileManager.default.fileExists(atPath: path) else { continue }
       let file: [String: Any]
       do {
@@ -99,7 +102,9 @@ final class ConcurrencyTests: XCTestCase {
       last = counter
     }
     XCTAssertGreaterThan(observedCommits, 20, "the kills should land among commits")
-    let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("corrupt") }
+    let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+      $0.contains("corrupt")
+    }
     XCTAssertEqual(kept, [])
   }
 }
@@ -108,5 +113,7 @@ final class ResultBox: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: [Result<(status: Int32, output: String), Error>] = []
   var values: [Result<(status: Int32, output: String), Error>] { lock.withLock { stored } }
-  func append(_ value: Result<(status: Int32, output: String), Error>) { lock.withLock { stored.append(value) } }
+  func append(_ value: Result<(status: Int32, output: String), Error>) {
+    lock.withLock { stored.append(value) }
+  }
 }

@@ -92,7 +92,9 @@ final class ConversionTests: XCTestCase {
   }
 
   func testStringRoundTrips() throws {
-    try withValue("héllo, wörld <&>") { XCTAssertEqual($0.string(forKey: "key"), "héllo, wörld <&>") }
+    try withValue("héllo, wörld <&>") {
+      XCTAssertEqual($0.string(forKey: "key"), "héllo, wörld <&>")
+    }
   }
 
   func testDataRoundTrips() throws {
@@ -109,7 +111,9 @@ final class ConversionTests: XCTestCase {
       XCTAssertEqual($0.url(forKey: "key"), url)
       XCTAssertEqual($0.string(forKey: "key"), url.absoluteString)
     }
-    try withValue("/var/data") { XCTAssertEqual($0.url(forKey: "key"), URL(fileURLWithPath: "/var/data")) }
+    try withValue("/var/data") {
+      XCTAssertEqual($0.url(forKey: "key"), URL(fileURLWithPath: "/var/data"))
+    }
   }
 
   func testDatesArraysAndDictionariesRoundTripNested() throws {

@@ -7,7 +7,8 @@ final class CookieDomainTests: XCTestCase {
   func testTamperedValuesAreAbsentSoTheRegisteredDefaultApplies() {
     let defaults = makeDefaults()
     let absent = [
-      "abc", "1e3", "99999999999999999999", "", "+3", " 3", "3 ", "0x10", "3.0", "-", "--1", "1_000",
+      "abc", "1e3", "99999999999999999999", "", "+3", " 3", "3 ", "0x10", "3.0", "-", "--1",
+      "1_000",
       "\u{663}",  // Arabic-Indic digit three
     ]
     for value in absent {
@@ -20,7 +21,8 @@ final class CookieDomainTests: XCTestCase {
     ]
     for (value, expected) in cases {
       XCTAssertEqual(
-        defaults.scope(nil, cookie: "ChecklistIndex=\(value)").integer(forKey: "ChecklistIndex"), expected)
+        defaults.scope(nil, cookie: "ChecklistIndex=\(value)").integer(forKey: "ChecklistIndex"),
+        expected)
     }
   }
 
@@ -29,7 +31,9 @@ final class CookieDomainTests: XCTestCase {
     let plain = defaults.scope(nil)
     plain.set(3, forKey: "ChecklistIndex")
     let cookies = try plain.commit()
-    XCTAssertEqual(cookies.map(\.headerValue), ["ChecklistIndex=3; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax"])
+    XCTAssertEqual(
+      cookies.map(\.headerValue),
+      ["ChecklistIndex=3; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax"])
     let secure = defaults.scope(nil, https: true)
     secure.set(4, forKey: "ChecklistIndex")
     XCTAssertEqual(
@@ -59,7 +63,9 @@ final class CookieDomainTests: XCTestCase {
     XCTAssertEqual(scope.integer(forKey: "ChecklistIndex"), -1)
     let cookies = try scope.commit()
     XCTAssertEqual(cookies, [.deletion(name: "ChecklistIndex", secure: true)])
-    XCTAssertEqual(cookies.first?.headerValue, "ChecklistIndex=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure")
+    XCTAssertEqual(
+      cookies.first?.headerValue,
+      "ChecklistIndex=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure")
     XCTAssertEqual(recorder.changes, [PreferencesChange(directory: nil, keys: ["ChecklistIndex"])])
     let none = defaults.scope(nil)
     none.removeObject(forKey: "ChecklistIndex")
@@ -79,7 +85,8 @@ final class CookieDomainTests: XCTestCase {
 
   func testRequestCookiesParsing() {
     let cookies = RequestCookies(
-      header: " a=1;b = 2 ;  c=\"quoted value\"; a=second; noequals; =novalue; d=; e=x=y;\tf=\"\";g=\"")
+      header:
+        " a=1;b = 2 ;  c=\"quoted value\"; a=second; noequals; =novalue; d=; e=x=y;\tf=\"\";g=\"")
     XCTAssertEqual(cookies["a"], "1", "first occurrence wins")
     XCTAssertEqual(cookies["b"], "2")
     XCTAssertEqual(cookies["c"], "quoted value")

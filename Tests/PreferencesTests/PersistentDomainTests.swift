@@ -121,7 +121,10 @@ final class PersistentDomainTests: XCTestCase {
     XCTAssertEqual(defaults.writeCount, writes + 1)
     XCTAssertEqual(
       recorder.changes,
-      [PreferencesChange(directory: directory, keys: ["ChecklistIndex", "HideCheckedItems", "OpenLastList"])])
+      [
+        PreferencesChange(
+          directory: directory, keys: ["ChecklistIndex", "HideCheckedItems", "OpenLastList"])
+      ])
     let file = try parsedFile(directory + "/Preferences.plist")
     XCTAssertEqual(file.count, 1)
     XCTAssertEqual(file["FirstTime"] as? Bool, false)
@@ -135,7 +138,8 @@ final class PersistentDomainTests: XCTestCase {
     let scope = makeDefaults().scope(makeTemporaryDirectory())
     struct Custom {}
     XCTAssertThrowsError(try scope.set(Custom(), forKey: "A")) { error in
-      XCTAssertEqual(error as? PreferencesError, .notAPropertyListValue(key: "A", typeName: "Custom"))
+      XCTAssertEqual(
+        error as? PreferencesError, .notAPropertyListValue(key: "A", typeName: "Custom"))
     }
     XCTAssertThrowsError(try scope.set([1, Custom()] as [Any], forKey: "B"))
     XCTAssertThrowsError(try scope.set(["x": NSNull()], forKey: "C"))
@@ -180,7 +184,9 @@ final class PersistentDomainTests: XCTestCase {
     XCTAssertEqual(try cookieOnly.commit().map(\.value), ["3"])
     let scope = defaults.scope(nil)
     scope.set(false, forKey: "FirstTime")
-    XCTAssertThrowsError(try scope.commit()) { XCTAssertEqual($0 as? PreferencesError, .noDirectory) }
+    XCTAssertThrowsError(try scope.commit()) {
+      XCTAssertEqual($0 as? PreferencesError, .noDirectory)
+    }
     XCTAssertTrue(scope.hasChanges)
   }
 
@@ -198,7 +204,8 @@ final class PersistentDomainTests: XCTestCase {
       XCTAssertEqual(mode, 0o700, path)
     }
     let fileMode =
-      try FileManager.default.attributesOfItem(atPath: directory + "/Preferences.plist")[.posixPermissions] as? Int
+      try FileManager.default.attributesOfItem(atPath: directory + "/Preferences.plist")[
+        .posixPermissions] as? Int
     XCTAssertEqual(fileMode, 0o600)
     XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/.Preferences.lock"))
   }
@@ -231,7 +238,8 @@ final class PersistentDomainTests: XCTestCase {
     let defaults = makeDefaults()
     let scope = defaults.scope(directory)
     scope.set(1, forKey: "A")  // loads: no file yet
-    try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF]).write(to: URL(fileURLWithPath: path))
+    try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF]).write(
+      to: URL(fileURLWithPath: path))
     _ = try scope.commit()
     XCTAssertNotNil(scope.loadProblem)
     XCTAssertEqual(try parsedFile(path)["A"] as? Int, 1)
@@ -254,11 +262,51 @@ final class PersistentDomainTests: XCTestCase {
     }
   }
 
+  func testTruncatedBinaryFilesNeverCrashTheLoader() throws {
+    let directory = makeTemporaryDirectory()
+    let scope = makeDefaults(format: .binary).scope(directory)
+    try scope.set(
+      ["a": [1, 2.5, "x", Data([1]), Date(timeIntervalSince1970: 5)] as [Any]], forKey: "D")
+    scope.set("text", forKey: "S")
+    _ = try scope.commit()
+    let path = directory + "/Preferences.plist"
+    let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+    for length in 0..<whole.count {
+      let truncated = makeTemporaryDirectory()
+      try whole.prefix(length).write(to: URL(fileURLWithPath: truncated + "/Preferences.plist"))
+      var flipped = whole
+      flipped[length] ^= 0xFF
+      let other = makeTemporaryDirectory()
+      try flipped.write(to: URL(fileURLWithPath: other + "/Preferences.plist"))
+      for visitor in [truncated, other] {
+        let reader = makeDefaults().scope(visitor)
+        _ = reader.dictionaryRepresentation()  // must not crash, whatever it finds
+        if reader.loadProblem == nil {
+          XCTAssertTrue(FileManager.default.fileExists(atPath: visitor + "/Preferences.plist"))
+        }
+        try? FileManager.default.removeItem(atPath: visitor)
+      }
+    }
+  }
+
+  func testUnsignedIntegersAboveIntMaxDoNotMakeAFileUnreadable() throws {
+    let directory = makeTemporaryDirectory()
+    let xml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>Big</key><integer>18446744073709551615</integer></dict></plist>
+      """
+    try Data(xml.utf8).write(to: URL(fileURLWithPath: directory + "/Preferences.plist"))
+    let scope = makeDefaults().scope(directory)
+    XCTAssertNil(scope.loadProblem)
+    XCTAssertEqual(scope.double(forKey: "Big"), Double(UInt64.max))
+  }
+
   func testBinaryFormatIsWrittenAndRead() throws {
     let directory = makeTemporaryDirectory()
     let defaults = makeDefaults(format: .binary)
     let scope = defaults.scope(directory)
-    try scope.set(["a": [1, 2.5, "x", Data([1]), Date(timeIntervalSince1970: 5)] as [Any]], forKey: "D")
+    try scope.set(
+      ["a": [1, 2.5, "x", Data([1]), Date(timeIntervalSince1970: 5)] as [Any]], forKey: "D")
     _ = try scope.commit()
     let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/Preferences.plist"))
     XCTAssertEqual(String(decoding: bytes.prefix(6), as: UTF8.self), "bplist")
@@ -304,7 +352,9 @@ final class PersistentDomainTests: XCTestCase {
       scope.set(index, forKey: "N")
       _ = try scope.commit()
     }
-    for index in 0..<5 { XCTAssertEqual(defaults.scope(base + "/v\(index)").integer(forKey: "N"), index) }
+    for index in 0..<5 {
+      XCTAssertEqual(defaults.scope(base + "/v\(index)").integer(forKey: "N"), index)
+    }
     var cache = LRUCache<Int>(capacity: 2)
     cache.setValue(1, forKey: "a")
     cache.setValue(2, forKey: "b")

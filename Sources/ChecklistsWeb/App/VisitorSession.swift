@@ -36,6 +36,7 @@ struct VisitorSession {
   /// The cookie that names a new visitor; nil for a known one.
   func visitorCookie(isHTTPS: Bool) -> SetCookie? {
     guard isNew else { return nil }
-    return .longLived(name: RegisteredDefaults.visitorCookie, value: id.cookieValue, secure: isHTTPS)
+    return .longLived(
+      name: RegisteredDefaults.visitorCookie, value: id.cookieValue, secure: isHTTPS)
   }
 }

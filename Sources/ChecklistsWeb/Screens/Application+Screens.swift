@@ -104,7 +104,8 @@ extension Application {
   /// the landing rule's way into a list.
   func redirect(to location: String) -> Response {
     Response(
-      status: 303, headers: [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
+      status: 303,
+      headers: [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
       body: Array("See \(location)\n".utf8))
   }
 }

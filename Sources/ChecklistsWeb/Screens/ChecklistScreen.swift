@@ -22,7 +22,9 @@ enum ChecklistScreen {
       rows.append(["id": .int(item.id), "text": .string(item.text), "checked": .bool(item.checked)])
     }
     var context: [String: TemplateValue] = [
-      "list": ["id": .int(list.id), "name": .string(list.name), "icon": icons.value(for: list.icon)],
+      "list": [
+        "id": .int(list.id), "name": .string(list.name), "icon": icons.value(for: list.icon),
+      ],
       "hasItems": .bool(!rows.isEmpty),
       "items": .list(rows),
       "csrf": .string(csrf),

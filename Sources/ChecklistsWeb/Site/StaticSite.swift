@@ -55,6 +55,7 @@ public struct StaticSite: Sendable {
       "back": ["href": .string(error.backHref), "label": .string(error.backLabel)],
     ]
     if showStatus { context["status"] = .int(error.status) }
-    return try renderer.render("error", title: error.title, context: .object(TemplateObject(context)))
+    return try renderer.render(
+      "error", title: error.title, context: .object(TemplateObject(context)))
   }
 }

@@ -25,7 +25,8 @@ enum PreferencesFile {
   /// bytes are not read: with many threads, a version is often replaced
   /// between a `stat` and the cache look-up, and re-parsing it was 40% of
   /// a busy visitor's commits.
-  static func read(_ path: String, unless known: FileIdentity? = nil) throws(FileError) -> Snapshot? {
+  static func read(_ path: String, unless known: FileIdentity? = nil) throws(FileError) -> Snapshot?
+  {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return nil }
@@ -33,7 +34,9 @@ enum PreferencesFile {
     }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw FileError(operation: "fstat", path: path, errno: errno) }
+    guard fstat(fd, &info) == 0 else {
+      throw FileError(operation: "fstat", path: path, errno: errno)
+    }
     if let known, FileIdentity(info) == known { return Snapshot(bytes: nil, identity: known) }
     var bytes = Data(count: Int(info.st_size))
     var offset = 0

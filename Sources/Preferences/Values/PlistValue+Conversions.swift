@@ -114,7 +114,9 @@ extension PlistValue {
       if digits() { seenDigits = true }
       if seenDigits { best = end }
     }
-    if seenDigits, end < bytes.count, bytes[end] == UInt8(ascii: "e") || bytes[end] == UInt8(ascii: "E") {
+    if seenDigits, end < bytes.count,
+      bytes[end] == UInt8(ascii: "e") || bytes[end] == UInt8(ascii: "E")
+    {
       end += 1
       if end < bytes.count, bytes[end] == UInt8(ascii: "-") || bytes[end] == UInt8(ascii: "+") {
         end += 1

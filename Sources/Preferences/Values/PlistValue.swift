@@ -116,16 +116,17 @@ extension PlistValue {
     case let value as Date: self = .date(value)
     case let value as Data: self = .data(value)
     case let value as NSNumber:
-      let kind = String(cString: value.objCType)
-      if kind == "d" || kind == "f" {
-        self = .double(value.doubleValue)
-      } else if kind == "c" || kind == "B" {
-        self = .bool(value.boolValue)
-      } else if kind == "Q" || kind == "L" || kind == "I" {
-        guard let exact = Int(exactly: value.uint64Value) else { return nil }
-        self = .integer(exact)
-      } else {
-        self = .integer(value.intValue)
+      // One character says which: d/f real, c/B boolean, Q/L/I unsigned.
+      switch UInt8(bitPattern: value.objCType.pointee) {
+      case UInt8(ascii: "d"), UInt8(ascii: "f"): self = .double(value.doubleValue)
+      case UInt8(ascii: "c"), UInt8(ascii: "B"): self = .bool(value.boolValue)
+      case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"):
+        // Plists may hold integers up to 2^64 − 1 (Python writes them);
+        // above Int.max they read as the nearest Double rather than make a
+        // valid file count as unreadable.
+        let unsigned = value.uint64Value
+        self = Int(exactly: unsigned).map(PlistValue.integer) ?? .double(Double(unsigned))
+      default: self = .integer(value.intValue)
       }
     case let value as [Any]:
       var values: [PlistValue] = []

@@ -125,7 +125,9 @@ enum XMLPropertyListWriter {
     gmtime_r(&seconds, &parts)
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let year = Int(parts.tm_year) + 1900
-    let yearText = year < 1000 && year >= 0 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+    let yearText =
+      year < 1000 && year >= 0
+      ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
     return
       "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
   }
