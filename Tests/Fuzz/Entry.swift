@@ -6,7 +6,9 @@ import Foundation
 
   /// libFuzzer's driver (`int LLVMFuzzerRunDriver(int *, char ***, callback)`): SwiftPM
   /// links every executable's `main` to `<target>_main`, so this module's `main` starts it
-  /// rather than libFuzzer's own `main`.
+  /// rather than libFuzzer's own `main`. Declared by symbol name: its three arguments (two
+  /// pointers and a C function pointer) and `Int32` result travel in the same registers
+  /// under Swift's calling convention as under C's.
   @_silgen_name("LLVMFuzzerRunDriver")
   func runDriver(
     _ argc: UnsafeMutablePointer<Int32>,
