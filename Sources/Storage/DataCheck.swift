@@ -55,6 +55,7 @@ public enum DataCheck {
           _ = try ChecklistsFile.decode(data)
         }
         check(visitor.preferencesPath, repair: repair, into: &report) { data in
+          guard !BinaryPropertyList.isUnsafeToParse(data) else { throw NotADictionary() }
           let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
           guard plist is [String: Any] else { throw NotADictionary() }
         }

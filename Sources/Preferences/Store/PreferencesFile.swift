@@ -59,7 +59,7 @@ enum PreferencesFile {
   /// Parses a persistent domain; nil when the bytes are not a property list
   /// whose root is a dictionary of property-list values.
   static func decode(_ bytes: Data) -> [String: PlistValue]? {
-    guard !bytes.isEmpty,
+    guard !bytes.isEmpty, !BinaryPropertyList.isUnsafeToParse(bytes),
       let root = try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil),
       let dictionary = root as? [AnyHashable: Any]
     else { return nil }

@@ -1,0 +1,53 @@
+import Foundation
+import Preferences
+import Storage
+import XCTest
+
+/// Inputs found by the fuzzer (`scripts/fuzz`, target `preferences-plist`).
+final class HostilePreferencesFileTests: XCTestCase {
+  /// A binary plist whose dictionary holds a set of a dictionary: Foundation's
+  /// `PropertyListSerialization` dereferenced null while bridging the set.
+  static let setOfDictionary = Data(
+    hex: "62706c6973743030d70102030405060708090a0b10111254426c6f625e436865636b6c697374496e"
+      + "64657859466972737454696d65544c697374544e616d6555526174696f545768656e430001021002"
+      + "08a20c0d1001c10e0f516b51766a00630061006600e9002000260020003c00625554462539000000"
+      + "0000003341c8597a5000000008171c2b353a3f454a4e50515456595b5d727b000000000000010100"
+      + "0000000000001300000000000000000000000000000084")
+
+  func testASetInABinaryPlistIsRefusedNotFatal() {
+    XCTAssertTrue(BinaryPropertyList.isUnsafeToParse(Self.setOfDictionary))
+    XCTAssertNil(Defaults.decodePersistentDomain(Self.setOfDictionary))
+  }
+
+  func testTruncatedTrailersAreRefused() {
+    let bytes = Self.setOfDictionary
+    for length in [8, 20, 39, 40, 100, bytes.count - 1] {
+      XCTAssertNil(Defaults.decodePersistentDomain(bytes.prefix(length)), "\(length) bytes")
+    }
+  }
+
+  func testOrdinaryBinaryAndXMLFilesStillDecode() throws {
+    let domain: [String: Any] = ["ChecklistIndex": 2, "List": [1, ["k": "v"]], "Name": "café"]
+    for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+      let bytes = try PropertyListSerialization.data(
+        fromPropertyList: domain, format: format, options: 0)
+      XCTAssertFalse(BinaryPropertyList.isUnsafeToParse(bytes))
+      let decoded = try XCTUnwrap(Defaults.decodePersistentDomain(bytes))
+      XCTAssertEqual(decoded["ChecklistIndex"] as? Int, 2)
+      XCTAssertEqual(decoded["Name"] as? String, "café")
+    }
+  }
+}
+
+extension Data {
+  fileprivate init(hex: String) {
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+      let next = hex.index(index, offsetBy: 2)
+      bytes.append(UInt8(hex[index..<next], radix: 16)!)
+      index = next
+    }
+    self.init(bytes)
+  }
+}
