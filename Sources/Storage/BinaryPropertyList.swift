@@ -2,7 +2,8 @@ import Foundation
 
 /// A look at a binary property list's object table before Foundation parses it.
 public enum BinaryPropertyList {
-  /// True when `data` is a binary property list (`bplist00`) that holds a set or an
+  /// True when `data` is a binary property list (`bplist…`, whatever its version bytes: CF
+  /// reads `bplist01` too) that holds a set or an
   /// ordered set, or whose trailer or offset table is out of bounds.
   ///
   /// On Linux, `PropertyListSerialization` stops the process (a null dereference while
@@ -14,7 +15,7 @@ public enum BinaryPropertyList {
   /// - Returns: whether the bytes must not reach `PropertyListSerialization`.
   public static func isUnsafeToParse(_ data: Data) -> Bool {
     let bytes = [UInt8](data)
-    guard bytes.starts(with: Array("bplist00".utf8)) else { return false }
+    guard bytes.starts(with: Array("bplist".utf8)) else { return false }
     // The trailer: the last 32 bytes (6 unused, offset size, ref size, 3 × UInt64).
     guard bytes.count >= 8 + 32 else { return true }
     let trailer = bytes.count - 32

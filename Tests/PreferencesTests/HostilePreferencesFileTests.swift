@@ -17,6 +17,10 @@ final class HostilePreferencesFileTests: XCTestCase {
   func testASetInABinaryPlistIsRefusedNotFatal() {
     XCTAssertTrue(BinaryPropertyList.isUnsafeToParse(Self.setOfDictionary))
     XCTAssertNil(Defaults.decodePersistentDomain(Self.setOfDictionary))
+    // The fuzzer's second find: the same file with another version (`bplist01`).
+    var otherVersion = Self.setOfDictionary
+    otherVersion[7] = UInt8(ascii: "1")
+    XCTAssertNil(Defaults.decodePersistentDomain(otherVersion))
   }
 
   func testTruncatedTrailersAreRefused() {
