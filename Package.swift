@@ -130,6 +130,7 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
+        .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",
       exclude: ["corpus", "lsan.supp"]

@@ -23,6 +23,23 @@ final class HostilePreferencesFileTests: XCTestCase {
     XCTAssertNil(Defaults.decodePersistentDomain(otherVersion))
   }
 
+  /// A date of NaN or 1e300 seconds (a binary plist can hold any double) trapped the XML
+  /// writer when the domain was written back.
+  func testDatesOutsideTheYears1To9999AreWrittenClamped() throws {
+    let directory = makeTemporaryDirectory()
+    let defaults = makeDefaults()
+    let dates = [Double.nan, .infinity, -.infinity, 1e300, -1e300].map {
+      Date(timeIntervalSinceReferenceDate: $0)
+    }
+    let domain = Dictionary(uniqueKeysWithValues: dates.enumerated().map { ("D\($0)", $1 as Any) })
+    try defaults.setPersistentDomain(domain, forName: directory)
+    // A second instance reads the file, not the first one's cache.
+    let read = try XCTUnwrap(makeDefaults().persistentDomain(forName: directory))
+    XCTAssertEqual(read.count, dates.count)
+    XCTAssertEqual(read["D3"] as? Date, Date(timeIntervalSince1970: 253_402_300_799))
+    XCTAssertEqual(read["D4"] as? Date, Date(timeIntervalSince1970: -62_135_596_800))
+  }
+
   func testTruncatedTrailersAreRefused() {
     let bytes = Self.setOfDictionary
     for length in [8, 20, 39, 40, 100, bytes.count - 1] {

@@ -118,9 +118,19 @@ enum XMLPropertyListWriter {
     return String(number)
   }
 
+  /// The seconds since 1970 a plist date can spell: the years 1 to 9999.
+  static let representableSeconds: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
   /// ISO 8601 in UTC, whole seconds, as plists have always written dates.
+  ///
+  /// A file read back may hold any double as a date (NaN, infinity, 1e300 seconds: the
+  /// fuzzer made one), on which `time_t(_:)` traps; such a date is clamped to the years
+  /// 1 to 9999, and NaN written as 1970-01-01.
   static func dateText(_ date: Date) -> String {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    let interval = date.timeIntervalSince1970
+    let clamped =
+      interval.isNaN ? 0 : interval.rounded(.down).clamped(to: representableSeconds)
+    var seconds = time_t(clamped)
     var parts = tm()
     gmtime_r(&seconds, &parts)
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -130,5 +140,11 @@ enum XMLPropertyListWriter {
       ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
     return
       "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  }
+}
+
+extension Double {
+  fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+    Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
   }
 }
