@@ -51,18 +51,18 @@ def heading(driver):
 
 
 def toggle_button(driver, text):
-    for button in driver.find_elements(By.CSS_SELECTOR, "form.toggle button"):
+    for button in driver.find_elements(By.CSS_SELECTOR, "button.check"):
         if button.find_element(By.CLASS_NAME, "item-text").text == text:
             return button
     raise AssertionError(f"no item {text!r}")
 
 
 def add_item(driver, text, javascript):
-    count = len(driver.find_elements(By.CSS_SELECTOR, "form.toggle"))
+    count = len(driver.find_elements(By.CSS_SELECTOR, "button.check"))
     field = driver.find_element(By.CSS_SELECTOR, "form.add-item input[name=text]")
     field.send_keys(text)
     field.submit() if not javascript else driver.find_element(By.CSS_SELECTOR, "form.add-item button").click()
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "form.toggle")) == count + 1)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "button.check")) == count + 1)
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])

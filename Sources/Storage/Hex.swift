@@ -1,11 +1,13 @@
 /// Lower-case hexadecimal, the spelling of visitor ids and CSRF tokens:
-/// safe in a cookie, a path segment and an HTML attribute without escaping.
-enum Hex {
+/// safe in a cookie, a path segment and an HTML attribute without escaping;
+/// also the spelling of visitor directories' keys.
+public enum Hex {
   private static let digits = Array("0123456789abcdef".utf8)
 
   /// Two lower-case hex digits per byte.
-  static func encode(_ bytes: some Sequence<UInt8>) -> String {
+  public static func encode(_ bytes: some Sequence<UInt8>) -> String {
     var text: [UInt8] = []
+    text.reserveCapacity(bytes.underestimatedCount * 2)
     for byte in bytes {
       text.append(digits[Int(byte >> 4)])
       text.append(digits[Int(byte & 0x0f)])
@@ -16,7 +18,7 @@ enum Hex {
   /// The bytes of an even-length string of lower-case hex digits, or nil for
   /// anything else (upper case included: we only ever issue lower case, so
   /// another spelling was not issued by us).
-  static func decodeLowercase(_ text: String) -> [UInt8]? {
+  public static func decodeLowercase(_ text: String) -> [UInt8]? {
     let utf8 = Array(text.utf8)
     guard utf8.count.isMultiple(of: 2) else { return nil }
     var bytes: [UInt8] = []
