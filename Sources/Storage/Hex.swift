@@ -1,3 +1,5 @@
+import Foundation
+
 /// Lower-case hexadecimal, the spelling of visitor ids and CSRF tokens:
 /// safe in a cookie, a path segment and an HTML attribute without escaping;
 /// also the spelling of visitor directories' keys.
@@ -6,13 +8,38 @@ public enum Hex {
 
   /// Two lower-case hex digits per byte.
   public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    let count = bytes.underestimatedCount
+    if count > 0, let text = bytes.withContiguousStorageIfAvailable({ encode($0) }) {
+      return text
+    }
     var text: [UInt8] = []
-    text.reserveCapacity(bytes.underestimatedCount * 2)
+    text.reserveCapacity(count * 2)
     for byte in bytes {
       text.append(digits[Int(byte >> 4)])
       text.append(digits[Int(byte & 0x0f)])
     }
     return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Two lower-case hex digits per byte, written straight into the string.
+  public static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+      let table: (UInt64, UInt64) = (0x3736_3534_3332_3130, 0x6665_6463_6261_3938)
+      func digit(_ value: UInt8) -> UInt8 {
+        let shift = UInt64(value & 7) * 8
+        return UInt8(truncatingIfNeeded: (value < 8 ? table.0 : table.1) >> shift)
+      }
+      for (index, byte) in bytes.enumerated() {
+        text[2 * index] = digit(byte >> 4)
+        text[2 * index + 1] = digit(byte & 0x0f)
+      }
+      return bytes.count * 2
+    }
+  }
+
+  /// Digests and MACs: their bytes, hex-encoded without a copy.
+  public static func encode(contiguous bytes: some ContiguousBytes) -> String {
+    bytes.withUnsafeBytes { encode($0.bindMemory(to: UInt8.self)) }
   }
 
   /// The bytes of an even-length string of lower-case hex digits, or nil for

@@ -17,7 +17,7 @@ public struct VisitorDirectory: Sendable, Equatable {
   public init(dataDirectory: String, visitorID: String) {
     var id = visitorID
     let digest = id.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-    self.init(dataDirectory: dataDirectory, key: Hex.encode(digest))
+    self.init(dataDirectory: dataDirectory, key: Hex.encode(contiguous: digest))
   }
 
   /// A directory from its key (what `DataCheck` finds on disk).

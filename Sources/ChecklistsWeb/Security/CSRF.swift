@@ -28,7 +28,7 @@ public struct CSRF: Sendable {
 
   /// The token of `visitor`, 64 lower-case hex digits.
   public func token(for visitor: VisitorID) -> String {
-    Hex.encode(mac(for: visitor))
+    Hex.encode(contiguous: mac(for: visitor))
   }
 
   /// True when `token` is `visitor`'s token. The comparison of the MAC
