@@ -135,6 +135,20 @@ def test_screenshots_of_every_screen_at_phone_and_desktop_width(stack, profile):
                 client = driver.execute_script("return document.documentElement.clientWidth")
                 assert scroll <= client, f"{name} scrolls sideways at {label} width"
         assert all(path.stat().st_size > 1000 for path in saved)
+
+        # The system's dark appearance: the same screens, other colours.
+        driver.get(list_url)
+        light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        for name in ("checklist", "all-lists", "new-list"):
+            driver.get(screens[name] if screens[name].startswith("http") else stack.url(screens[name]))
+            for label, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+                driver.set_window_size(width, height)
+                driver.save_screenshot(str(SCREENSHOTS / f"{name}-dark-{label}.png"))
+        driver.get(list_url)
+        dark = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert light != dark, (light, dark)
     finally:
         driver.quit()
 
