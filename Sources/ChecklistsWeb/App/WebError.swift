@@ -31,7 +31,7 @@ struct WebError: Error, Sendable {
   static let forbidden = WebError(
     status: 403, title: "Request refused",
     message:
-      "This form could not be accepted: it did not come from this site's own page, or the page was too old. Nothing was changed. Go back, reload the page and try again."
+      "This form could not be accepted: it did not come from this site's own page, the page was too old, or this browser does not keep this site's cookies. Nothing was changed. Go back, reload the page and try again."
   )
 
   static let tooLarge = WebError(
