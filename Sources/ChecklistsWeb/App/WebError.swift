@@ -58,6 +58,12 @@ struct WebError: Error, Sendable {
       "The file that holds your checklists is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Nothing else was changed."
   )
 
+  static let unreadableSettings = WebError(
+    status: 500, title: "Your settings could not be read",
+    message:
+      "The file that holds your settings is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Your lists are not affected, and your settings are back to their defaults for now. Nothing else was changed."
+  )
+
   static let internalError = WebError(
     status: 500, title: "Something went wrong",
     message: "The server could not complete this request. Nothing was changed; try again.")
