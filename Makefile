@@ -28,6 +28,7 @@ bench:
 	swift build -c release
 	.build/release/checklists generate --public Public
 	scripts/bench
+	.build/release/bench-scale
 
 format:
 	swift format -i -r Sources Tests Benchmarks Package.swift

@@ -87,6 +87,14 @@ let package = Package(
       path: "Benchmarks/Store"
     ),
     .executableTarget(
+      name: "bench-scale",
+      dependencies: [
+        "ChecklistsWeb", "ChecklistsModel", "Storage", "FastCGI",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Benchmarks/Scale"
+    ),
+    .executableTarget(
       name: "bench-web",
       dependencies: ["ChecklistsWeb", "FastCGI"],
       path: "Benchmarks/Web"

@@ -3,8 +3,9 @@
  *
  * Every form works without this script. With it, checking an item and
  * adding one happen without a full page load: the form is sent with fetch
- * (same fields, urlencoded, the server's 303 followed), and the page's
- * <main> is replaced by the <main> of the page that comes back. Focus goes
+ * (same fields, urlencoded, to the button's formaction, the server's 303
+ * followed), and the page's <main> is replaced by the <main> of the page
+ * that comes back. Focus goes
  * back where the visitor was. If anything goes wrong before the server has
  * accepted the change, the form is submitted the ordinary way instead.
  *
@@ -21,13 +22,21 @@
   var pending = false;
   var announcer = null;
 
-  /* Forms this script takes over; any other form submits as usual. */
-  function isEnhanced(form) {
-    return (
-      form instanceof HTMLFormElement &&
-      form.method.toLowerCase() === "post" &&
-      (form.classList.contains("toggle") || form.classList.contains("add-item"))
-    );
+  /* Submissions this script takes over: a toggle (a button.check, which
+     posts to its formaction) or the add-item form. Deleting and every other
+     form submit as usual. */
+  function isEnhanced(form, submitter) {
+    if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") {
+      return false;
+    }
+    if (form.classList.contains("add-item")) {
+      return true;
+    }
+    return !!submitter && submitter.classList.contains("check");
+  }
+
+  function actionOf(form, submitter) {
+    return submitter && submitter.formAction ? submitter.formAction : form.action;
   }
 
   /* A polite live region outside <main>, so it survives the replacement. */
@@ -46,12 +55,13 @@
 
   /* What to focus once the new <main> is in: the same toggle, or the one
      now at its place (a checked item may be hidden), or the add field. */
-  function focusPlan(form) {
-    var toggles = Array.prototype.slice.call(document.querySelectorAll("main form.toggle"));
+  function focusPlan(form, submitter) {
+    var toggles = Array.prototype.slice.call(document.querySelectorAll("main button.check"));
+    var isToggle = !!submitter && submitter.classList.contains("check");
     return {
-      kind: form.classList.contains("toggle") ? "toggle" : "add",
-      action: form.action,
-      index: toggles.indexOf(form),
+      kind: isToggle ? "toggle" : "add",
+      action: actionOf(form, submitter),
+      index: isToggle ? toggles.indexOf(submitter) : -1,
       text: form.elements.text ? form.elements.text.value : ""
     };
   }
@@ -59,15 +69,14 @@
   function restoreFocus(plan, main) {
     var target = null;
     if (plan.kind === "toggle") {
-      var toggles = main.querySelectorAll("form.toggle");
+      var toggles = main.querySelectorAll("button.check");
       for (var i = 0; i < toggles.length && !target; i++) {
-        if (toggles[i].action === plan.action) {
-          target = toggles[i].querySelector("button");
+        if (toggles[i].formAction === plan.action) {
+          target = toggles[i];
         }
       }
       if (!target && toggles.length > 0) {
-        var index = Math.min(Math.max(plan.index, 0), toggles.length - 1);
-        target = toggles[index].querySelector("button");
+        target = toggles[Math.min(Math.max(plan.index, 0), toggles.length - 1)];
       }
     } else {
       target = main.querySelector("form.add-item input[name=text]");
@@ -79,19 +88,23 @@
   }
 
   /* The ordinary submission: the server answers with a full page. */
-  function submitNatively(form) {
+  function submitNatively(form, submitter) {
     form.setAttribute("data-native", "");
-    HTMLFormElement.prototype.submit.call(form);
+    if (submitter && form.requestSubmit) {
+      form.requestSubmit(submitter);
+    } else {
+      HTMLFormElement.prototype.submit.call(form);
+    }
   }
 
-  function send(form) {
+  function send(form, submitter) {
     var main = document.querySelector("main");
-    var plan = focusPlan(form);
+    var plan = focusPlan(form, submitter);
     var accepted = false;
     pending = true;
     main.setAttribute("aria-busy", "true");
 
-    fetch(form.action, {
+    fetch(plan.action, {
       method: "POST",
       body: new URLSearchParams(new FormData(form)),
       credentials: "same-origin",
@@ -129,7 +142,7 @@
         if (accepted) {
           location.reload();
         } else {
-          submitNatively(form);
+          submitNatively(form, submitter);
         }
       })
       .then(function () {
@@ -139,13 +152,14 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!isEnhanced(form) || form.hasAttribute("data-native")) {
+    var submitter = event.submitter || null;
+    if (!isEnhanced(form, submitter) || form.hasAttribute("data-native")) {
       return;
     }
     event.preventDefault();
     if (pending) {
       return; // one change at a time, in the order the visitor made them
     }
-    send(form);
+    send(form, submitter);
   });
 })();

@@ -1,6 +1,8 @@
 import ChecklistsWeb
 import Dispatch
 import FastCGI
+import Foundation
+import Logging
 
 // Per-request costs of the web layer's pure pieces, in release builds.
 // Each figure is the median of 5 runs of a fixed number of iterations.
@@ -8,6 +10,7 @@ import FastCGI
 /// Runs `body` `iterations` times, 5 rounds, and returns the median
 /// nanoseconds per iteration.
 func measure(_ iterations: Int, _ body: () -> Void) -> Double {
+  if profiling { return 0 }
   var rounds: [Double] = []
   for _ in 0..<5 {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -19,12 +22,15 @@ func measure(_ iterations: Int, _ body: () -> Void) -> Double {
 }
 
 func report(_ name: String, _ nanoseconds: Double, goal: Double) {
+  if profiling { return }
   let verdict = nanoseconds <= goal ? "ok" : "OVER GOAL"
   let figure = (nanoseconds * 10).rounded() / 10
   print("\(name): \(figure) ns per call (goal ≤ \(Int(goal)) ns) \(verdict)")
 }
 
 var sink = 0
+/// `bench-web --profile N`: only N list pages, for `valgrind --tool=callgrind`.
+let profiling = CommandLine.arguments.contains("--profile")
 
 let paths = ["/", "/lists", "/lists/123/items/456/toggle", "/lists/%2e%2e", "/settings/reset"]
 report(
@@ -78,5 +84,56 @@ let ifNoneMatch = "W/\"0000000000000000-0\", \"1111111111111111-1\", " + tag.val
 report(
   "ETag.matches (3-tag If-None-Match)",
   measure(500_000) { if tag.matches(ifNoneMatch: ifNoneMatch) { sink &+= 1 } }, goal: 2_000)
+
+// Whole requests through Application.respond(to:), no sockets: what the
+// backend itself spends on a page, before nginx and FastCGI.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().path
+let data = FileManager.default.temporaryDirectory
+  .appendingPathComponent("bench-web-\(getpid())").path
+defer { try? FileManager.default.removeItem(atPath: data) }
+let application = try Application(
+  configuration: ApplicationConfiguration(
+    dataDirectory: data, templatesDirectory: "\(root)/Templates",
+    publicDirectory: "\(root)/Public", durable: false),
+  logger: Logger(label: "bench"))
+let someone = VisitorID()
+let someonesToken = CSRF(secret: try ServerSecret.loadOrCreate(inDirectory: data)).token(
+  for: someone)
+func post(_ path: String, _ fields: String) -> Response {
+  application.respond(
+    to: Request(
+      method: "POST", path: path,
+      headers: [
+        "cookie": "visitor=\(someone.hex)",
+        "content-type": "application/x-www-form-urlencoded",
+      ],
+      body: Array("csrf=\(someonesToken)&\(fields)".utf8)))
+}
+_ = post("/lists", "name=Bench")
+for number in 0..<20 { _ = post("/lists/2/items", "text=item+\(number)") }
+let get = Request(
+  method: "GET", path: "/lists/2",
+  headers: ["cookie": "visitor=\(someone.hex); ChecklistIndex=0"])
+let size = application.respond(to: get).body.count
+if let flag = CommandLine.arguments.firstIndex(of: "--profile"),
+  let count = Int(CommandLine.arguments[flag + 1])
+{
+  for _ in 0..<count { sink &+= application.respond(to: get).body.count }
+  print("(checksum \(sink))")
+  exit(0)
+}
+report(
+  "GET /lists/2 (20 items, \(size) bytes)",
+  measure(20_000) { sink &+= application.respond(to: get).body.count }, goal: 20_000)
+let settings = Request(
+  method: "GET", path: "/settings", headers: ["cookie": "visitor=\(someone.hex)"])
+report(
+  "GET /settings", measure(20_000) { sink &+= application.respond(to: settings).body.count },
+  goal: 10_000)
+let health = Request(method: "GET", path: "/health")
+report(
+  "GET /health", measure(200_000) { sink &+= application.respond(to: health).body.count },
+  goal: 1_000)
 
 print("(checksum \(sink))")

@@ -107,7 +107,7 @@ public final class Defaults: @unchecked Sendable {
   /// when it has none (an unreadable file also reads as nil).
   public func persistentDomain(forName name: String) -> [String: Any]? {
     let path = name + "/" + PreferencesFile.fileName
-    guard FileIdentity.of(path: path) != nil else { return nil }
+    guard PreferencesFile.identity(path) != nil else { return nil }
     let loaded = loadDomain(name)
     if loaded.problem != nil { return nil }
     return loaded.domain.mapValues(\.foundationValue)
@@ -147,7 +147,7 @@ public final class Defaults: @unchecked Sendable {
   func loadDomain(_ directory: String) -> (domain: [String: PlistValue], problem: String?) {
     let path = directory + "/" + PreferencesFile.fileName
     for attempt in 0..<6 {
-      guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
+      guard let identity = PreferencesFile.identity(path) else { return ([:], nil) }
       let cached = lock.withLock { cache.value(forKey: directory) }
       if let cached, cached.identity == identity { return (cached.domain, nil) }
       if attempt < 4, awaitCacheUpdate(directory, from: cached?.identity) { continue }
@@ -176,7 +176,7 @@ public final class Defaults: @unchecked Sendable {
         let moved = try FileLock.withLock(directory + "/" + PreferencesFile.lockName) {
           () throws -> String? in
           // Another request may have kept it aside and written a new one.
-          guard FileIdentity.of(path: path) == snapshot.identity else { return nil }
+          guard PreferencesFile.identity(path) == snapshot.identity else { return nil }
           return try PreferencesFile.quarantine(path, durable: durable)
         }
         if let moved { return ([:], keptAside(moved, path: path)) }
@@ -287,7 +287,7 @@ public final class Defaults: @unchecked Sendable {
         if touched.contains(where: { domain[$0] != fresh[$0] }) {
           let bytes = try PreferencesFile.encode(domain, format: format)
           try AtomicFile.write(bytes, to: path, durable: durable)
-          let identity = FileIdentity.of(path: path)
+          let identity = PreferencesFile.identity(path)
           lock.withLock {
             writes += 1
             if let identity {
@@ -317,7 +317,7 @@ public final class Defaults: @unchecked Sendable {
   private func loadLocked(_ directory: String, path: String) throws -> (
     [String: PlistValue], String?
   ) {
-    guard let identity = FileIdentity.of(path: path) else { return ([:], nil) }
+    guard let identity = PreferencesFile.identity(path) else { return ([:], nil) }
     let cached = lock.withLock { cache.value(forKey: directory) }
     if let cached, cached.identity == identity { return (cached.domain, nil) }
     guard let snapshot = try PreferencesFile.read(path, unless: cached?.identity) else {

@@ -15,12 +15,9 @@ public struct VisitorDirectory: Sendable, Equatable {
   ///   - dataDirectory: the backend's data directory.
   ///   - visitorID: the visitor's id, already validated by the web layer.
   public init(dataDirectory: String, visitorID: String) {
-    let digest = SHA256.hash(data: Data(visitorID.utf8))
-    let key = digest.map { byte in
-      let hex = String(byte, radix: 16)
-      return byte < 16 ? "0" + hex : hex
-    }.joined()
-    self.init(dataDirectory: dataDirectory, key: key)
+    var id = visitorID
+    let digest = id.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+    self.init(dataDirectory: dataDirectory, key: Hex.encode(contiguous: digest))
   }
 
   /// A directory from its key (what `DataCheck` finds on disk).

@@ -253,6 +253,20 @@ import Testing
     #expect(browser.storedFiles().keys.contains { $0.contains("Checklists.plist.corrupt-") })
   }
 
+  @Test func unreadableSettingsAreKeptAsideAndTheVisitorIsTold() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "precious")])
+    browser.post("/settings", [("HideCheckedItems", "on")])
+    let path = try #require(browser.storedFiles().keys.first { $0.hasSuffix("Preferences.plist") })
+    try Data("not a plist".utf8).write(to: URL(fileURLWithPath: "\(browser.data)/\(path)"))
+    let response = browser.get("/lists/1")
+    #expect(response.status == 500)
+    #expect(browser.text(response).contains("settings could not be read"))
+    #expect(browser.storedFiles().keys.contains { $0.contains("Preferences.plist.corrupt-") })
+    let next = browser.get("/lists/1")
+    #expect(next.status == 200 && browser.text(next).contains("precious"))
+  }
+
   @Test func healthIsTheBareDynamicPage() throws {
     let browser = try ApplicationHarness()
     let response = browser.get("/health")

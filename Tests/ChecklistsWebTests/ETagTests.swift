@@ -15,11 +15,34 @@ import Testing
     #expect(tag.description == tag.value)
   }
 
-  @Test func theHashIsFNV1a64() {
-    // Published FNV-1a 64 test vectors: "" and "a".
-    #expect(ETag(body: []).value == "\"cbf29ce484222325-0\"")
-    #expect(ETag(body: Array("a".utf8)).value == "\"af63dc4c8601ec8c-1\"")
-    #expect(ETag(body: Array("foobar".utf8)).value == "\"85944171f73967e8-6\"")
+  @Test func aTagIsSixteenHexDigitsAndTheLength() {
+    let value = ETag(body: Array(repeating: 7, count: 300)).value
+    #expect(value.hasPrefix("\"") && value.hasSuffix("-12c\""))
+    #expect(value.dropFirst().prefix(16).allSatisfy { $0.isHexDigit && !$0.isUppercase })
+    #expect(ETag(body: []).value.hasSuffix("-0\""))
+  }
+
+  @Test func everyBitOfEveryByteChangesTheTag() {
+    // 100 bytes cover the four 8-byte lanes, the 8-byte steps and the tail.
+    let base = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+    var seen: Set<String> = [ETag(body: base).value]
+    for index in base.indices {
+      for bit in 0..<8 {
+        var changed = base
+        changed[index] ^= 1 << bit
+        seen.insert(ETag(body: changed).value)
+      }
+    }
+    #expect(seen.count == 1 + 100 * 8)
+  }
+
+  @Test func everyPrefixAndSwappedWordsGiveOtherTags() {
+    let base = (0..<80).map { UInt8(truncatingIfNeeded: $0) }
+    let prefixes = Set((0...80).map { ETag(body: Array(base.prefix($0))).value })
+    #expect(prefixes.count == 81)
+    let swapped = Array(base[8..<16] + base[0..<8] + base[16...])
+    #expect(ETag(body: swapped) != ETag(body: base))
+    #expect(ETag(body: base) == ETag(body: base))
   }
 
   @Test func ifNoneMatchMatchesExactWeakListedAndStar() {

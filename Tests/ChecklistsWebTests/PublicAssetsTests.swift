@@ -35,7 +35,16 @@ import Testing
   @Test func theStylesheetUsesNoExternalResources() throws {
     let css = try Self.file("style.css")
     #expect(!css.contains("@import"))
-    #expect(!css.contains("url("))
+    // Only the product's own glyphs, by absolute path with a version.
+    let urls = css.matches(of: /url\(([^)]*)\)/).map { String($0.output.1) }
+    #expect(!urls.isEmpty)
+    for url in urls {
+      #expect(url.wholeMatch(of: /"\/ui\/[a-z]+\.svg\?v=\d+"/) != nil, "\(url)")
+      let name = url.dropFirst(2).prefix { $0 != "?" }
+      #expect(
+        FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(String(name)).path),
+        "\(name)")
+    }
     #expect(!css.contains("http:") && !css.contains("https:"))
   }
 

@@ -116,13 +116,17 @@ import Testing
     let text = try Self.template("item-row")
     #expect(
       text.contains(
-        "<form class=\"toggle\" method=\"post\" action=\"/lists/{{list.id}}/items/{{id}}/toggle\">")
-    )
-    #expect(
-      text.contains(
-        "<button type=\"submit\" class=\"check\" aria-pressed=\"{{#checked}}true{{/checked}}{{^checked}}false{{/checked}}\">"
+        "<button class=\"check\" formaction=\"/lists/{{list.id}}/items/{{id}}/toggle\" aria-pressed=\"{{#checked}}true{{/checked}}{{^checked}}false{{/checked}}\">"
       ))
     #expect(text.contains("<span class=\"item-text\">{{text}}</span></button>"))
+    #expect(text.contains("formaction=\"/lists/{{list.id}}/items/{{id}}/delete\""))
+    // The rows' buttons post through the checklist's one form, which has the token.
+    let checklist = try Self.template("checklist")
+    let form = try #require(checklist.range(of: "<form class=\"item-rows\" method=\"post\""))
+    let end = try #require(
+      checklist.range(of: "</form>", range: form.upperBound..<checklist.endIndex))
+    let inside = checklist[form.upperBound..<end.lowerBound]
+    #expect(inside.contains("{{> csrf-field}}") && inside.contains("{{> item-row}}"))
   }
 
   @Test func formsPostToTheSpecifiedAddressesWithTheSpecifiedFields() throws {

@@ -51,18 +51,18 @@ def heading(driver):
 
 
 def toggle_button(driver, text):
-    for button in driver.find_elements(By.CSS_SELECTOR, "form.toggle button"):
+    for button in driver.find_elements(By.CSS_SELECTOR, "button.check"):
         if button.find_element(By.CLASS_NAME, "item-text").text == text:
             return button
     raise AssertionError(f"no item {text!r}")
 
 
 def add_item(driver, text, javascript):
-    count = len(driver.find_elements(By.CSS_SELECTOR, "form.toggle"))
+    count = len(driver.find_elements(By.CSS_SELECTOR, "button.check"))
     field = driver.find_element(By.CSS_SELECTOR, "form.add-item input[name=text]")
     field.send_keys(text)
     field.submit() if not javascript else driver.find_element(By.CSS_SELECTOR, "form.add-item button").click()
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "form.toggle")) == count + 1)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "button.check")) == count + 1)
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])
@@ -135,6 +135,20 @@ def test_screenshots_of_every_screen_at_phone_and_desktop_width(stack, profile):
                 client = driver.execute_script("return document.documentElement.clientWidth")
                 assert scroll <= client, f"{name} scrolls sideways at {label} width"
         assert all(path.stat().st_size > 1000 for path in saved)
+
+        # The system's dark appearance: the same screens, other colours.
+        driver.get(list_url)
+        light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        for name in ("checklist", "all-lists", "new-list"):
+            driver.get(screens[name] if screens[name].startswith("http") else stack.url(screens[name]))
+            for label, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+                driver.set_window_size(width, height)
+                driver.save_screenshot(str(SCREENSHOTS / f"{name}-dark-{label}.png"))
+        driver.get(list_url)
+        dark = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert light != dark, (light, dark)
     finally:
         driver.quit()
 

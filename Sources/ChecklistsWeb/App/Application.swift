@@ -73,6 +73,11 @@ public final class Application: Sendable {
       defaults: defaults)
     var response: Response
     do {
+      if let problem = session.preferences.loadProblem {
+        // The file was kept aside; the next request runs on the defaults.
+        logger.error("preferences: \(problem) (\(session.directory.path))")
+        throw WebError.unreadableSettings
+      }
       response =
         route.isChange ? try change(route, request, session) : try show(route, request, session)
       for cookie in try session.preferences.commit() {

@@ -31,7 +31,7 @@ struct WebError: Error, Sendable {
   static let forbidden = WebError(
     status: 403, title: "Request refused",
     message:
-      "This form could not be accepted: it did not come from this site's own page, or the page was too old. Nothing was changed. Go back, reload the page and try again."
+      "This form could not be accepted: it did not come from this site's own page, the page was too old, or this browser does not keep this site's cookies. Nothing was changed. Go back, reload the page and try again."
   )
 
   static let tooLarge = WebError(
@@ -56,6 +56,12 @@ struct WebError: Error, Sendable {
     status: 500, title: "Your checklists could not be read",
     message:
       "The file that holds your checklists is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Nothing else was changed."
+  )
+
+  static let unreadableSettings = WebError(
+    status: 500, title: "Your settings could not be read",
+    message:
+      "The file that holds your settings is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Your lists are not affected, and your settings are back to their defaults for now. Nothing else was changed."
   )
 
   static let internalError = WebError(

@@ -1,32 +1,72 @@
 import FastCGI
 
-/// A strong validator for a rendered page: the quoted FNV-1a 64-bit hash of
-/// its bytes and their length, e.g. `"3f2a9c0b1d4e5f60-1a2b"`.
+/// A strong validator for a rendered page: the quoted 64-bit hash of its
+/// bytes and their length, e.g. `"3f2a9c0b1d4e5f60-1a2b"`.
 ///
 /// Not cryptographic, and it need not be: it is compared only with the tag
 /// this visitor's own browser got for the same address. 64 bits plus the
 /// length make an accidental collision between two versions of one page
-/// vanishingly unlikely, and hashing a 10 KiB page costs about 12 µs
-/// (`swift run -c release bench-web`).
+/// vanishingly unlikely. The hash reads 8 bytes at a time in four
+/// independent lanes: a 22 KiB page took 27 µs with byte-wise FNV-1a,
+/// about 2 µs this way (`bench-web`).
 public struct ETag: Sendable, Hashable, CustomStringConvertible {
   /// The header value, quotes included.
   public let value: String
 
   /// The tag of `body`.
   public init(body: [UInt8]) {
-    // A concrete array walked through its buffer: a generic sequence here
-    // ran at ~37 ns a byte across the module boundary, this at ~1.2.
-    let hash = body.withUnsafeBufferPointer { bytes in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64 offset basis
-      for byte in bytes {
-        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3  // FNV-1a 64 prime
-      }
-      return hash
-    }
-    let length = body.count
+    let hash = body.withUnsafeBytes { Self.hash($0) }
     let hex = String(hash, radix: 16)
     value =
-      "\"\(String(repeating: "0", count: 16 - hex.count))\(hex)-\(String(length, radix: 16))\""
+      "\"\(String(repeating: "0", count: 16 - hex.count))\(hex)-\(String(body.count, radix: 16))\""
+  }
+
+  static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
+  static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+
+  /// One lane's step: the word is multiplied in, rotated, multiplied again.
+  @inline(__always)
+  static func round(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+    let mixed = lane &+ word &* prime2
+    return ((mixed << 31) | (mixed >> 33)) &* prime1
+  }
+
+  /// A 64-bit hash of `bytes`; every byte and its position count.
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    let count = bytes.count
+    var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+      prime1 &+ prime2, prime2, 0, 0 &- prime1
+    )
+    var offset = 0
+    while offset + 32 <= count {
+      lanes.0 = round(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      lanes.1 = round(lanes.1, bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+      lanes.2 = round(lanes.2, bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+      lanes.3 = round(lanes.3, bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+      offset += 32
+    }
+    var hash =
+      lanes.0 ^ ((lanes.1 << 7) | (lanes.1 >> 57)) ^ ((lanes.2 << 12) | (lanes.2 >> 52))
+      ^ ((lanes.3 << 18) | (lanes.3 >> 46))
+    while offset + 8 <= count {
+      hash = round(hash, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < count {
+      tail |= UInt64(bytes[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    hash = round(hash, tail ^ UInt64(truncatingIfNeeded: count))
+    // Final avalanche, so that nearby inputs give unrelated tags.
+    hash ^= hash >> 33
+    hash = hash &* prime2
+    hash ^= hash >> 29
+    hash = hash &* prime1
+    hash ^= hash >> 32
+    return hash
   }
 
   public var description: String { value }

@@ -1,5 +1,6 @@
 import Crypto
 import FastCGI
+import Storage
 
 /// CSRF tokens bound to a visitor: `HMAC-SHA256(server secret, visitor id)`
 /// as 64 lower-case hex digits, sent in every form as the `csrf` field.
@@ -14,16 +15,20 @@ public struct CSRF: Sendable {
   /// Separates this use of the secret from any other HMAC made with it.
   static let label = "checklists csrf v1 "
 
-  private let secret: ServerSecret
+  /// HMAC-SHA256 already keyed with the server secret: each token copies
+  /// it instead of deriving the key's pads again (half the cost of a token).
+  /// Never mutated in place, only copied; a copy's digest state is
+  /// copied on write, so threads sharing this value never share a state.
+  nonisolated(unsafe) private let keyed: HMAC<SHA256>
 
   /// Tokens keyed by `secret`.
   public init(secret: ServerSecret) {
-    self.secret = secret
+    keyed = HMAC<SHA256>(key: secret.key)
   }
 
   /// The token of `visitor`, 64 lower-case hex digits.
   public func token(for visitor: VisitorID) -> String {
-    Hex.encode(HMAC<SHA256>.authenticationCode(for: message(for: visitor), using: secret.key))
+    Hex.encode(contiguous: mac(for: visitor))
   }
 
   /// True when `token` is `visitor`'s token. The comparison of the MAC
@@ -32,8 +37,7 @@ public struct CSRF: Sendable {
     guard token.utf8.count == SHA256.byteCount * 2, let mac = Hex.decodeLowercase(token) else {
       return false
     }
-    return HMAC<SHA256>.isValidAuthenticationCode(
-      mac, authenticating: message(for: visitor), using: secret.key)
+    return self.mac(for: visitor) == mac  // constant time (swift-crypto's safeCompare)
   }
 
   /// The verdict for a state-changing request: first the browser's
@@ -58,7 +62,9 @@ public struct CSRF: Sendable {
     return isValid(submittedToken, for: visitor) ? .allowed : .refused(.wrongToken)
   }
 
-  private func message(for visitor: VisitorID) -> [UInt8] {
-    Array((Self.label + visitor.hex).utf8)
+  private func mac(for visitor: VisitorID) -> HashedAuthenticationCode<SHA256> {
+    var mac = keyed
+    mac.update(data: Array((Self.label + visitor.hex).utf8))
+    return mac.finalize()
   }
 }

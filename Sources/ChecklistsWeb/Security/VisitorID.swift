@@ -1,3 +1,5 @@
+import Storage
+
 /// The random 128-bit value that recognises a visitor, spelled as 32
 /// lower-case hex digits in the visitor cookie.
 ///

@@ -12,6 +12,12 @@ enum PreferencesFile {
   static let fileName = "Preferences.plist"
   static let lockName = ".Preferences.lock"
 
+  /// The identity of the file now, nil when it is missing or cannot be
+  /// examined (the caller then reads it, and reports what goes wrong).
+  static func identity(_ path: String) -> FileIdentity? {
+    (try? FileIdentity.of(path)) ?? nil
+  }
+
   /// A file's contents and the identity of exactly the version read.
   struct Snapshot {
     /// Nil when the identity was the one the caller already knew.
@@ -19,41 +25,19 @@ enum PreferencesFile {
     var identity: FileIdentity
   }
 
-  /// Reads the file through one descriptor, so the identity belongs to the
-  /// bytes even when another process renames a new version in meanwhile.
-  /// When the open file turns out to be `known` (the cached version), its
+  /// Reads the file (`FileSnapshot`: one descriptor, so the identity belongs
+  /// to the bytes even when another process renames a new version in
+  /// meanwhile). When the file is still `known` (the cached version), its
   /// bytes are not read: with many threads, a version is often replaced
   /// between a `stat` and the cache look-up, and re-parsing it was 40% of
   /// a busy visitor's commits.
   static func read(_ path: String, unless known: FileIdentity? = nil) throws(FileError) -> Snapshot?
   {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      if errno == ENOENT { return nil }
-      throw FileError(operation: "open", path: path, errno: errno)
+    if let known, try FileIdentity.of(path) == known {
+      return Snapshot(bytes: nil, identity: known)
     }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-      throw FileError(operation: "fstat", path: path, errno: errno)
-    }
-    if let known, FileIdentity(info) == known { return Snapshot(bytes: nil, identity: known) }
-    var bytes = Data(count: Int(info.st_size))
-    var offset = 0
-    while true {
-      if offset == bytes.count { bytes.count += 4096 }  // grew since fstat
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FileError(operation: "read", path: path, errno: errno)
-      }
-      if count == 0 { break }
-      offset += count
-    }
-    bytes.count = offset
-    return Snapshot(bytes: bytes, identity: FileIdentity(info))
+    guard let snapshot = try FileSnapshot.read(path) else { return nil }
+    return Snapshot(bytes: snapshot.contents, identity: snapshot.identity)
   }
 
   /// Parses a persistent domain; nil when the bytes are not a property list

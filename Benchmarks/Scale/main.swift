@@ -1,0 +1,121 @@
+import ChecklistsModel
+import ChecklistsWeb
+import Dispatch
+import FastCGI
+import Foundation
+import Logging
+import Storage
+
+// Scale: many visitors on disk, a walk over all of them with a bounded
+// cache, and long lists. Everything in-process through
+// Application.respond(to:), so the figures are the backend's own.
+//
+//   bench-scale [visitors]      (default 100,000; data under .build-bench/scale)
+
+let visitorCount = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1])! : 100_000
+let cacheCapacity = 1_000
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().path
+let data = "\(root)/.build-bench/scale-\(getpid())"
+defer { try? FileManager.default.removeItem(atPath: data) }
+try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Resident memory of this process, from /proc/self/statm.
+func residentBytes() -> Int {
+  let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "0 0"
+  return (Int(text.split(separator: " ")[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+
+let application = try Application(
+  configuration: ApplicationConfiguration(
+    dataDirectory: data, templatesDirectory: "\(root)/Templates",
+    publicDirectory: "\(root)/Public", durable: false, cacheCapacity: cacheCapacity),
+  logger: Logger(label: "bench-scale"))
+let writer = ChecklistStore(
+  configuration: .init(dataDirectory: data, cacheCapacity: 1, durable: false),
+  logger: Logger(label: "bench-scale"))
+
+/// A visitor with one list of `items` items, written straight to the store.
+func makeVisitor(items: Int) throws -> (VisitorID, listID: Int) {
+  let visitor = VisitorID()
+  let directory = VisitorDirectory(dataDirectory: data, visitorID: visitor.hex)
+  let listID = try writer.update(directory, initial: { _ in DataModel() }) { model in
+    let list = try model.addList(name: "Groceries", icon: .groceries)
+    for number in 0..<items { try model.addItem(text: "item number \(number)", toList: list) }
+    _ = try model.addList(name: "Chores", icon: .chores)
+    _ = try model.addList(name: "Trips", icon: .trips)
+    return list
+  }
+  return (visitor, listID)
+}
+
+func page(_ visitor: VisitorID, _ listID: Int) -> Request {
+  Request(method: "GET", path: "/lists/\(listID)", headers: ["cookie": "visitor=\(visitor.hex)"])
+}
+
+/// Median nanoseconds of `body` over `rounds` rounds of `iterations` calls.
+func median(rounds: Int = 7, iterations: Int, _ body: () -> Void) -> Double {
+  var results: [Double] = []
+  for _ in 0..<rounds {
+    let start = now()
+    for _ in 0..<iterations { body() }
+    results.append(Double(now() - start) / Double(iterations))
+  }
+  return results.sorted()[rounds / 2]
+}
+
+// 1. One visitor's page, alone on disk.
+let (probe, probeList) = try makeVisitor(items: 20)
+let probeRequest = page(probe, probeList)
+precondition(application.respond(to: probeRequest).status == 200)
+let alone = median(iterations: 2_000) { _ = application.respond(to: probeRequest) }
+
+// 2. The same page with `visitorCount` visitors beside it.
+let filling = now()
+var visitors: [(VisitorID, Int)] = []
+visitors.reserveCapacity(visitorCount)
+for _ in 0..<visitorCount { visitors.append(try makeVisitor(items: 3)) }
+let fillSeconds = Double(now() - filling) / 1e9
+let crowded = median(iterations: 2_000) { _ = application.respond(to: probeRequest) }
+print(
+  "visitors on disk: \(visitorCount) written in \(String(format: "%.1f", fillSeconds)) s")
+print(
+  "GET /lists/\(probeList) (20 items): \(Int(alone)) ns alone, \(Int(crowded)) ns beside \(visitorCount) visitors"
+)
+
+// 3. A walk over every visitor with a cache of `cacheCapacity`: memory plateaus.
+let before = residentBytes()
+var checkpoints: [String] = []
+let walking = now()
+for (index, (visitor, listID)) in visitors.enumerated() {
+  let response = application.respond(to: page(visitor, listID))
+  precondition(response.status == 200, "status \(response.status)")
+  if [1_000, 10_000, visitorCount / 2, visitorCount].contains(index + 1) {
+    checkpoints.append("\(index + 1): \(mib(residentBytes()))")
+  }
+}
+let walkSeconds = Double(now() - walking) / 1e9
+print(
+  "walk over \(visitorCount) visitors (cache capacity \(cacheCapacity)): RSS before \(mib(before)); after "
+    + checkpoints.joined(separator: ", ")
+    + String(format: "; %.0f µs per uncached page", walkSeconds * 1e6 / Double(visitorCount)))
+
+// 4. Long lists: a page of 5,000 items, and the cost per item.
+for items in [100, 1_000, 5_000] {
+  let (visitor, listID) = try makeVisitor(items: items)
+  let request = page(visitor, listID)
+  let size = application.respond(to: request).body.count
+  let nanoseconds = median(iterations: items >= 5_000 ? 20 : 200) {
+    _ = application.respond(to: request)
+  }
+  print(
+    String(
+      format: "GET of a %d-item list: %.2f ms (%d bytes), %.0f ns per item%@", items,
+      nanoseconds / 1e6, size, nanoseconds / Double(items),
+      items == 5_000 ? (nanoseconds <= 5e6 ? "  (goal ≤ 5 ms: ok)" : "  (goal ≤ 5 ms: OVER)") : ""
+    ))
+}
