@@ -43,13 +43,14 @@ let writer = ChecklistStore(
 func makeVisitor(items: Int) throws -> (VisitorID, listID: Int) {
   let visitor = VisitorID()
   let directory = VisitorDirectory(dataDirectory: data, visitorID: visitor.hex)
-  let listID = try writer.update(directory, initial: { _ in DataModel() }) { model in
+  let fill: (inout DataModel) throws -> Int = { model in
     let list = try model.addList(name: "Groceries", icon: .groceries)
     for number in 0..<items { try model.addItem(text: "item number \(number)", toList: list) }
     _ = try model.addList(name: "Chores", icon: .chores)
     _ = try model.addList(name: "Trips", icon: .trips)
     return list
   }
+  let listID = try writer.update(directory, initial: { _ in DataModel() }, fill)
   return (visitor, listID)
 }
 
