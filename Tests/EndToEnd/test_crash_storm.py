@@ -16,8 +16,8 @@ from visitor import Visitor
 
 KILLS = int(os.environ.get("KILLS", "200"))
 VISITORS = 16
-ITEM = re.compile(r'<li class="row item(?: is-checked)?" id="item-(\d+)">.*?aria-pressed="(true|false)">'
-                  r'.*?<span class="item-text">(.*?)</span>', re.S)
+ITEM = re.compile(r'<li class="row" id="item-(\d+)"><button class="check" [^>]*aria-pressed="(true|false)">'
+                  r'(.*?)</button>', re.S)
 
 
 class Simulated:
