@@ -52,6 +52,20 @@ public final class ChecklistStore: Sendable {
   ///   then set aside, so the next load returns nil); `.io` when a system
   ///   call fails.
   public func load(_ visitor: VisitorDirectory) throws(StoreError) -> DataModel? {
+    try loadVersioned(visitor).model
+  }
+
+  /// A visitor's model and the identity of the file it came from (nil
+  /// when nothing is stored): what a cache of anything derived from the
+  /// model checks to know it is still current, in this process or after
+  /// another one wrote.
+  public struct Versioned: Sendable {
+    public var model: DataModel?
+    public var version: FileIdentity?
+  }
+
+  /// As `load(_:)`, with the version of the file the model came from.
+  public func loadVersioned(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
     do {
       return try current(visitor, locked: false)
     } catch let error as StoreError {
@@ -88,7 +102,7 @@ public final class ChecklistStore: Sendable {
     }
     do {
       return try FileLock.withLock(visitor.lockPath) { () throws -> T in
-        let stored = try self.current(visitor, locked: true)
+        let stored = try self.current(visitor, locked: true).model
         var model = initial(stored)
         let result = try change(&model)
         let changed = stored.map { $0 != model } ?? (model != DataModel())
@@ -112,16 +126,16 @@ public final class ChecklistStore: Sendable {
 
   /// The model on disk now: from the cache when the file's identity matches,
   /// decoded otherwise. Throws `FileError` or `StoreError.unreadable`.
-  private func current(_ visitor: VisitorDirectory, locked: Bool) throws -> DataModel? {
+  private func current(_ visitor: VisitorDirectory, locked: Bool) throws -> Versioned {
     let path = visitor.checklistsPath
     while true {
       guard let identity = try FileIdentity.of(path) else {
         cache.withLock { $0.removeValue(forKey: visitor.key) }
-        return nil
+        return Versioned(model: nil, version: nil)
       }
       if let cached = cache.withLock({ $0.value(forKey: visitor.key) }), cached.identity == identity
       {
-        return cached.model
+        return Versioned(model: cached.model, version: identity)
       }
       guard let snapshot = try FileSnapshot.read(path) else { continue }  // deleted meanwhile
       do {
@@ -129,7 +143,7 @@ public final class ChecklistStore: Sendable {
         cache.withLock {
           $0.setValue(Cached(identity: snapshot.identity, model: model), forKey: visitor.key)
         }
-        return model
+        return Versioned(model: model, version: snapshot.identity)
       } catch let error as DataModel.NewerVersion {
         logger.error(
           "checklists file of a newer version", metadata: ["path": "\(path)", "reason": "\(error)"])

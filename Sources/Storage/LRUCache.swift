@@ -3,7 +3,7 @@
 /// Entries live in arrays linked by index (no per-entry class allocation),
 /// which keeps 10,000 cached visitors within a few KiB each. Not
 /// thread-safe: `ChecklistStore` holds it in a `Mutex`.
-struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private struct Entry: Sendable {
     var key: Key
     var value: Value
@@ -17,20 +17,20 @@ struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private var newest = -1
   private var oldest = -1
 
-  init(capacity: Int) {
+  public init(capacity: Int) {
     self.capacity = max(0, capacity)
   }
 
-  var count: Int { slots.count }
+  public var count: Int { slots.count }
 
   /// The value for `key`, which becomes the most recently used.
-  mutating func value(forKey key: Key) -> Value? {
+  public mutating func value(forKey key: Key) -> Value? {
     guard let slot = slots[key] else { return nil }
     moveToFront(slot)
     return entries[slot].value
   }
 
-  mutating func setValue(_ value: Value, forKey key: Key) {
+  public mutating func setValue(_ value: Value, forKey key: Key) {
     guard capacity > 0 else { return }
     if let slot = slots[key] {
       entries[slot].value = value
@@ -55,7 +55,7 @@ struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
   /// Forgets `key`; its place is reused by a later entry only once the
   /// cache is full, so a removal just unlinks it and marks it oldest.
-  mutating func removeValue(forKey key: Key) {
+  public mutating func removeValue(forKey key: Key) {
     guard let slot = slots.removeValue(forKey: key) else { return }
     unlink(slot)
     // Keep the slot in the list as the oldest so that it is reused first.

@@ -39,12 +39,18 @@ struct ServeCommand: ParsableCommand {
   @Option(help: "Visitors whose checklists and preferences stay decoded in memory.")
   var cacheCapacity: Int = 10_000
 
+  @Option(help: "Rendered Checklist pages kept in memory (each at most 16 KiB).")
+  var pageCacheCapacity: Int = 1_000
+
   func validate() throws {
     guard (socket == nil) != (port == nil) else {
       throw ValidationError("Give exactly one of --socket PATH or --port N.")
     }
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
+    guard pageCacheCapacity > 0 else {
+      throw ValidationError("--page-cache-capacity must be at least 1.")
+    }
   }
 
   func run() throws {
@@ -59,7 +65,7 @@ struct ServeCommand: ParsableCommand {
       application = try Application(
         configuration: ApplicationConfiguration(
           dataDirectory: data, templatesDirectory: templates, publicDirectory: `public`,
-          cacheCapacity: cacheCapacity),
+          cacheCapacity: cacheCapacity, pageCacheCapacity: pageCacheCapacity),
         logger: logger)
     } catch {
       logger.critical("cannot start: \(error)")

@@ -267,6 +267,28 @@ import Testing
     #expect(next.status == 200 && browser.text(next).contains("precious"))
   }
 
+  @Test func aKeptPageIsNeverStaleAfterAChangeHereOrInAnotherProcess() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "first")])
+    let before = browser.get("/lists/1")
+    #expect(browser.get("/lists/1").body == before.body, "the same page again")
+    // Another backend process on the same data directory, the same visitor.
+    let otherProcess = try browser.anotherBrowser()
+    otherProcess.cookies["visitor"] = browser.cookies["visitor"]
+    otherProcess.post("/lists/1/items", [("text", "second")])
+    let after = browser.text(browser.get("/lists/1"))
+    #expect(after.contains(">first<") && after.contains(">second<"))
+    browser.post("/lists/1/items/1/toggle")
+    #expect(browser.text(browser.get("/lists/1")).contains(#"aria-pressed="true">first<"#))
+    browser.post("/settings", [("HideCheckedItems", "on"), ("OpenLastList", "on")])
+    #expect(!browser.text(browser.get("/lists/1")).contains(">first<"))
+    // Another visitor never gets this visitor's page (their token is in it).
+    let stranger = try browser.anotherBrowser()
+    stranger.post("/lists/1/items", [("text", "theirs")])
+    let theirs = stranger.text(stranger.get("/lists/1"))
+    #expect(theirs.contains(">theirs<") && !theirs.contains(">second<"))
+  }
+
   @Test func healthIsTheBareDynamicPage() throws {
     let browser = try ApplicationHarness()
     let response = browser.get("/health")

@@ -119,7 +119,9 @@ import Testing
         "<button class=\"check\" formaction=\"{{list.id}}/items/{{id}}/toggle\" aria-pressed=\"{{#checked}}true{{/checked}}{{^checked}}false{{/checked}}\">{{text}}</button>"
       ))
     // Relative to the page's address, /lists/ID.
-    #expect(text.contains("formaction=\"{{list.id}}/items/{{id}}/delete\" aria-label=\"Delete {{text}}\""))
+    #expect(
+      text.contains("formaction=\"{{list.id}}/items/{{id}}/delete\" aria-label=\"Delete {{text}}\"")
+    )
     #expect(text.contains("href=\"{{list.id}}/items/{{id}}/edit\" aria-label=\"Edit {{text}}\""))
     // The rows' buttons post through the checklist's one form, which has the token.
     let checklist = try Self.template("checklist")

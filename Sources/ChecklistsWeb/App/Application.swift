@@ -18,6 +18,7 @@ public final class Application: Sendable {
   let defaults: Defaults
   let store: ChecklistStore
   let csrf: CSRF
+  let pages: PageCache
   let logger: Logger
 
   /// Loads and checks everything a request needs, so that a broken template
@@ -39,6 +40,7 @@ public final class Application: Sendable {
       logger: logger, durable: configuration.durable,
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
+    pages = PageCache(capacity: configuration.pageCacheCapacity)
     store = ChecklistStore(
       configuration: .init(
         dataDirectory: configuration.dataDirectory, cacheCapacity: configuration.cacheCapacity,
@@ -115,11 +117,14 @@ public final class Application: Sendable {
 
   /// The visitor's checklists as they stand: what is stored, or the
   /// first-run list while nothing is (shown, never stored, on a `GET`).
-  func currentModel(_ session: VisitorSession) throws -> (model: DataModel, firstRun: Bool) {
-    let stored = try store.load(session.directory)
-    let pending = FirstRun.isPending(stored: stored, preferences: session.preferences)
-    let model = FirstRun.model(stored: stored, preferences: session.preferences, commit: false)
-    return (model, pending)
+  func currentModel(_ session: VisitorSession) throws -> (
+    model: DataModel, firstRun: Bool, version: FileIdentity?
+  ) {
+    let stored = try store.loadVersioned(session.directory)
+    let pending = FirstRun.isPending(stored: stored.model, preferences: session.preferences)
+    let model = FirstRun.model(
+      stored: stored.model, preferences: session.preferences, commit: false)
+    return (model, pending, stored.version)
   }
 
   /// Changes the visitor's checklists under their lock: one write. Before

@@ -14,15 +14,19 @@ public struct ApplicationConfiguration: Sendable {
   public var durable: Bool
   /// How many visitors' decoded checklists and preferences stay in memory.
   public var cacheCapacity: Int
+  /// How many rendered Checklist pages (each at most 16 KiB) stay in memory.
+  public var pageCacheCapacity: Int
 
   public init(
     dataDirectory: String, templatesDirectory: String = "Templates",
-    publicDirectory: String = "Public", durable: Bool = true, cacheCapacity: Int = 10_000
+    publicDirectory: String = "Public", durable: Bool = true, cacheCapacity: Int = 10_000,
+    pageCacheCapacity: Int = 1_000
   ) {
     self.dataDirectory = dataDirectory
     self.templatesDirectory = templatesDirectory
     self.publicDirectory = publicDirectory
     self.durable = durable
     self.cacheCapacity = cacheCapacity
+    self.pageCacheCapacity = pageCacheCapacity
   }
 }

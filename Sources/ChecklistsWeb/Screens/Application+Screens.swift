@@ -7,8 +7,8 @@ import HTMLTemplates
 extension Application {
   func show(_ route: Route, _ request: Request, _ session: VisitorSession) throws -> Response {
     let preferences = session.preferences
-    let (model, firstRun) = try currentModel(session)
-    let token = csrf.token(for: session.id)
+    let (model, firstRun, version) = try currentModel(session)
+    var token: String { csrf.token(for: session.id) }  // only the screens with forms pay for it
     switch route {
     case .landing:
       if let id = landingList(model: model, firstRun: firstRun, session: session) {
@@ -28,10 +28,19 @@ extension Application {
       guard let list = model.checklist(id: id) else { throw WebError.listNotFound }
       model.setSelectedChecklist(id: id, preferences: preferences)
       let hideChecked = preferences.bool(forKey: PreferenceKey.hideCheckedItems)
-      return try page(
+      let key = PageCache.Key(visitor: session.directory.key, list: id, hideChecked: hideChecked)
+      if let version, let kept = pages.page(for: key, version: version) {
+        return page(body: kept.body, etag: kept.etag, request)
+      }
+      let body = try renderer.render(
         ChecklistScreen.template, title: list.name,
         context: ChecklistScreen.context(
-          list: list, hideChecked: hideChecked, csrf: token, icons: icons), request)
+          list: list, hideChecked: hideChecked, csrf: token, icons: icons))
+      let etag = ETag(body: body)
+      if let version {
+        pages.keep(PageCache.Page(version: version, body: body, etag: etag), for: key)
+      }
+      return page(body: body, etag: etag, request)
 
     case .newListForm:
       return try page(
@@ -89,15 +98,18 @@ extension Application {
   func page(_ template: String, title: String, context: TemplateValue, _ request: Request)
     throws -> Response
   {
-    var response = try renderer.response(template, title: title, context: context)
-    let etag = ETag(body: response.body)
+    let response = try renderer.response(template, title: title, context: context)
+    return page(body: response.body, etag: ETag(body: response.body), request)
+  }
+
+  /// A rendered page with its tag: `200`, or `304` with no body.
+  func page(body: [UInt8], etag: ETag, _ request: Request) -> Response {
     if etag.isNotModified(request) {
-      response.status = 304
-      response.body = []
-      response.headers.removeAll { $0.name == "Content-Type" }
+      return Response(status: 304, headers: [("ETag", etag.value)])
     }
-    response.headers.append(("ETag", etag.value))
-    return response
+    return Response(
+      status: 200,
+      headers: [("Content-Type", "text/html; charset=utf-8"), ("ETag", etag.value)], body: body)
   }
 
   /// `303 See Other`: the answer to every change (Post/Redirect/Get), and
