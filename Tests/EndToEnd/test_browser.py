@@ -12,7 +12,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 SCREENSHOTS = Path(__file__).resolve().parent / "artifacts" / "screenshots"
@@ -41,8 +41,10 @@ def profile():
 
 
 def wait(driver, condition, seconds=10):
-    # The enhancement script replaces <main>: elements found before may go stale.
-    ignored = (StaleElementReferenceException, NoSuchElementException, AssertionError)
+    # A navigation or the enhancement script's new <main> can replace an
+    # element between finding and reading it (stale, or "does not belong to
+    # the document"): look again until the time is up.
+    ignored = (WebDriverException, AssertionError)
     return WebDriverWait(driver, seconds, ignored_exceptions=ignored).until(lambda d: condition(d))
 
 
