@@ -166,7 +166,7 @@ public final class ChecklistStore: Sendable {
     let path = visitor.checklistsPath
     let move = { () throws -> StoreError? in
       guard try FileIdentity.of(path) == snapshot.identity else { return nil }
-      let keptAs = try ChecklistsFile.setAside(path)
+      let keptAs = try CorruptFile.setAside(path)
       self.cache.withLock { $0.removeValue(forKey: visitor.key) }
       self.logger.error(
         "unreadable checklists file set aside",

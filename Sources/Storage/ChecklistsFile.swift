@@ -36,26 +36,6 @@ enum ChecklistsFile {
     return String(validating: data, as: UTF8.self) != nil
   }
 
-  /// Renames an unreadable file to `<path>.corrupt-<UTC timestamp>` (with a
-  /// counter if that exists), so that it is never overwritten.
-  static func setAside(_ path: String) throws(FileError) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-    let base = "\(path).corrupt-\(formatter.string(from: Date()))"
-    var target = base
-    var counter = 1
-    while access(target, F_OK) == 0 {
-      counter += 1
-      target = "\(base)-\(counter)"
-    }
-    guard rename(path, target) == 0 else {
-      throw FileError(operation: "rename", path: path, errno: errno)
-    }
-    return target
-  }
-
   /// Creates `path` and its missing parents, each private (0700).
   static func createDirectory(_ path: String) throws(FileError) {
     var info = stat()

@@ -88,7 +88,7 @@ public enum DataCheck {
         do {
           let directory = (path as NSString).deletingLastPathComponent
           problem.keptAs = try FileLock.withLock(directory + "/.Checklists.lock") {
-            try ChecklistsFile.setAside(path)
+            try CorruptFile.setAside(path)
           }
         } catch {
           problem.reason += "; could not move it aside: \(error)"

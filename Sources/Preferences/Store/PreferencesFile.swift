@@ -66,23 +66,7 @@ enum PreferencesFile {
   /// never over an earlier one, and returns the new name. The caller holds
   /// the visitor's lock.
   static func quarantine(_ path: String, durable: Bool) throws(FileError) -> String {
-    var seconds = time(nil)
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    var buffer = [CChar](repeating: 0, count: 32)
-    let length = strftime(&buffer, buffer.count, "%Y%m%dT%H%M%SZ", &parts)
-    let stamp = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var target = "\(path).corrupt-\(stamp)"
-    var attempt = 1
-    while access(target, F_OK) == 0 {
-      attempt += 1
-      target = "\(path).corrupt-\(stamp)-\(attempt)"
-    }
-    guard rename(path, target) == 0 else {
-      throw FileError(operation: "rename", path: path, errno: errno)
-    }
-    if durable { try AtomicFile.syncDirectory((path as NSString).deletingLastPathComponent) }
-    return (target as NSString).lastPathComponent
+    (try CorruptFile.setAside(path, durable: durable) as NSString).lastPathComponent
   }
 
   /// Creates `directory` and any missing parents with mode 0700.
