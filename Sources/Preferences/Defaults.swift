@@ -20,12 +20,12 @@ public final class Defaults: @unchecked Sendable {
   private var cookieKinds: [String: CookieValueKind] = [:]
   private var observers: [UInt64: @Sendable (PreferencesChange) -> Void] = [:]
   private var nextObserver: UInt64 = 0
-  private var cache: LRUCache<CachedDomain>
+  private var cache: LRUCache<String, CachedDomain>
   private var committers: [String: Committer] = [:]
   private var writes = 0
 
   /// A persistent domain as read from (or written to) one version of a file.
-  struct CachedDomain {
+  struct CachedDomain: Sendable {
     var identity: FileIdentity
     var domain: [String: PlistValue]
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import XCTest
 
 @testable import Preferences
@@ -355,7 +356,7 @@ final class PersistentDomainTests: XCTestCase {
     for index in 0..<5 {
       XCTAssertEqual(defaults.scope(base + "/v\(index)").integer(forKey: "N"), index)
     }
-    var cache = LRUCache<Int>(capacity: 2)
+    var cache = LRUCache<String, Int>(capacity: 2)
     cache.setValue(1, forKey: "a")
     cache.setValue(2, forKey: "b")
     _ = cache.value(forKey: "a")

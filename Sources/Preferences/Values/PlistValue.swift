@@ -3,7 +3,7 @@ import Foundation
 /// A property-list value as this module holds it: a closed set of cases, so
 /// that equality ("an equal value changes nothing") and the typed getters'
 /// conversions do not depend on Foundation's bridging of `Any`.
-enum PlistValue: Equatable {
+enum PlistValue: Equatable, Sendable {
   case string(String)
   case integer(Int)
   case double(Double)
