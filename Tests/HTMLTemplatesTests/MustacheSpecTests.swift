@@ -124,9 +124,14 @@ final class MustacheSpecTests: XCTestCase {
         + (skippedHere.isEmpty ? "" : " (\(skippedHere.joined(separator: ", ")))"))
   }
 
-  /// `shared/mustache-spec`, found by walking up from this file: the worktrees sit beside
-  /// `shared` (`/work/wt-templates`, `/work/main`), a standalone clone may hold it inside.
+  /// The official spec files: `$MUSTACHE_SPEC` when set, else `shared/mustache-spec` found
+  /// by walking up from this file (checkouts sit beside `shared`), else the workplace's
+  /// `/work/shared/mustache-spec` (a clone elsewhere, as CI makes). They are not copied
+  /// into the repository.
   static func specDirectory() throws -> URL {
+    if let configured = ProcessInfo.processInfo.environment["MUSTACHE_SPEC"] {
+      return URL(fileURLWithPath: configured)
+    }
     var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     while directory.path != "/" {
       for candidate in ["shared/mustache-spec", "../shared/mustache-spec"] {
@@ -140,6 +145,9 @@ final class MustacheSpecTests: XCTestCase {
       }
       directory.deleteLastPathComponent()
     }
-    throw XCTSkip("shared/mustache-spec not found above \(#filePath)")
+    if FileManager.default.fileExists(atPath: "/work/shared/mustache-spec/sections.json") {
+      return URL(fileURLWithPath: "/work/shared/mustache-spec")
+    }
+    throw XCTSkip("shared/mustache-spec not found above \(#filePath) nor in /work/shared")
   }
 }
