@@ -53,12 +53,12 @@ public final class Application: Sendable {
   public func respond(to request: Request) -> Response {
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
     let response: Response
-    switch Router.resolve(request) {
+    let outcome = Router.resolve(request)
+    switch outcome {
     case .route(let route, _):
       response = handle(route, request)
-    case .methodNotAllowed(let allowed):
-      response = renderer.errorResponse(
-        .methodNotAllowed(allow: allowed.joined(separator: ", ")))
+    case .methodNotAllowed:
+      response = renderer.errorResponse(.methodNotAllowed(allow: outcome.allowHeader ?? ""))
     case .notFound:
       response = renderer.errorResponse(.pageNotFound)
     }

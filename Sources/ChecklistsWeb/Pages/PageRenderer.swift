@@ -32,26 +32,30 @@ struct PageRenderer: Sendable {
       body: body)
   }
 
-  /// The page for an error, with its status.
-  func errorResponse(_ error: WebError) -> Response {
+  /// The error page's bytes; `showStatus` false leaves out "Error N" (the
+  /// static 50x page stands for several statuses).
+  func errorPage(_ error: WebError, showStatus: Bool = true) throws(TemplateError) -> [UInt8] {
     var context: [String: TemplateValue] = [
       "title": .string(error.title),
       "message": .string(error.message),
       "back": ["href": .string(error.backHref), "label": .string(error.backLabel)],
     ]
-    context["status"] = .int(error.status)
-    var response: Response
+    if showStatus { context["status"] = .int(error.status) }
+    return try render("error", title: error.title, context: .object(TemplateObject(context)))
+  }
+
+  /// The page for an error, with its status and its own headers.
+  func errorResponse(_ error: WebError) -> Response {
     do {
-      response = try self.response(
-        "error", title: error.title, context: .object(TemplateObject(context)),
-        status: error.status)
+      return Response(
+        status: error.status,
+        headers: [("Content-Type", "text/html; charset=utf-8")] + error.headers,
+        body: try errorPage(error))
     } catch {
       // The templates were checked at start-up; this is a last resort.
       return Response(
         status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
         body: Array("Internal error\n".utf8))
     }
-    response.headers.append(contentsOf: error.headers)
-    return response
   }
 }

@@ -98,8 +98,8 @@ extension Application {
   func page(_ template: String, title: String, context: TemplateValue, _ request: Request)
     throws -> Response
   {
-    let response = try renderer.response(template, title: title, context: context)
-    return page(body: response.body, etag: ETag(body: response.body), request)
+    let body = try renderer.render(template, title: title, context: context)
+    return page(body: body, etag: ETag(body: body), request)
   }
 
   /// A rendered page with its tag: `200`, or `304` with no body.

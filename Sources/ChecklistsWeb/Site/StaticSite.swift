@@ -28,11 +28,11 @@ public struct StaticSite: Sendable {
         "The server is restarting or stopped. Your lists are safe: nothing you saved is lost. Try again in a moment.",
       backHref: "/lists", backLabel: "Try again")
     return [
-      Page(file: "404.html", bytes: try errorPage(notFound, showStatus: true)),
-      Page(file: "50x.html", bytes: try errorPage(unavailable, showStatus: false)),
+      Page(file: "404.html", bytes: try renderer.errorPage(notFound)),
+      Page(file: "50x.html", bytes: try renderer.errorPage(unavailable, showStatus: false)),
       Page(
         file: "about.html",
-        bytes: try renderer.render("about", title: "About", context: ["version": "1"])),
+        bytes: try renderer.render("about", title: "About", context: .object(TemplateObject([:])))),
     ]
   }
 
@@ -46,16 +46,5 @@ public struct StaticSite: Sendable {
       written.append(path)
     }
     return written
-  }
-
-  private func errorPage(_ error: WebError, showStatus: Bool) throws -> [UInt8] {
-    var context: [String: TemplateValue] = [
-      "title": .string(error.title),
-      "message": .string(error.message),
-      "back": ["href": .string(error.backHref), "label": .string(error.backLabel)],
-    ]
-    if showStatus { context["status"] = .int(error.status) }
-    return try renderer.render(
-      "error", title: error.title, context: .object(TemplateObject(context)))
   }
 }
