@@ -1,7 +1,6 @@
 import ChecklistsModel
 import Foundation
 import Logging
-import Synchronization
 
 /// Loads and saves visitors' `Checklists.plist`, with a bounded cache of
 /// decoded models. Thread-safe; several processes may share one data
@@ -37,12 +36,12 @@ public final class ChecklistStore: Sendable {
 
   public let configuration: Configuration
   private let logger: Logger
-  private let cache: Mutex<LRUCache<String, Cached>>
+  private let cache: LockedValue<LRUCache<String, Cached>>
 
   public init(configuration: Configuration, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
-    self.cache = Mutex(LRUCache(capacity: configuration.cacheCapacity))
+    self.cache = LockedValue(LRUCache(capacity: configuration.cacheCapacity))
   }
 
   /// The visitor's stored model, or nil when nothing is stored yet. Never

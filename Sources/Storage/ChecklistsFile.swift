@@ -12,6 +12,7 @@ enum ChecklistsFile {
   static func encode(
     _ model: DataModel, format: PropertyListSerialization.PropertyListFormat
   ) throws -> Data {
+    if format == .xml { return Data(ChecklistsXMLWriter.document(model)) }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = format
     return try encoder.encode(model)

@@ -19,6 +19,17 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["file.plist"])
   }
 
+  @Test(arguments: [
+    ("/data/users/ab/key/Checklists.plist", "/data/users/ab/key", "Checklists.plist"),
+    ("relative/file", "relative", "file"),
+    ("file", ".", "file"),
+    ("/file", "/", "file"),
+    ("/dé/ü.plist", "/dé", "ü.plist"),
+  ])
+  func splitsAPathIntoItsDirectoryAndName(path: String, directory: String, name: String) {
+    #expect(AtomicFile.split(path) == (directory, name))
+  }
+
   @Test func readOfMissingFileIsNil() throws {
     #expect(try AtomicFile.read(directory + "/missing") == nil)
   }

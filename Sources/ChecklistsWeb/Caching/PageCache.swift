@@ -1,5 +1,4 @@
 import Storage
-import Synchronization
 
 /// Rendered Checklist pages, reused while nothing they show has changed.
 ///
@@ -31,10 +30,10 @@ final class PageCache: Sendable {
 
   static let maximumPageBytes = 16 * 1024
 
-  private let pages: Mutex<LRUCache<Key, Page>>
+  private let pages: LockedValue<LRUCache<Key, Page>>
 
   init(capacity: Int) {
-    pages = Mutex(LRUCache(capacity: max(capacity, 1)))
+    pages = LockedValue(LRUCache(capacity: max(capacity, 1)))
   }
 
   /// The page rendered for `key` from exactly `version` of the model, if kept.

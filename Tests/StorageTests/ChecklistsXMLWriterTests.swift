@@ -1,0 +1,61 @@
+import ChecklistsModel
+import Foundation
+import XCTest
+
+@testable import Storage
+
+/// The direct writer must produce exactly what Foundation's encoder writes,
+/// so that nothing about the file changes but the time it takes.
+final class ChecklistsXMLWriterTests: XCTestCase {
+  private func foundation(_ model: DataModel) throws -> [UInt8] {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    return Array(try encoder.encode(model))
+  }
+
+  func testEmptyModelMatchesFoundation() throws {
+    let model = DataModel()
+    XCTAssertEqual(
+      String(decoding: ChecklistsXMLWriter.document(model), as: UTF8.self),
+      String(decoding: try foundation(model), as: UTF8.self))
+  }
+
+  func testListsItemsAndMarkupCharactersMatchFoundation() throws {
+    var model = DataModel()
+    let groceries = try model.addList(
+      name: "Fish & <Chips> \"today\" 'ok' ünïcödé 🐟", icon: .groceries)
+    _ = try model.addList(name: "Empty", icon: .none)
+    let first = try model.addItem(text: "a < b && c > d", toList: groceries)
+    _ = try model.addItem(text: "]]> <![CDATA[ x", toList: groceries)
+    _ = try model.toggleItem(id: first, inList: groceries)
+    let document = ChecklistsXMLWriter.document(model)
+    XCTAssertEqual(
+      String(decoding: document, as: UTF8.self),
+      String(decoding: try foundation(model), as: UTF8.self))
+    XCTAssertEqual(try ChecklistsFile.decode(Data(document)), model)
+  }
+
+  func testRandomModelsMatchFoundationAndReadBack() throws {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("ab <>&\"'é🙂xyz0123")
+    func text() -> String {
+      "x"
+        + String(
+          (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement()! })
+    }
+    for _ in 0..<50 {
+      var model = DataModel()
+      for _ in 0..<Int.random(in: 0...4, using: &generator) {
+        let list = try model.addList(
+          name: text(), icon: ChecklistIcon.allCases.randomElement(using: &generator)!)
+        for _ in 0..<Int.random(in: 0...6, using: &generator) {
+          let item = try model.addItem(text: text(), toList: list)
+          if Bool.random(using: &generator) { _ = try model.toggleItem(id: item, inList: list) }
+        }
+      }
+      let document = ChecklistsXMLWriter.document(model)
+      XCTAssertEqual(document, try foundation(model))
+      XCTAssertEqual(try ChecklistsFile.decode(Data(document)), model)
+    }
+  }
+}
