@@ -31,7 +31,9 @@ public enum AtomicFile {
     let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard fd >= 0 else { throw FileError(operation: "open", path: temporary, errno: errno) }
-    fchmod(fd, permissions)  // the umask must not narrow a mode asked for on purpose
+    // The umask must not narrow a mode asked for on purpose; a private file
+    // (0600) is what `open` made under any sensible umask.
+    if permissions & 0o077 != 0 { fchmod(fd, permissions) }
     var failure: FileError?
     bytes.withUnsafeBytes { buffer in
       var offset = 0

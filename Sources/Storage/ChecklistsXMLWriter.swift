@@ -71,7 +71,7 @@ enum ChecklistsXMLWriter {
     append("</key>\n", to: &out)
     append(indent, to: &out)
     append("<integer>", to: &out)
-    out.append(contentsOf: String(value).utf8)
+    appendDecimal(value, to: &out)
     append("</integer>\n", to: &out)
   }
 
@@ -80,19 +80,43 @@ enum ChecklistsXMLWriter {
   }
 
   private static func append(_ text: String, to out: inout [UInt8]) {
-    out.append(contentsOf: text.utf8)
+    var text = text
+    text.withUTF8 { out.append(contentsOf: $0) }
+  }
+
+  private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var first = digits.count
+      repeat {
+        first -= 1
+        digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    }
   }
 
   /// XML's three markup characters. Names and texts hold no control
   /// characters (`TextInput` removes them), so nothing else needs a reference.
   private static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "&"): append("&amp;", to: &out)
-      case UInt8(ascii: "<"): append("&lt;", to: &out)
-      case UInt8(ascii: ">"): append("&gt;", to: &out)
-      default: out.append(byte)
+    var text = text
+    text.withUTF8 { bytes in
+      var start = 0
+      for index in bytes.indices {
+        let reference: StaticString
+        switch bytes[index] {
+        case UInt8(ascii: "&"): reference = "&amp;"
+        case UInt8(ascii: "<"): reference = "&lt;"
+        case UInt8(ascii: ">"): reference = "&gt;"
+        default: continue
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        append(reference, to: &out)
+        start = index + 1
       }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
   }
 }
