@@ -23,6 +23,10 @@ enum ChecklistsFile {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: [], debugDescription: "XML property list is not UTF-8"))
     }
+    guard !BinaryPropertyList.isUnsafeToParse(data) else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(codingPath: [], debugDescription: "malformed binary property list"))
+    }
     return try PropertyListDecoder().decode(DataModel.self, from: data)
   }
 

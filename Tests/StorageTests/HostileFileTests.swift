@@ -45,4 +45,65 @@ final class HostileFileTests: XCTestCase {
     XCTAssertThrowsError(try store.load(visitor))
     XCTAssertNil(try store.load(visitor))
   }
+
+  /// A binary property list of `objects` (object 0 on top), with 1-byte offsets and
+  /// references.
+  private func binaryFile(_ objects: [[UInt8]]) -> Data {
+    var bytes = Array("bplist00".utf8)
+    var offsets: [UInt8] = []
+    for object in objects {
+      offsets.append(UInt8(bytes.count))
+      bytes += object
+    }
+    let table = UInt64(bytes.count)
+    bytes += offsets
+    bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+    for value in [UInt64(objects.count), 0, table] {
+      bytes += withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+    return Data(bytes)
+  }
+
+  /// An array or dictionary whose count (an 8-byte integer after the marker) times the
+  /// reference size is above `Int.max` trapped Foundation's binary decoder; the fuzzer
+  /// found it in CI. Such files, and others whose objects run out of bounds, are refused.
+  func testMalformedBinaryObjectsAreRefusedNotFatal() {
+    let huge: [UInt8] = [0x13, 0x80, 0, 0, 0, 0, 0, 0, 0]
+    let cases: [String: [[UInt8]]] = [
+      "array of 2^63": [[0xAF] + huge],
+      "dictionary of 2^63": [[0xDF] + huge],
+      "reference to a missing object": [[0xA1, 0x05]],
+      "string past the table": [[0x5F, 0x10, 0x40] + Array("abc".utf8)],
+      "UTF-16 past the table": [[0x63, 0, 0x61, 0, 0x62]],
+      "unknown marker": [[0x7F]],
+      "set": [[0xC1, 0x01], [0x08]],
+    ]
+    for (name, objects) in cases {
+      let file = binaryFile(objects)
+      XCTAssertTrue(BinaryPropertyList.isUnsafeToParse(file), name)
+      XCTAssertThrowsError(try ChecklistStore.decodeChecklistsFile(file), name)
+    }
+    XCTAssertFalse(BinaryPropertyList.isUnsafeToParse(binaryFile([[0xA1, 0x01], [0x09]])))
+  }
+
+  /// Every one-byte change and every truncation of a real binary file decodes or throws;
+  /// none stops the process.
+  func testEveryOneByteChangeOfABinaryFileDecodesOrThrows() throws {
+    var model = DataModel()
+    let list = try model.addList(name: "Errands", icon: .folder)
+    for name in ["Milk", "Bread", "Café"] { _ = try model.addItem(text: name, toList: list) }
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    let file = try encoder.encode(model)
+    XCTAssertFalse(BinaryPropertyList.isUnsafeToParse(file))
+    XCTAssertEqual(try ChecklistStore.decodeChecklistsFile(file), model)
+    for position in file.indices {
+      for value: UInt8 in [0x00, 0x0F, 0x1F, 0x7F, 0x80, 0xAF, 0xDF, 0xFF] {
+        var changed = file
+        changed[position] = value
+        _ = try? ChecklistStore.decodeChecklistsFile(changed)
+      }
+      _ = try? ChecklistStore.decodeChecklistsFile(file.prefix(position))
+    }
+  }
 }
