@@ -4,6 +4,9 @@ extension Response {
   ///
   /// Header names and values are sent as given, except that CR and LF are
   /// replaced by spaces so that a value can never start a header of its own.
+  /// `Content-Length` is added (the body's length, also for `HEAD`) unless
+  /// the status has no body (`204`, `304`) or the handler set one: with it,
+  /// nginx passes the body through instead of re-framing it in chunks.
   public func encodedHead() -> [UInt8] {
     var head: [UInt8] = []
     head.reserveCapacity(64 + headers.count * 48)
@@ -18,13 +21,24 @@ extension Response {
       Self.appendSanitised(header.value, to: &head)
       head.append(contentsOf: [13, 10])
     }
+    if status != 204, status != 304, header("Content-Length") == nil {
+      head.append(contentsOf: "Content-Length: ".utf8)
+      head.append(contentsOf: String(body.count).utf8)
+      head.append(contentsOf: [13, 10])
+    }
     head.append(contentsOf: [13, 10])
     return head
   }
 
   private static func appendSanitised(_ text: String, to bytes: inout [UInt8]) {
-    for byte in text.utf8 {
-      bytes.append(byte == 13 || byte == 10 ? UInt8(ascii: " ") : byte)
+    var text = text
+    text.withUTF8 { utf8 in
+      let start = bytes.count
+      bytes.append(contentsOf: utf8)
+      // Rare: replace line breaks after the bulk copy.
+      for index in start..<bytes.count where bytes[index] == 13 || bytes[index] == 10 {
+        bytes[index] = UInt8(ascii: " ")
+      }
     }
   }
 

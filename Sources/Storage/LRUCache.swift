@@ -4,33 +4,40 @@
 /// which keeps 10,000 cached visitors within a few KiB each. Not
 /// thread-safe: `ChecklistStore` holds it in a `Mutex`.
 public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-  private struct Entry: Sendable {
-    var key: Key
-    var value: Value
-    var newer: Int  // -1: none
-    var older: Int
+  @usableFromInline struct Entry: Sendable {
+    @usableFromInline var key: Key
+    @usableFromInline var value: Value
+    @usableFromInline var newer: Int  // -1: none
+    @usableFromInline var older: Int
+
+    @usableFromInline init(key: Key, value: Value, newer: Int, older: Int) {
+      self.key = key
+      self.value = value
+      self.newer = newer
+      self.older = older
+    }
   }
 
-  let capacity: Int
-  private var slots: [Key: Int] = [:]
-  private var entries: [Entry] = []
-  private var newest = -1
-  private var oldest = -1
+  @usableFromInline let capacity: Int
+  @usableFromInline var slots: [Key: Int] = [:]
+  @usableFromInline var entries: [Entry] = []
+  @usableFromInline var newest = -1
+  @usableFromInline var oldest = -1
 
-  public init(capacity: Int) {
+  @inlinable public init(capacity: Int) {
     self.capacity = max(0, capacity)
   }
 
-  public var count: Int { slots.count }
+  @inlinable public var count: Int { slots.count }
 
   /// The value for `key`, which becomes the most recently used.
-  public mutating func value(forKey key: Key) -> Value? {
+  @inlinable public mutating func value(forKey key: Key) -> Value? {
     guard let slot = slots[key] else { return nil }
     moveToFront(slot)
     return entries[slot].value
   }
 
-  public mutating func setValue(_ value: Value, forKey key: Key) {
+  @inlinable public mutating func setValue(_ value: Value, forKey key: Key) {
     guard capacity > 0 else { return }
     if let slot = slots[key] {
       entries[slot].value = value
@@ -55,7 +62,7 @@ public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
   /// Forgets `key`; its place is reused by a later entry only once the
   /// cache is full, so a removal just unlinks it and marks it oldest.
-  public mutating func removeValue(forKey key: Key) {
+  @inlinable public mutating func removeValue(forKey key: Key) {
     guard let slot = slots.removeValue(forKey: key) else { return }
     unlink(slot)
     // Keep the slot in the list as the oldest so that it is reused first.
@@ -66,13 +73,13 @@ public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     if newest < 0 { newest = slot }
   }
 
-  private mutating func moveToFront(_ slot: Int) {
+  @inlinable mutating func moveToFront(_ slot: Int) {
     guard slot != newest else { return }
     unlink(slot)
     pushFront(slot)
   }
 
-  private mutating func unlink(_ slot: Int) {
+  @inlinable mutating func unlink(_ slot: Int) {
     let newer = entries[slot].newer
     let older = entries[slot].older
     if newer >= 0 { entries[newer].older = older } else { newest = older }
@@ -81,7 +88,7 @@ public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     entries[slot].older = -1
   }
 
-  private mutating func pushFront(_ slot: Int) {
+  @inlinable mutating func pushFront(_ slot: Int) {
     entries[slot].older = newest
     entries[slot].newer = -1
     if newest >= 0 { entries[newest].newer = slot }

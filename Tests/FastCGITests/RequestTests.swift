@@ -44,7 +44,7 @@ import Testing
       status: 303, headers: [("Location", "/lists"), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")])
     #expect(
       String(decoding: response.encodedHead(), as: UTF8.self)
-        == "Status: 303 See Other\r\nLocation: /lists\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n"
+        == "Status: 303 See Other\r\nLocation: /lists\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 0\r\n\r\n"
     )
   }
 
@@ -52,7 +52,26 @@ import Testing
     let response = Response(status: 200, headers: [("X-Test", "a\r\nSet-Cookie: evil=1")])
     #expect(
       String(decoding: response.encodedHead(), as: UTF8.self)
-        == "Status: 200 OK\r\nX-Test: a  Set-Cookie: evil=1\r\n\r\n")
+        == "Status: 200 OK\r\nX-Test: a  Set-Cookie: evil=1\r\nContent-Length: 0\r\n\r\n")
+  }
+
+  @Test func lengthOfTheBodyUnlessTheStatusHasNoneOrTheHandlerSetIt() {
+    let page = Response(
+      status: 200, headers: [("Content-Type", "text/plain")], body: Array("héllo".utf8))
+    #expect(
+      String(decoding: page.encodedHead(), as: UTF8.self)
+        == "Status: 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\n")
+    let notModified = Response(status: 304, headers: [("ETag", "\"x\"")])
+    #expect(
+      String(decoding: notModified.encodedHead(), as: UTF8.self)
+        == "Status: 304 Not Modified\r\nETag: \"x\"\r\n\r\n")
+    let noContent = Response(status: 204)
+    #expect(
+      String(decoding: noContent.encodedHead(), as: UTF8.self) == "Status: 204 No Content\r\n\r\n")
+    let given = Response(status: 200, headers: [("content-length", "3")], body: [1, 2, 3])
+    #expect(
+      String(decoding: given.encodedHead(), as: UTF8.self)
+        == "Status: 200 OK\r\ncontent-length: 3\r\n\r\n")
   }
 
   @Test func lookupByNameFindsEveryValue() {

@@ -19,6 +19,7 @@ public final class Application: Sendable {
   let store: ChecklistStore
   let csrf: CSRF
   let pages: PageCache
+  let memo: ResponseMemo
   let logger: Logger
 
   /// Loads and checks everything a request needs, so that a broken template
@@ -41,6 +42,7 @@ public final class Application: Sendable {
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
     pages = PageCache(capacity: configuration.pageCacheCapacity)
+    memo = ResponseMemo(capacity: configuration.pageCacheCapacity)
     store = ChecklistStore(
       configuration: .init(
         dataDirectory: configuration.dataDirectory, cacheCapacity: configuration.cacheCapacity,
@@ -52,9 +54,15 @@ public final class Application: Sendable {
   /// its status, and a failed change has changed nothing.
   public func respond(to request: Request) -> Response {
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
+    let memoKey = ResponseMemo.Key(request)
+    if let memoKey, let kept = memo.entry(for: memoKey) {
+      return kept.etag.isNotModified(request) ? notModified(kept.etag) : kept.response
+    }
     let response: Response
     let outcome = Router.resolve(request)
     switch outcome {
+    case .route(let route, _) where memoKey != nil && route.isRevisited:
+      return respondRemembering(route, request, key: memoKey!)
     case .route(let route, _):
       response = handle(route, request)
     case .methodNotAllowed:
@@ -63,6 +71,37 @@ public final class Application: Sendable {
       response = renderer.errorResponse(.pageNotFound)
     }
     return SecurityHeaders.applying(to: response)
+  }
+
+  /// A revisited screen, computed as usual and kept in `memo` when it
+  /// changed nothing. The visitor's files are looked at before the page is
+  /// computed (see `ResponseMemo`), and the page is computed whole even when
+  /// the browser's copy is current, so that a revalidation is kept too.
+  func respondRemembering(_ route: Route, _ request: Request, key: ResponseMemo.Key) -> Response {
+    let versions = visitorFiles(request).flatMap { ResponseMemo.Versions.of($0) }
+    var unconditional = request
+    unconditional.headers["if-none-match"] = nil
+    let response = SecurityHeaders.applying(to: handle(route, unconditional))
+    if let versions { memo.keep(response, versions: versions, for: key) }
+    guard response.status == 200, let tag = response.header("ETag") else { return response }
+    let etag = ETag(keptValue: tag)
+    return etag.isNotModified(request) ? notModified(etag) : response
+  }
+
+  /// The two files a known visitor's pages are computed from; nil for a
+  /// request without a valid visitor cookie (a new visitor).
+  func visitorFiles(_ request: Request) -> [String]? {
+    let cookies = RequestCookies(header: request.headers["cookie"])
+    guard let value = cookies[RegisteredDefaults.visitorCookie],
+      let id = VisitorID(cookieValue: value)
+    else { return nil }
+    let directory = VisitorDirectory(dataDirectory: configuration.dataDirectory, visitorID: id.hex)
+    return [directory.checklistsPath, directory.preferencesPath]
+  }
+
+  /// `304 Not Modified` with the page's tag and the headers of every page.
+  func notModified(_ etag: ETag) -> Response {
+    SecurityHeaders.applying(to: Response(status: 304, headers: [("ETag", etag.value)]))
   }
 
   /// Runs a route for the visitor, commits their preferences once, and adds

@@ -21,6 +21,11 @@ public struct ETag: Sendable, Hashable, CustomStringConvertible {
       "\"\(String(repeating: "0", count: 16 - hex.count))\(hex)-\(String(body.count, radix: 16))\""
   }
 
+  /// A tag this process made earlier, from its header value.
+  init(keptValue: String) {
+    value = keptValue
+  }
+
   static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
   static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
 

@@ -37,6 +37,15 @@ public enum Route: Sendable, Hashable {
   /// `POST /settings/reset`: reset the settings to their registered defaults.
   case resetSettings
 
+  /// The screens a returning visitor asks for again and again (reload,
+  /// back, revalidation), whose whole answer `ResponseMemo` may keep.
+  public var isRevisited: Bool {
+    switch self {
+    case .checklist, .allLists: true
+    default: false
+    }
+  }
+
   /// True for the routes reached by `POST`: each changes something and is
   /// answered by `303 See Other`, and each needs the CSRF checks.
   public var isChange: Bool {

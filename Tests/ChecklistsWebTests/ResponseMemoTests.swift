@@ -1,0 +1,102 @@
+import FastCGI
+import Foundation
+import Testing
+
+@testable import ChecklistsWeb
+
+/// A kept answer is the answer: the same bytes and headers as computing it
+/// again, never one that set a cookie, never one from before a change.
+@Suite struct ResponseMemoTests {
+  /// The same page from `browser`'s application (kept after the first
+  /// time) and from `fresh`, another one on the same data (computed).
+  private func keptAndComputed(
+    _ browser: ApplicationHarness, _ fresh: ApplicationHarness, _ request: Request
+  ) -> (kept: Response, computed: Response) {
+    browser.application.respond(to: request)
+    let kept = browser.application.respond(to: request)
+    let computed = fresh.application.respond(to: request)
+    return (kept, computed)
+  }
+
+  @Test func aKeptPageIsExactlyTheComputedOne() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.get("/lists/1")  // the browser now holds ChecklistIndex
+    let fresh = try browser.anotherBrowser()
+    for path in ["/lists/1", "/lists"] {
+      browser.get(path)
+      let request = Request(method: "GET", path: path, headers: ["cookie": browser.cookieHeader])
+      let (kept, computed) = keptAndComputed(browser, fresh, request)
+      #expect(kept.status == 200 && browser.text(kept).contains("milk") || path == "/lists")
+      #expect(kept == computed, "\(path)")
+      let key = try #require(ResponseMemo.Key(request))
+      #expect(browser.application.memo.entry(for: key)?.response == kept, "kept: \(path)")
+      #expect(fresh.application.memo.entry(for: key)?.response == computed, "\(path)")
+      let head = Request(method: "HEAD", path: path, headers: ["cookie": browser.cookieHeader])
+      #expect(keptAndComputed(browser, fresh, head).kept == computed)
+    }
+  }
+
+  @Test func revalidationIsTheSame304KeptOrComputed() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    let etag = try #require(browser.get("/lists/1").header("ETag"))
+    let request = Request(
+      method: "GET", path: "/lists/1",
+      headers: ["cookie": browser.cookieHeader, "if-none-match": etag])
+    let fresh = try browser.anotherBrowser()
+    let (kept, computed) = keptAndComputed(browser, fresh, request)
+    #expect(kept.status == 304 && kept.body.isEmpty)
+    #expect(kept == computed)
+    // A first request that revalidates still leaves the whole page kept.
+    let plain = Request(method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+    #expect(browser.application.respond(to: plain).status == 200)
+  }
+
+  @Test func anAnswerThatSetsACookieIsNeverKept() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists", [("name", "Second")])
+    let visitorOnly = "visitor=\(try #require(browser.cookies["visitor"]))"
+    for _ in 0..<3 {
+      let response = browser.application.respond(
+        to: Request(method: "GET", path: "/lists/2", headers: ["cookie": visitorOnly]))
+      #expect(response.headers(named: "Set-Cookie").contains { $0.hasPrefix("ChecklistIndex=") })
+    }
+    let key = try #require(
+      ResponseMemo.Key(Request(method: "GET", path: "/lists/2", headers: ["cookie": visitorOnly])))
+    #expect(browser.application.memo.entry(for: key) == nil)
+  }
+
+  @Test func aPageWithAQueryOrWithoutAVisitorIsComputedEachTime() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    let cookie = browser.cookieHeader
+    let memoKey = ResponseMemo.Key(
+      Request(method: "GET", path: "/lists/1", query: "x=1", headers: ["cookie": cookie]))
+    #expect(memoKey == nil)
+    #expect(ResponseMemo.Key(Request(method: "GET", path: "/lists/1")) == nil)
+    #expect(
+      ResponseMemo.Key(Request(method: "POST", path: "/lists/1", headers: ["cookie": cookie]))
+        == nil)
+    for _ in 0..<2 {
+      let stranger = browser.application.respond(to: Request(method: "GET", path: "/lists/1"))
+      #expect(stranger.headers(named: "Set-Cookie").contains { $0.hasPrefix("visitor=") })
+      #expect(!browser.text(stranger).contains("milk"))
+    }
+  }
+
+  @Test func aChangeMadeWhileThePageWasKeptIsShownAtOnce() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.get("/lists/1")
+    browser.get("/lists/1")
+    let otherProcess = try browser.anotherBrowser()
+    otherProcess.cookies = browser.cookies
+    otherProcess.post("/lists/1/items", [("text", "bread")])
+    #expect(browser.text(browser.get("/lists/1")).contains("bread"))
+    otherProcess.post("/settings", [("HideCheckedItems", "on"), ("OpenLastList", "on")])
+    otherProcess.post("/lists/1/items/1/toggle")
+    let page = browser.text(browser.get("/lists/1"))
+    #expect(page.contains("bread") && !page.contains(">milk<"))
+  }
+}
