@@ -24,10 +24,13 @@ let package = Package(
     .target(name: "ChecklistsModel"),
 
     // Files: atomic durable writes, locks, the checklists store.
+    // CFileSystem: the Linux calls glibc declares only under _GNU_SOURCE (renameat2, leases).
+    .target(name: "CFileSystem"),
     .target(
       name: "Storage",
       dependencies: [
         "ChecklistsModel",
+        "CFileSystem",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -183,7 +183,7 @@ public final class ChecklistStore: Sendable {
     } catch {
       throw FileError(operation: "encode", path: path, errno: EINVAL)
     }
-    try AtomicFile.write(bytes, to: path, durable: configuration.durable)
+    try AtomicFile.replaceReusingSpare(bytes, at: path, durable: configuration.durable)
     // Under the lock nobody else writes, so this is the identity of our bytes.
     guard let identity = try FileIdentity.of(path) else {
       throw FileError(operation: "stat", path: path, errno: ENOENT)

@@ -54,4 +54,71 @@ import Testing
     }
     #expect(String(decoding: try AtomicFile.read(counterPath)!, as: UTF8.self) == "200")
   }
+
+  private func inode(_ path: String) throws -> UInt64 {
+    try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+  }
+
+  @Test func aReplacementReusesTheFileTheOneBeforeSetAside() throws {
+    let path = directory + "/Checklists.plist"
+    let spare = directory + "/.Checklists.plist.spare"
+    try AtomicFile.replaceReusingSpare(Data("first version".utf8), at: path)
+    let first = try inode(path)
+    try AtomicFile.replaceReusingSpare(Data("second".utf8), at: path)
+    #expect(try AtomicFile.read(path) == Data("second".utf8))
+    #expect(try AtomicFile.read(spare) == Data("first version".utf8))
+    #expect(try inode(spare) == first)
+    try AtomicFile.replaceReusingSpare(Data("3".utf8), at: path)
+    #expect(try AtomicFile.read(path) == Data("3".utf8))  // shorter: the rest cut off
+    #expect(try inode(path) == first)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == [
+        ".Checklists.plist.spare", "Checklists.plist",
+      ])
+  }
+
+  /// A reader that opened the file before it was replaced keeps reading that
+  /// version whole: the spare it now is gets reused only when no one has it open.
+  @Test func aSpareSomeoneHasOpenIsNotRewritten() throws {
+    let path = directory + "/Checklists.plist"
+    try AtomicFile.replaceReusingSpare(Data("one".utf8), at: path)
+    let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? reader.close() }
+    let readersFile = try inode(path)
+    try AtomicFile.replaceReusingSpare(Data("two".utf8), at: path)
+    try AtomicFile.replaceReusingSpare(Data("three".utf8), at: path)
+    #expect(try reader.readToEnd() == Data("one".utf8))
+    #expect(try AtomicFile.read(path) == Data("three".utf8))
+    #expect(try inode(path) != readersFile)
+    try reader.close()
+    try AtomicFile.replaceReusingSpare(Data("four".utf8), at: path)
+    #expect(try AtomicFile.read(path) == Data("four".utf8))
+    #expect(try AtomicFile.read(directory + "/.Checklists.plist.spare") == Data("three".utf8))
+  }
+
+  @Test func aSpareWithoutTheFileBecomesTheFile() throws {
+    let path = directory + "/Checklists.plist"
+    try AtomicFile.replaceReusingSpare(Data("one".utf8), at: path)
+    try AtomicFile.replaceReusingSpare(Data("two".utf8), at: path)
+    try FileManager.default.removeItem(atPath: path)  // e.g. set aside as corrupt
+    try AtomicFile.replaceReusingSpare(Data("three".utf8), at: path)
+    #expect(try AtomicFile.read(path) == Data("three".utf8))
+  }
+
+  @Test func aReplacementIntoAMissingDirectoryThrows() {
+    #expect(throws: FileError.self) {
+      try AtomicFile.replaceReusingSpare(Data("x".utf8), at: directory + "/nope/file")
+    }
+  }
+
+  /// A snapshot made with hard links (`cp -al`) keeps its versions.
+  @Test func aSpareWithAnotherNameIsNotRewritten() throws {
+    let path = directory + "/Checklists.plist"
+    try AtomicFile.replaceReusingSpare(Data("one".utf8), at: path)
+    try FileManager.default.linkItem(atPath: path, toPath: directory + "/snapshot")
+    try AtomicFile.replaceReusingSpare(Data("two".utf8), at: path)
+    try AtomicFile.replaceReusingSpare(Data("three".utf8), at: path)
+    #expect(try AtomicFile.read(directory + "/snapshot") == Data("one".utf8))
+    #expect(try AtomicFile.read(path) == Data("three".utf8))
+  }
 }
