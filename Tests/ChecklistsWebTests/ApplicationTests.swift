@@ -80,7 +80,7 @@ import Testing
     let browser = try ApplicationHarness()
     let added = browser.post("/lists/1/items", [("text", "bread")])
     #expect(added.status == 303 && added.header("Location") == "/lists/1")
-    #expect(browser.text(browser.get("/lists/1")).contains(#"id="item-1""#))
+    #expect(browser.text(browser.get("/lists/1")).contains(#"formaction="1/items/1/toggle""#))
     #expect(browser.post("/lists/1/items/1/toggle").status == 303)
     #expect(browser.text(browser.get("/lists/1")).contains(#"aria-pressed="true""#))
     #expect(browser.text(browser.get("/lists")).contains("All Done!"))

@@ -46,7 +46,7 @@ final class RealTemplatesTests: XCTestCase {
       ))
     // Names inside a row that the row lacks come from the enclosing context.
     XCTAssertTrue(html.contains("formaction=\"L1/items/I1/toggle\""))
-    XCTAssertTrue(html.contains("<li class=\"row\" id=\"item-I2\">"))
+    XCTAssertTrue(html.contains("<li><button class=\"check\" formaction=\"L1/items/I2/toggle\""))
     XCTAssertTrue(html.contains("aria-pressed=\"false\"") && html.contains("aria-pressed=\"true\""))
     // One token for the rows' form, one for the add-item form.
     XCTAssertEqual(html.components(separatedBy: "name=\"csrf\" value=\"0123abcd\"").count - 1, 2)
