@@ -31,15 +31,15 @@ extension Response {
   }
 
   private static func appendSanitised(_ text: String, to bytes: inout [UInt8]) {
-    var text = text
-    text.withUTF8 { utf8 in
-      let start = bytes.count
+    let clean = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+      // Rare: a line break, replaced by a space. Checked before copying, in
+      // one pass over contiguous bytes (this runs for every header sent).
+      guard !utf8.contains(where: { $0 == 13 || $0 == 10 }) else { return false }
       bytes.append(contentsOf: utf8)
-      // Rare: replace line breaks after the bulk copy.
-      for index in start..<bytes.count where bytes[index] == 13 || bytes[index] == 10 {
-        bytes[index] = UInt8(ascii: " ")
-      }
+      return true
     }
+    if clean == true { return }
+    for byte in text.utf8 { bytes.append(byte == 13 || byte == 10 ? UInt8(ascii: " ") : byte) }
   }
 
   /// The standard reason phrase of the statuses the product sends.

@@ -7,6 +7,11 @@ import Testing
 /// A kept answer is the answer: the same bytes and headers as computing it
 /// again, never one that set a cookie, never one from before a change.
 @Suite struct ResponseMemoTests {
+  /// Waits until the last change is old enough for its time to be trusted.
+  private func settle() {
+    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+  }
+
   /// The same page from `browser`'s application (kept after the first
   /// time) and from `fresh`, another one on the same data (computed).
   private func keptAndComputed(
@@ -23,6 +28,7 @@ import Testing
     browser.post("/lists/1/items", [("text", "milk")])
     browser.get("/lists/1")  // the browser now holds ChecklistIndex
     let fresh = try browser.anotherBrowser()
+    settle()
     for path in ["/lists/1", "/lists"] {
       browser.get(path)
       let request = Request(method: "GET", path: path, headers: ["cookie": browser.cookieHeader])
@@ -89,14 +95,41 @@ import Testing
     let browser = try ApplicationHarness()
     browser.post("/lists/1/items", [("text", "milk")])
     browser.get("/lists/1")
+    let key = try #require(
+      ResponseMemo.Key(
+        Request(method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])))
+    settle()
     browser.get("/lists/1")
+    #expect(browser.application.memo.entry(for: key) != nil, "kept")
     let otherProcess = try browser.anotherBrowser()
     otherProcess.cookies = browser.cookies
     otherProcess.post("/lists/1/items", [("text", "bread")])
     #expect(browser.text(browser.get("/lists/1")).contains("bread"))
+    settle()
+    browser.get("/lists/1")
+    #expect(browser.application.memo.entry(for: key) != nil, "kept again")
     otherProcess.post("/settings", [("HideCheckedItems", "on"), ("OpenLastList", "on")])
     otherProcess.post("/lists/1/items/1/toggle")
     let page = browser.text(browser.get("/lists/1"))
     #expect(page.contains("bread") && !page.contains(">milk<"))
+  }
+
+  /// A page computed within moments of a change is not kept (a later change
+  /// in the same tick of the file system's clock could not be told apart);
+  /// once the change has settled, it is.
+  @Test func aPageRightAfterAChangeIsKeptOnlyOnceTheChangeHasSettled() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.get("/lists/1")
+    let request = Request(
+      method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+    let key = try #require(ResponseMemo.Key(request))
+    browser.post("/lists/1/items", [("text", "bread")])
+    browser.application.respond(to: request)
+    #expect(browser.application.memo.entry(for: key) == nil)
+    settle()
+    browser.application.respond(to: request)
+    let kept = try #require(browser.application.memo.entry(for: key))
+    #expect(browser.text(kept.response).contains("bread"))
   }
 }

@@ -78,25 +78,25 @@ public final class Application: Sendable {
   /// computed (see `ResponseMemo`), and the page is computed whole even when
   /// the browser's copy is current, so that a revalidation is kept too.
   func respondRemembering(_ route: Route, _ request: Request, key: ResponseMemo.Key) -> Response {
-    let versions = visitorFiles(request).flatMap { ResponseMemo.Versions.of($0) }
+    let version = visitorDirectory(request).flatMap { ResponseMemo.Version.of($0) }
     var unconditional = request
     unconditional.headers["if-none-match"] = nil
     let response = SecurityHeaders.applying(to: handle(route, unconditional))
-    if let versions { memo.keep(response, versions: versions, for: key) }
+    if let version { memo.keep(response, version: version, for: key) }
     guard response.status == 200, let tag = response.header("ETag") else { return response }
     let etag = ETag(keptValue: tag)
     return etag.isNotModified(request) ? notModified(etag) : response
   }
 
-  /// The two files a known visitor's pages are computed from; nil for a
-  /// request without a valid visitor cookie (a new visitor).
-  func visitorFiles(_ request: Request) -> [String]? {
+  /// The directory of the files a known visitor's pages are computed from;
+  /// nil for a request without a valid visitor cookie (a new visitor).
+  func visitorDirectory(_ request: Request) -> String? {
     let cookies = RequestCookies(header: request.headers["cookie"])
     guard let value = cookies[RegisteredDefaults.visitorCookie],
       let id = VisitorID(cookieValue: value)
     else { return nil }
     let directory = VisitorDirectory(dataDirectory: configuration.dataDirectory, visitorID: id.hex)
-    return [directory.checklistsPath, directory.preferencesPath]
+    return directory.path
   }
 
   /// `304 Not Modified` with the page's tag and the headers of every page.

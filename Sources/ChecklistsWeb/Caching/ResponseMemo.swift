@@ -1,4 +1,5 @@
 import FastCGI
+import Foundation
 import Storage
 
 /// Whole answers to a returning visitor's repeated `GET`s, reused while
@@ -7,11 +8,11 @@ import Storage
 /// A Checklist or All Lists page is a pure function of the request's path,
 /// its `Cookie` header, whether it came over HTTPS, and the visitor's two
 /// files. So the key is those request parts, byte for byte, and each use
-/// first checks both files' identities (inode, size, mtime in nanoseconds;
-/// every write makes a new file) against the ones taken *before* the
-/// answer was computed: a file that changed while it was being computed
-/// leaves an entry that never matches, never a stale one. Only answers that
-/// changed nothing are kept (`200`, no `Set-Cookie`).
+/// first checks the identity of the visitor's directory (see `Version`)
+/// against the one taken *before* the answer was computed: a file that
+/// changed while it was being computed leaves an entry that never matches,
+/// never a stale one. Only answers that changed nothing are kept (`200`, no
+/// `Set-Cookie`).
 ///
 /// What it saves is everything between the request and the page: routing,
 /// parsing cookies, hashing the visitor id into a directory name, the
@@ -35,27 +36,39 @@ final class ResponseMemo: Sendable {
     }
   }
 
-  /// The identities of the files an answer was computed from, taken before.
-  struct Versions: Sendable, Equatable {
-    var paths: [String]
-    var identities: [FileIdentity?]
+  /// What an answer was computed from: the visitor's directory. Both of the
+  /// visitor's files are only ever replaced by a rename or an exchange of
+  /// names in it (`AtomicFile`, `CorruptFile`), never rewritten in place, so
+  /// every write changes the directory's modification time; one `stat`
+  /// tells that neither file changed.
+  struct Version: Sendable, Equatable {
+    var directory: String
+    var identity: FileIdentity
 
-    /// The files' identities now; nil when one cannot be read (a miss).
-    static func of(_ paths: [String]) -> Versions? {
-      var identities: [FileIdentity?] = []
-      identities.reserveCapacity(paths.count)
-      for path in paths {
-        guard let identity = try? FileIdentity.of(path) else { return nil }
-        identities.append(identity)
-      }
-      return Versions(paths: paths, identities: identities)
+    /// How long ago the directory must have changed for its time to be told
+    /// apart from a later change's: a file system's clock may move in steps
+    /// (of 4 ms at 250 Hz), and a change within the same step would leave the
+    /// same time.
+    static let settleNanoseconds: Int64 = 20_000_000
+
+    /// The directory's identity now; nil when it is missing or changed too
+    /// recently to be trusted (the answer is then computed, not kept).
+    static func of(_ directory: String) -> Version? {
+      guard let identity = try? FileIdentity.of(directory) else { return nil }
+      var now = timespec()
+      clock_gettime(CLOCK_REALTIME, &now)
+      let age =
+        (Int64(now.tv_sec) - identity.modifiedSeconds) * 1_000_000_000
+        + (Int64(now.tv_nsec) - identity.modifiedNanoseconds)
+      guard age >= settleNanoseconds else { return nil }
+      return Version(directory: directory, identity: identity)
     }
 
-    var isCurrent: Bool { Versions.of(paths) == self }
+    var isCurrent: Bool { (try? FileIdentity.of(directory)) == identity }
   }
 
   struct Entry: Sendable {
-    var versions: Versions
+    var version: Version
     /// The whole `200` answer, headers included.
     var response: Response
     var etag: ETag
@@ -69,21 +82,21 @@ final class ResponseMemo: Sendable {
 
   /// The kept answer for `key` if every file it came from is unchanged.
   func entry(for key: Key) -> Entry? {
-    guard let entry = entries.withLock({ $0.value(forKey: key) }), entry.versions.isCurrent else {
+    guard let entry = entries.withLock({ $0.value(forKey: key) }), entry.version.isCurrent else {
       return nil
     }
     return entry
   }
 
   /// Keeps `response` if it is a page that changed nothing.
-  func keep(_ response: Response, versions: Versions, for key: Key) {
+  func keep(_ response: Response, version: Version, for key: Key) {
     guard response.status == 200, response.headers(named: "Set-Cookie").isEmpty,
       response.body.count <= PageCache.maximumPageBytes,
       let tag = response.header("ETag")
     else { return }
     let etag = ETag(keptValue: tag)
     entries.withLock {
-      $0.setValue(Entry(versions: versions, response: response, etag: etag), forKey: key)
+      $0.setValue(Entry(version: version, response: response, etag: etag), forKey: key)
     }
   }
 }
