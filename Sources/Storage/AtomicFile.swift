@@ -30,7 +30,8 @@ public enum AtomicFile {
   ) throws(FileError) {
     let (directory, name) = split(path)
     let temporary = try writeTemporary(
-      bytes, directory: directory, name: name, durable: durable, permissions: permissions)
+      bytes, replacing: path, directory: directory, name: name, durable: durable,
+      permissions: permissions)
     guard rename(temporary, path) == 0 else {
       let error = FileError(operation: "rename", path: path, errno: errno)
       unlink(temporary)
@@ -73,7 +74,7 @@ public enum AtomicFile {
   ) throws(FileError) {
     let (directory, name) = split(path)
     let spare = "\(directory)/.\(name).spare"
-    if try refill(spare: spare, with: bytes, durable: durable) {
+    if try refill(spare: spare, replacing: path, with: bytes, durable: durable) {
       if checklists_exchange(spare, path) == 0 {
         if durable { try syncDirectory(directory) }
         return
@@ -84,7 +85,8 @@ public enum AtomicFile {
       }
     }
     let temporary = try writeTemporary(
-      bytes, directory: directory, name: name, durable: durable, permissions: 0o600)
+      bytes, replacing: path, directory: directory, name: name, durable: durable,
+      permissions: 0o600)
     if checklists_exchange(temporary, path) == 0 {
       // The replaced version becomes the spare (a reader may keep the old spare open).
       if rename(temporary, spare) != 0 { unlink(temporary) }
@@ -99,7 +101,7 @@ public enum AtomicFile {
   /// Rewrites the spare in place when it exists, no one else has it open
   /// and it has no other name; false when it cannot be reused.
   private static func refill(
-    spare: String, with bytes: some ContiguousBytes, durable: Bool
+    spare: String, replacing path: String, with bytes: some ContiguousBytes, durable: Bool
   ) throws(FileError) -> Bool {
     let fd = open(spare, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
     guard fd >= 0 else { return false }
@@ -116,6 +118,7 @@ public enum AtomicFile {
     if failure == nil, ftruncate(fd, off_t(bytes.withUnsafeBytes { $0.count })) != 0 {
       failure = FileError(operation: "ftruncate", path: spare, errno: errno)
     }
+    if failure == nil { failure = stampNewer(fd, than: path, naming: spare) }
     if failure == nil, durable, fsync(fd) != 0 {
       failure = FileError(operation: "fsync", path: spare, errno: errno)
     }
@@ -126,8 +129,8 @@ public enum AtomicFile {
   /// Writes `bytes` to a new temporary file next to `name`, flushed when
   /// `durable`, and returns its path; on failure nothing is left behind.
   private static func writeTemporary(
-    _ bytes: some ContiguousBytes, directory: String, name: String, durable: Bool,
-    permissions: mode_t
+    _ bytes: some ContiguousBytes, replacing path: String, directory: String, name: String,
+    durable: Bool, permissions: mode_t
   ) throws(FileError) -> String {
     let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
@@ -136,6 +139,7 @@ public enum AtomicFile {
     // (0600) is what `open` made under any sensible umask.
     if permissions & 0o077 != 0 { fchmod(fd, permissions) }
     var failure = writeAll(bytes, to: fd, path: temporary)
+    if failure == nil { failure = stampNewer(fd, than: path, naming: temporary) }
     if failure == nil, durable, fsync(fd) != 0 {
       failure = FileError(operation: "fsync", path: temporary, errno: errno)
     }
@@ -145,6 +149,35 @@ public enum AtomicFile {
       throw failure
     }
     return temporary
+  }
+
+  /// Gives the version being written a modification time of its own: the
+  /// precise time now, or 1 µs after the version it replaces when that one
+  /// is not older. A kernel stamps files with a coarse clock (a jiffy, up to
+  /// 10 ms) and may reuse an inode at once (this file's spare, or a freed
+  /// one), so two versions written within one tick could otherwise share
+  /// inode, size and time, and another process's cache (`FileIdentity`)
+  /// would take the newer for the older.
+  private static func stampNewer(_ fd: Int32, than path: String, naming: String) -> FileError? {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var current = stat()
+    if stat(path, &current) == 0 {
+      let old = current.st_mtim
+      if old.tv_sec > now.tv_sec || (old.tv_sec == now.tv_sec && old.tv_nsec >= now.tv_nsec) {
+        now = old
+        now.tv_nsec += 1_000
+        if now.tv_nsec >= 1_000_000_000 {
+          now.tv_sec += 1
+          now.tv_nsec -= 1_000_000_000
+        }
+      }
+    }
+    let times = [now, now]  // access and modification: a new version
+    guard futimens(fd, times) == 0 else {
+      return FileError(operation: "futimens", path: naming, errno: errno)
+    }
+    return nil
   }
 
   /// Writes all of `bytes` from offset 0 of `fd`; the error, if any.

@@ -6,9 +6,11 @@ import Foundation
   import Darwin
 #endif
 
-/// What tells one version of a file from another without reading it: an
-/// atomic write renames a new inode over the old one, and size and mtime
-/// (with nanoseconds) catch an in-place rewrite.
+/// What tells one version of a file from another without reading it. A
+/// write puts another inode in place (a new one, or the spare of the
+/// version before), so the inode alone may repeat; `AtomicFile` stamps each
+/// version with a modification time (nanoseconds) after its predecessor's,
+/// so inode, size and time together do not.
 public struct FileIdentity: Sendable, Hashable {
   public var device: UInt64
   public var inode: UInt64

@@ -121,4 +121,36 @@ import Testing
     #expect(try AtomicFile.read(directory + "/snapshot") == Data("one".utf8))
     #expect(try AtomicFile.read(path) == Data("three".utf8))
   }
+
+  private func modified(_ path: String) throws -> Int64 {
+    let identity = try #require(try FileIdentity.of(path))
+    return identity.modifiedSeconds * 1_000_000_000 + identity.modifiedNanoseconds
+  }
+
+  /// Each version's time is after the one it replaces, even when that one
+  /// claims a later time than the clock's (set back since): with the inode
+  /// reused, the time is what tells versions of equal size apart.
+  @Test(arguments: [true, false])
+  func eachVersionIsStampedAfterTheOneItReplaces(reusingSpare: Bool) throws {
+    let path = directory + "/Checklists.plist"
+    func replace(_ text: String) throws {
+      if reusingSpare {
+        try AtomicFile.replaceReusingSpare(Data(text.utf8), at: path, durable: false)
+      } else {
+        try AtomicFile.write(Data(text.utf8), to: path, durable: false)
+      }
+    }
+    try replace("one")
+    try replace("two")
+    let future = Date().addingTimeInterval(3_600)
+    try FileManager.default.setAttributes([.modificationDate: future], ofItemAtPath: path)
+    var previous = try modified(path)
+    for text in ["six", "ten", "six", "ten"] {
+      try replace(text)
+      let stamped = try modified(path)
+      #expect(stamped > previous)
+      #expect(stamped - previous < 1_000_000, "just after, not the clock's own time")
+      previous = stamped
+    }
+  }
 }
