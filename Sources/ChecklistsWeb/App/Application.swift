@@ -78,25 +78,18 @@ public final class Application: Sendable {
   /// computed (see `ResponseMemo`), and the page is computed whole even when
   /// the browser's copy is current, so that a revalidation is kept too.
   func respondRemembering(_ route: Route, _ request: Request, key: ResponseMemo.Key) -> Response {
-    let version = visitorDirectory(request).flatMap { ResponseMemo.Version.of($0) }
+    let cookies = RequestCookies(header: request.header("cookie"))
+    let visitor = VisitorSession.Visitor(
+      cookies: cookies, dataDirectory: configuration.dataDirectory)
+    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path)
     var unconditional = request
-    unconditional.headers["if-none-match"] = nil
-    let response = SecurityHeaders.applying(to: handle(route, unconditional))
+    if request.headers["if-none-match"] != nil { unconditional.headers["if-none-match"] = nil }
+    let response = SecurityHeaders.applying(
+      to: handle(route, unconditional, cookies: cookies, visitor: visitor))
     if let version { memo.keep(response, version: version, for: key) }
     guard response.status == 200, let tag = response.header("ETag") else { return response }
     let etag = ETag(keptValue: tag)
     return etag.isNotModified(request) ? notModified(etag) : response
-  }
-
-  /// The directory of the files a known visitor's pages are computed from;
-  /// nil for a request without a valid visitor cookie (a new visitor).
-  func visitorDirectory(_ request: Request) -> String? {
-    let cookies = RequestCookies(header: request.headers["cookie"])
-    guard let value = cookies[RegisteredDefaults.visitorCookie],
-      let id = VisitorID(cookieValue: value)
-    else { return nil }
-    let directory = VisitorDirectory(dataDirectory: configuration.dataDirectory, visitorID: id.hex)
-    return directory.path
   }
 
   /// `304 Not Modified` with the page's tag and the headers of every page.
@@ -109,9 +102,17 @@ public final class Application: Sendable {
   /// preferences that changed.
   func handle(_ route: Route, _ request: Request) -> Response {
     let cookies = RequestCookies(header: request.header("cookie"))
+    let visitor = VisitorSession.Visitor(
+      cookies: cookies, dataDirectory: configuration.dataDirectory)
+    return handle(route, request, cookies: cookies, visitor: visitor)
+  }
+
+  /// `handle` for a visitor already told from the cookies.
+  func handle(
+    _ route: Route, _ request: Request, cookies: RequestCookies, visitor: VisitorSession.Visitor
+  ) -> Response {
     let session = VisitorSession(
-      request: request, cookies: cookies, dataDirectory: configuration.dataDirectory,
-      defaults: defaults)
+      request: request, cookies: cookies, visitor: visitor, defaults: defaults)
     var response: Response
     do {
       if let problem = session.preferences.loadProblem {

@@ -9,6 +9,27 @@ import Storage
 /// sent back in a cookie. The id is never used as a path: the visitor's
 /// directory is named after its hash (`VisitorDirectory`).
 struct VisitorSession {
+  /// Who the request's cookie names, and where their files are.
+  struct Visitor {
+    let id: VisitorID
+    /// True when the request carried no valid visitor cookie.
+    let isNew: Bool
+    let directory: VisitorDirectory
+
+    init(cookies: RequestCookies, dataDirectory: String) {
+      if let value = cookies[RegisteredDefaults.visitorCookie],
+        let id = VisitorID(cookieValue: value)
+      {
+        self.id = id
+        isNew = false
+      } else {
+        id = VisitorID()
+        isNew = true
+      }
+      directory = VisitorDirectory(dataDirectory: dataDirectory, visitorID: id.hex)
+    }
+  }
+
   let id: VisitorID
   /// True when the request carried no valid visitor cookie.
   let isNew: Bool
@@ -18,17 +39,12 @@ struct VisitorSession {
   /// The request's cookies, as they came.
   let cookies: RequestCookies
 
-  init(request: Request, cookies: RequestCookies, dataDirectory: String, defaults: Defaults) {
-    if let value = cookies[RegisteredDefaults.visitorCookie], let id = VisitorID(cookieValue: value)
-    {
-      self.id = id
-      isNew = false
-    } else {
-      id = VisitorID()
-      isNew = true
-    }
+  /// A session for `visitor`; their preferences are read here.
+  init(request: Request, cookies: RequestCookies, visitor: Visitor, defaults: Defaults) {
+    id = visitor.id
+    isNew = visitor.isNew
+    directory = visitor.directory
     self.cookies = cookies
-    directory = VisitorDirectory(dataDirectory: dataDirectory, visitorID: id.hex)
     preferences = defaults.visitor(
       directory: directory.path, cookies: cookies, isHTTPS: request.isHTTPS)
   }
