@@ -40,6 +40,24 @@ final class HostilePreferencesFileTests: XCTestCase {
     XCTAssertEqual(read["D4"] as? Date, Date(timeIntervalSince1970: -62_135_596_800))
   }
 
+  /// The fuzzer's find: a key starting with U+FEFF came back without it (Foundation's reader
+  /// takes it for a byte-order mark). Such a character is dropped when the value is set, so
+  /// what is read back is what was kept; one inside a key or string stays.
+  func testALeadingByteOrderMarkIsDroppedWhenSetNotWhenRead() throws {
+    let directory = makeTemporaryDirectory()
+    let defaults = makeDefaults()
+    let domain: [String: Any] = [
+      "\u{FEFF}Index": 1, "Name\u{FEFF}": "\u{FEFF}\u{1}\u{FEFF}value", "\u{1}\u{FEFF}Ratio": 2,
+    ]
+    try defaults.setPersistentDomain(domain, forName: directory)
+    let kept = try XCTUnwrap(defaults.persistentDomain(forName: directory))
+    let read = try XCTUnwrap(makeDefaults().persistentDomain(forName: directory))
+    XCTAssertEqual(Set(kept.keys), ["Index", "Name\u{FEFF}", "Ratio"])
+    XCTAssertEqual(Set(read.keys), Set(kept.keys))
+    XCTAssertEqual(read["Name\u{FEFF}"] as? String, "value")
+    XCTAssertEqual(kept["Name\u{FEFF}"] as? String, "value")
+  }
+
   func testTruncatedTrailersAreRefused() {
     let bytes = Self.setOfDictionary
     for length in [8, 20, 39, 40, 100, bytes.count - 1] {
