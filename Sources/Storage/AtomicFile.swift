@@ -107,13 +107,10 @@ public enum AtomicFile {
     guard fd >= 0 else { return false }
     defer { close(fd) }
     guard checklists_take_write_lease(fd) == 0 else { return false }
+    defer { _ = checklists_release_lease(fd) }
     // Another name for it (a snapshot made with hard links) must keep its version too.
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_nlink == 1 else {
-      _ = checklists_release_lease(fd)
-      return false
-    }
-    defer { _ = checklists_release_lease(fd) }
+    guard fstat(fd, &info) == 0, info.st_nlink == 1 else { return false }
     var failure = writeAll(bytes, to: fd, path: spare)
     if failure == nil, ftruncate(fd, off_t(bytes.withUnsafeBytes { $0.count })) != 0 {
       failure = FileError(operation: "ftruncate", path: spare, errno: errno)

@@ -32,21 +32,12 @@ public enum FormDecoder {
   /// any letter case and with any parameters (`; charset=UTF-8`). A missing
   /// header is false: browsers always send one with a form.
   public static func isURLEncoded(contentType: String?) -> Bool {
-    guard var contentType else { return false }
-    // By bytes, without the copies `split` and `lowercased` make: every
-    // change asks this.
-    return contentType.withUTF8 { bytes in
-      var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-      var start = bytes.startIndex
-      func isOWS(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-      while start < end, isOWS(bytes[start]) { start += 1 }
-      while end > start, isOWS(bytes[end - 1]) { end -= 1 }
-      let expected = mediaType.utf8
-      guard end - start == expected.count else { return false }
-      return zip(bytes[start..<end], expected).allSatisfy { byte, wanted in
-        let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-        return lower == wanted
-      }
+    guard let contentType else { return false }
+    // Without the copies `split` and `lowercased` make: every change asks this.
+    let semicolon = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.endIndex
+    let essence = contentType[..<semicolon].trimmingOptionalWhitespace()
+    return essence.utf8.elementsEqual(mediaType.utf8) { byte, wanted in
+      (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == wanted
     }
   }
 
