@@ -163,3 +163,34 @@
     send(form, submitter);
   });
 })();
+
+/*
+ * A page shown again from history (back, forward, or the back/forward
+ * cache) reaches the browser without a request, so the server never hears
+ * that the visitor is looking at this list again, and a later visit to `/`
+ * would land where they were before. A HEAD request of the same address
+ * tells it: the answer carries the cookie that moves `ChecklistIndex`.
+ */
+(function () {
+  "use strict";
+
+  if (!window.fetch || !window.performance) {
+    return;
+  }
+
+  function fromHistory(event) {
+    if (event.persisted) {
+      return true; // restored from the back/forward cache
+    }
+    var entries = performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
+    return entries.length > 0 && entries[0].type === "back_forward";
+  }
+
+  window.addEventListener("pageshow", function (event) {
+    if (!/^\/lists(\/\d+)?$/.test(location.pathname) || !fromHistory(event)) {
+      return;
+    }
+    fetch(location.pathname, { method: "HEAD", credentials: "same-origin", cache: "no-store" })
+      .catch(function () {});
+  });
+})();

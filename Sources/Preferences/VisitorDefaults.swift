@@ -164,6 +164,21 @@ public final class VisitorDefaults {
     return cookies
   }
 
+  /// Sends every well-formed cookie-backed value the request carried
+  /// again, unchanged, so that the browser keeps it another
+  /// `SetCookie.longMaxAge` (browsers count a cookie's life from when it
+  /// was last set, not last sent). A value this request sets or removes
+  /// afterwards replaces its renewal. Not a change: observers are not told.
+  public func renewCookies() {
+    for (key, kind) in cookieKinds.sorted(by: { $0.key < $1.key }) where cookieOverrides[key] == nil
+    {
+      guard let text = cookies.value(named: key, isHTTPS: isHTTPS), kind.decode(text) != nil
+      else { continue }
+      queue(.longLived(name: key, value: text, secure: isHTTPS))
+      if isHTTPS, cookies[key] != nil { queueLegacyDeletion(key) }
+    }
+  }
+
   // MARK: Internals
 
   func replacePersistentDomain(_ replacement: [String: Any]) throws(PreferencesError) {
@@ -182,7 +197,9 @@ public final class VisitorDefaults {
 
   private func cookieValue(forKey key: String) -> PlistValue? {
     if let override = cookieOverrides[key] { return override }
-    guard let kind = cookieKinds[key], let text = cookies[key] else { return nil }
+    guard let kind = cookieKinds[key], let text = cookies.value(named: key, isHTTPS: isHTTPS) else {
+      return nil
+    }
     return kind.decode(text)
   }
 
@@ -221,10 +238,18 @@ public final class VisitorDefaults {
   /// (a tampered cookie is deleted too, but read as absent already).
   private func deleteCookie(_ key: String) -> Bool {
     let before = cookieValue(forKey: key)
-    let present = cookieOverrides[key].map { $0 != nil } ?? (cookies[key] != nil)
+    let present =
+      cookieOverrides[key].map { $0 != nil }
+      ?? (cookies.value(named: key, isHTTPS: isHTTPS) != nil)
     cookieOverrides[key] = .some(nil)
     if present { queue(.deletion(name: key, secure: isHTTPS)) }
+    if isHTTPS, cookies[key] != nil { queueLegacyDeletion(key) }
     return before != nil
+  }
+
+  /// Drops the plain cookie an HTTPS browser may keep from before `__Host-`.
+  private func queueLegacyDeletion(_ key: String) {
+    queue(SetCookie(name: key, value: "", maxAge: 0, secure: true))
   }
 
   private func queue(_ cookie: SetCookie) {

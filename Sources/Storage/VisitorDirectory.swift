@@ -28,6 +28,7 @@ public struct VisitorDirectory: Sendable, Equatable {
     self.checklistsPath = path + "/Checklists.plist"
     self.preferencesPath = path + "/Preferences.plist"
     self.lockPath = path + "/.Checklists.lock"
+    self.preferencesLockPath = path + "/.Preferences.lock"
   }
 
   /// The visitor's lists and items.
@@ -36,4 +37,7 @@ public struct VisitorDirectory: Sendable, Equatable {
   public let preferencesPath: String
   /// The file whose `flock` serialises changes of this visitor.
   public let lockPath: String
+  /// The file whose `flock` serialises writes of `Preferences.plist` (the
+  /// Preferences module's own lock; the same name, `.Preferences.lock`).
+  public let preferencesLockPath: String
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Storage
 
 /// `checklists check`: validates every visitor's files.
@@ -15,12 +16,27 @@ struct CheckCommand: ParsableCommand {
   @Flag(name: .long, help: "Move unreadable files aside (<name>.corrupt-<timestamp>).")
   var repair = false
 
+  @Option(name: .long, help: "Report visitors not seen for this many days (see `prune`).")
+  var idleDays = 400
+
   func run() throws {
     let report = DataCheck.run(dataDirectory: data, repair: repair)
     for problem in report.problems { print(problem) }
     print(
       "\(report.visitors) visitors, \(report.filesChecked) files, \(report.problems.count) problems"
     )
+    print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
     if !report.isClean { throw ExitCode(1) }
+  }
+
+  /// How many visitors have not been seen for `idleDays`, and for how long
+  /// the longest-idle one has not: what an operator weighs before `prune`.
+  func idleSummary(_ visitors: [VisitorActivity.Visitor], now: Date) -> String {
+    let idle = visitors.filter { $0.idleDays(now: now) >= idleDays }
+    let longest = visitors.map { $0.idleDays(now: now) }.max() ?? 0
+    let bytes = idle.reduce(Int64(0)) { $0 + $1.bytes }
+    return
+      "\(idle.count) of \(visitors.count) visitors idle for \(idleDays) days or more (\(bytes) bytes); "
+      + "the longest idle: \(longest) days"
   }
 }

@@ -4,6 +4,11 @@ import Testing
 
 @testable import ChecklistsWeb
 
+extension ResponseMemo {
+  /// The kept answer for `key` now.
+  func entry(for key: Key) -> Entry? { entry(for: key, now: Int64(time(nil))) }
+}
+
 /// A kept answer is the answer: the same bytes and headers as computing it
 /// again, never one that set a cookie, never one from before a change.
 @Suite struct ResponseMemoTests {

@@ -76,6 +76,7 @@ enum FuzzTargets {
   }
 
   static func visitorID(_ value: String) {
+    visitorCookie(value)
     guard let id = VisitorID(cookieValue: value) else { return }
     let isHex = value.utf8.allSatisfy {
       ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
@@ -83,6 +84,15 @@ enum FuzzTargets {
     }
     check(value.utf8.count == 32 && isHex, "visitor id from \(value.debugDescription)")
     check(id.cookieValue == value, "visitor id changed its value")
+  }
+
+  /// A visitor cookie is its 32-hex id, maybe with a day: the id is the
+  /// value's first 32 bytes, and what it writes back reads back the same.
+  static func visitorCookie(_ value: String) {
+    guard let cookie = VisitorCookie(value: value) else { return }
+    check(value.utf8.starts(with: cookie.id.cookieValue.utf8), "visitor cookie id from \(value)")
+    check(VisitorCookie(value: cookie.value) == cookie, "visitor cookie round trip of \(value)")
+    check(cookie.day.map { $0 >= 0 } ?? true, "negative day from \(value)")
   }
 
   // MARK: path router

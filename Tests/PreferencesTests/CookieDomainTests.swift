@@ -38,7 +38,7 @@ final class CookieDomainTests: XCTestCase {
     secure.set(4, forKey: "ChecklistIndex")
     XCTAssertEqual(
       try secure.commit().map(\.headerValue),
-      ["ChecklistIndex=4; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax; Secure"])
+      ["__Host-ChecklistIndex=4; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax; Secure"])
     XCTAssertEqual(SetCookie.longLived(name: "X", value: "1", secure: true).maxAge, 400 * 86_400)
   }
 
@@ -58,14 +58,14 @@ final class CookieDomainTests: XCTestCase {
     let defaults = makeDefaults()
     let recorder = ChangeRecorder()
     _ = recorder.observe(defaults)
-    let scope = defaults.scope(nil, cookie: "ChecklistIndex=2", https: true)
+    let scope = defaults.scope(nil, cookie: "__Host-ChecklistIndex=2", https: true)
     scope.removeObject(forKey: "ChecklistIndex")
     XCTAssertEqual(scope.integer(forKey: "ChecklistIndex"), -1)
     let cookies = try scope.commit()
     XCTAssertEqual(cookies, [.deletion(name: "ChecklistIndex", secure: true)])
     XCTAssertEqual(
       cookies.first?.headerValue,
-      "ChecklistIndex=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure")
+      "__Host-ChecklistIndex=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure")
     XCTAssertEqual(recorder.changes, [PreferencesChange(directory: nil, keys: ["ChecklistIndex"])])
     let none = defaults.scope(nil)
     none.removeObject(forKey: "ChecklistIndex")
@@ -102,5 +102,52 @@ final class CookieDomainTests: XCTestCase {
     let odd = RequestCookies(header: "\u{0}=\u{1}; ä=ö; x=\u{FFFD}")
     XCTAssertEqual(odd["ä"], "ö")
     XCTAssertEqual(odd["x"], "\u{FFFD}")
+  }
+
+  /// Under HTTPS a cookie-backed value lives in its `__Host-` cookie; the
+  /// plain cookie a browser kept from before is still read, and dropped
+  /// when the value is next set, removed or renewed.
+  func testHTTPSReadsTheLegacyPlainCookieAndReplacesIt() throws {
+    let defaults = makeDefaults()
+    let legacy = defaults.scope(nil, cookie: "ChecklistIndex=2", https: true)
+    XCTAssertEqual(legacy.integer(forKey: "ChecklistIndex"), 2)
+    legacy.removeObject(forKey: "ChecklistIndex")
+    XCTAssertEqual(
+      try legacy.commit().map(\.headerValue),
+      [
+        "__Host-ChecklistIndex=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure",
+        "ChecklistIndex=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure",
+      ])
+    let both = defaults.scope(nil, cookie: "ChecklistIndex=2; __Host-ChecklistIndex=5", https: true)
+    XCTAssertEqual(both.integer(forKey: "ChecklistIndex"), 5, "the prefixed cookie wins")
+    let plainHTTP = defaults.scope(nil, cookie: "__Host-ChecklistIndex=5")
+    XCTAssertEqual(plainHTTP.integer(forKey: "ChecklistIndex"), -1, "no __Host- cookie over HTTP")
+  }
+
+  /// Renewing re-sends each well-formed cookie-backed value as it is
+  /// (browsers count 400 days from the last time a cookie was set); a value
+  /// set in the same request wins; a tampered one is not renewed.
+  func testRenewingResendsTheCarriedValues() throws {
+    let defaults = makeDefaults()
+    let recorder = ChangeRecorder()
+    _ = recorder.observe(defaults)
+    let scope = defaults.scope(nil, cookie: "ChecklistIndex=3")
+    scope.renewCookies()
+    XCTAssertEqual(
+      try scope.commit().map(\.headerValue),
+      ["ChecklistIndex=3; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax"])
+    XCTAssertEqual(recorder.changes, [], "a renewal is not a change")
+    let moved = defaults.scope(nil, cookie: "ChecklistIndex=3")
+    moved.renewCookies()
+    moved.set(7, forKey: "ChecklistIndex")
+    XCTAssertEqual(try moved.commit().map(\.value), ["7"])
+    let tampered = defaults.scope(nil, cookie: "ChecklistIndex=3x")
+    tampered.renewCookies()
+    XCTAssertEqual(try tampered.commit(), [])
+    let secure = defaults.scope(nil, cookie: "ChecklistIndex=3", https: true)
+    secure.renewCookies()
+    XCTAssertEqual(
+      try secure.commit().map(\.name), ["__Host-ChecklistIndex", "ChecklistIndex"],
+      "the legacy plain cookie is replaced by the prefixed one")
   }
 }

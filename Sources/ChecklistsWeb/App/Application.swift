@@ -55,7 +55,7 @@ public final class Application: Sendable {
   public func respond(to request: Request) -> Response {
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
     let memoKey = ResponseMemo.Key(request)
-    if let memoKey, let kept = memo.entry(for: memoKey) {
+    if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(time(nil))) {
       return kept.etag.isNotModified(request) ? notModified(kept.etag) : kept.response
     }
     let response: Response
@@ -79,22 +79,36 @@ public final class Application: Sendable {
   /// the browser's copy is current, so that a revalidation is kept too.
   func respondRemembering(_ route: Route, _ request: Request, key: ResponseMemo.Key) -> Response {
     let cookies = RequestCookies(header: request.header("cookie"))
-    let visitor = VisitorSession.Visitor(
-      cookies: cookies, dataDirectory: configuration.dataDirectory)
+    let visitor = visitor(cookies, request)
     let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path)
     var unconditional = request
     if request.headers["if-none-match"] != nil { unconditional.headers["if-none-match"] = nil }
     let response = SecurityHeaders.applying(
       to: handle(route, unconditional, cookies: cookies, visitor: visitor))
-    if let version { memo.keep(response, version: version, for: key) }
+    if let version {
+      memo.keep(response, version: version, until: visitor.cookieDue, for: key)
+    }
     guard response.status == 200, let tag = response.header("ETag") else { return response }
     let etag = ETag(keptValue: tag)
-    return etag.isNotModified(request) ? notModified(etag) : response
+    return etag.isNotModified(request) ? notModified(etag, setting: response) : response
   }
 
-  /// `304 Not Modified` with the page's tag and the headers of every page.
-  func notModified(_ etag: ETag) -> Response {
-    SecurityHeaders.applying(to: Response(status: 304, headers: [("ETag", etag.value)]))
+  /// `304 Not Modified` with the page's tag, the headers of every page, and
+  /// the cookies the full answer sets: a revalidated page still moves
+  /// `ChecklistIndex` (the landing rule) and renews the visitor cookie.
+  func notModified(_ etag: ETag, setting page: Response? = nil) -> Response {
+    var headers = [("ETag", etag.value)]
+    for cookie in page?.headers(named: "Set-Cookie") ?? [] {
+      headers.append(("Set-Cookie", cookie))
+    }
+    return SecurityHeaders.applying(to: Response(status: 304, headers: headers))
+  }
+
+  /// Who the request's cookies name.
+  func visitor(_ cookies: RequestCookies, _ request: Request) -> VisitorSession.Visitor {
+    VisitorSession.Visitor(
+      cookies: cookies, isHTTPS: request.isHTTPS, dataDirectory: configuration.dataDirectory,
+      today: VisitorCookie.today())
   }
 
   /// Runs a route for the visitor, commits their preferences once, and adds
@@ -102,9 +116,7 @@ public final class Application: Sendable {
   /// preferences that changed.
   func handle(_ route: Route, _ request: Request) -> Response {
     let cookies = RequestCookies(header: request.header("cookie"))
-    let visitor = VisitorSession.Visitor(
-      cookies: cookies, dataDirectory: configuration.dataDirectory)
-    return handle(route, request, cookies: cookies, visitor: visitor)
+    return handle(route, request, cookies: cookies, visitor: visitor(cookies, request))
   }
 
   /// `handle` for a visitor already told from the cookies.
@@ -112,7 +124,8 @@ public final class Application: Sendable {
     _ route: Route, _ request: Request, cookies: RequestCookies, visitor: VisitorSession.Visitor
   ) -> Response {
     let session = VisitorSession(
-      request: request, cookies: cookies, visitor: visitor, defaults: defaults)
+      request: request, cookies: cookies, visitor: visitor, defaults: defaults,
+      today: VisitorCookie.today())
     var response: Response
     do {
       if let problem = session.preferences.loadProblem {
@@ -128,7 +141,7 @@ public final class Application: Sendable {
     } catch {
       response = renderer.errorResponse(webError(for: error, route: route))
     }
-    if let cookie = session.visitorCookie(isHTTPS: request.isHTTPS) {
+    for cookie in session.visitorCookies(isHTTPS: request.isHTTPS) {
       response.headers.append(("Set-Cookie", cookie.headerValue))
     }
     return response

@@ -8,9 +8,6 @@ enum RegisteredDefaults {
   /// these to their defaults and leaves internal state (`FirstTime`) alone.
   static let settingKeys = [PreferenceKey.openLastList, PreferenceKey.hideCheckedItems]
 
-  /// The cookie that names the visitor (32 hex digits).
-  static let visitorCookie = "visitor"
-
   static func register(in defaults: Defaults) {
     defaults.register(defaults: [
       PreferenceKey.checklistIndex: -1,

@@ -1,4 +1,5 @@
 import FastCGI
+import Foundation
 import Preferences
 import Storage
 
@@ -14,17 +15,30 @@ struct VisitorSession {
     let id: VisitorID
     /// True when the request carried no valid visitor cookie.
     let isNew: Bool
+    /// True when the visitor cookie must be sent again (see `VisitorCookie`):
+    /// it is a day old, has no day, or is the plain cookie of an HTTPS
+    /// visitor from before `__Host-`. Always true for a new visitor.
+    let needsCookie: Bool
+    /// When a response that does not send the cookie stops being the right
+    /// answer to this request (seconds since 1970): the moment the cookie
+    /// falls due for renewal.
+    let cookieDue: Int64
     let directory: VisitorDirectory
 
-    init(cookies: RequestCookies, dataDirectory: String) {
-      if let value = cookies[RegisteredDefaults.visitorCookie],
-        let id = VisitorID(cookieValue: value)
+    init(cookies: RequestCookies, isHTTPS: Bool, dataDirectory: String, today: Int) {
+      if let value = cookies.value(named: VisitorCookie.name, isHTTPS: isHTTPS),
+        let cookie = VisitorCookie(value: value)
       {
-        self.id = id
+        id = cookie.id
         isNew = false
+        let legacy = isHTTPS && cookies[SetCookie.name(VisitorCookie.name, secure: true)] == nil
+        needsCookie = legacy || cookie.needsRenewal(today: today)
+        cookieDue = needsCookie ? Int64.min : cookie.renewalDue(today: today)
       } else {
         id = VisitorID()
         isNew = true
+        needsCookie = true
+        cookieDue = Int64.min
       }
       directory = VisitorDirectory(dataDirectory: dataDirectory, visitorID: id.hex)
     }
@@ -33,26 +47,46 @@ struct VisitorSession {
   let id: VisitorID
   /// True when the request carried no valid visitor cookie.
   let isNew: Bool
+  /// True when this response sends the visitor cookie (see `Visitor.needsCookie`).
+  let sendsVisitorCookie: Bool
   let directory: VisitorDirectory
   /// The request's scope of the preferences (cookie → persistent → registration).
   let preferences: VisitorDefaults
   /// The request's cookies, as they came.
   let cookies: RequestCookies
+  let today: Int
 
-  /// A session for `visitor`; their preferences are read here.
-  init(request: Request, cookies: RequestCookies, visitor: Visitor, defaults: Defaults) {
+  /// A session for `visitor`; their preferences are read here. A returning
+  /// visitor whose cookie is due has it renewed, with the cookie-backed
+  /// preferences it carries, and their directory marked active.
+  init(request: Request, cookies: RequestCookies, visitor: Visitor, defaults: Defaults, today: Int)
+  {
     id = visitor.id
     isNew = visitor.isNew
+    sendsVisitorCookie = visitor.needsCookie
     directory = visitor.directory
     self.cookies = cookies
+    self.today = today
     preferences = defaults.visitor(
       directory: directory.path, cookies: cookies, isHTTPS: request.isHTTPS)
+    if sendsVisitorCookie && !isNew {
+      preferences.renewCookies()
+      VisitorActivity.markActive(directory)
+    }
   }
 
-  /// The cookie that names a new visitor; nil for a known one.
-  func visitorCookie(isHTTPS: Bool) -> SetCookie? {
-    guard isNew else { return nil }
-    return .longLived(
-      name: RegisteredDefaults.visitorCookie, value: id.cookieValue, secure: isHTTPS)
+  /// The visitor cookie to send (a new visitor's, or a renewal), with the
+  /// deletion of the plain one an HTTPS browser kept from before
+  /// `__Host-`; empty when the browser's cookie is current.
+  func visitorCookies(isHTTPS: Bool) -> [SetCookie] {
+    guard sendsVisitorCookie else { return [] }
+    var sent = [
+      SetCookie.longLived(
+        name: VisitorCookie.name, value: VisitorCookie(id: id, day: today).value, secure: isHTTPS)
+    ]
+    if isHTTPS, cookies[VisitorCookie.name] != nil {
+      sent.append(SetCookie(name: VisitorCookie.name, value: "", maxAge: 0, secure: true))
+    }
+    return sent
   }
 }

@@ -69,6 +69,10 @@ final class ResponseMemo: Sendable {
 
   struct Entry: Sendable {
     var version: Version
+    /// The second (since 1970) from which the answer is no longer right for
+    /// its key: the visitor cookie in the key's `Cookie` header then falls
+    /// due for renewal, which a kept answer would never send.
+    var until: Int64
     /// The whole `200` answer, headers included.
     var response: Response
     var etag: ETag
@@ -80,23 +84,25 @@ final class ResponseMemo: Sendable {
     entries = LockedValue(LRUCache(capacity: max(capacity, 1)))
   }
 
-  /// The kept answer for `key` if every file it came from is unchanged.
-  func entry(for key: Key) -> Entry? {
-    guard let entry = entries.withLock({ $0.value(forKey: key) }), entry.version.isCurrent else {
-      return nil
-    }
+  /// The kept answer for `key` if every file it came from is unchanged and
+  /// its visitor cookie is not yet due (`now` in seconds since 1970).
+  func entry(for key: Key, now: Int64) -> Entry? {
+    guard let entry = entries.withLock({ $0.value(forKey: key) }), now < entry.until,
+      entry.version.isCurrent
+    else { return nil }
     return entry
   }
 
-  /// Keeps `response` if it is a page that changed nothing.
-  func keep(_ response: Response, version: Version, for key: Key) {
+  /// Keeps `response` if it is a page that changed nothing, until `until`.
+  func keep(_ response: Response, version: Version, until: Int64, for key: Key) {
     guard response.status == 200, response.headers(named: "Set-Cookie").isEmpty,
       response.body.count <= PageCache.maximumPageBytes,
       let tag = response.header("ETag")
     else { return }
     let etag = ETag(keptValue: tag)
     entries.withLock {
-      $0.setValue(Entry(version: version, response: response, etag: etag), forKey: key)
+      $0.setValue(
+        Entry(version: version, until: until, response: response, etag: etag), forKey: key)
     }
   }
 }

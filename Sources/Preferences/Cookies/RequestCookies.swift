@@ -56,4 +56,12 @@ public struct RequestCookies: Sendable, Equatable {
 
   public subscript(name: String) -> String? { values[name] }
 
+  /// The value of a cookie set by `SetCookie.longLived(name:value:secure:)`:
+  /// under HTTPS its `__Host-` form, or else the plain one a browser kept
+  /// from before (it is replaced by the prefixed one when next set).
+  public func value(named name: String, isHTTPS: Bool) -> String? {
+    if isHTTPS, let value = values[SetCookie.hostPrefix + name] { return value }
+    return values[name]
+  }
+
 }

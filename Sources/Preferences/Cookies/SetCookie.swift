@@ -37,15 +37,29 @@ public struct SetCookie: Sendable, Equatable {
     return text
   }
 
-  /// A cookie kept for 400 days, HttpOnly, SameSite=Lax, Path=/.
+  /// The prefix of a cookie set over HTTPS. A browser accepts a `__Host-`
+  /// cookie only from a secure origin, with `Secure`, `Path=/` and no
+  /// `Domain`, so neither a plain-HTTP page of the same host nor a
+  /// sibling subdomain can plant or overwrite it (RFC 6265bis §4.1.3.2).
+  public static let hostPrefix = "__Host-"
+
+  /// The name a cookie called `name` goes by: with `__Host-` under HTTPS.
+  public static func name(_ name: String, secure: Bool) -> String {
+    secure ? hostPrefix + name : name
+  }
+
+  /// A cookie kept for 400 days, HttpOnly, SameSite=Lax, Path=/, and named
+  /// `__Host-<name>` when `secure`.
   ///
   /// - Parameter secure: true when the request came over HTTPS.
   public static func longLived(name: String, value: String, secure: Bool) -> SetCookie {
-    SetCookie(name: name, value: value, maxAge: longMaxAge, secure: secure)
+    SetCookie(
+      name: Self.name(name, secure: secure), value: value, maxAge: longMaxAge, secure: secure)
   }
 
-  /// Tells the browser to drop the cookie (`Max-Age=0`, same attributes).
+  /// Tells the browser to drop the cookie `longLived` set (`Max-Age=0`,
+  /// same name and attributes).
   public static func deletion(name: String, secure: Bool) -> SetCookie {
-    SetCookie(name: name, value: "", maxAge: 0, secure: secure)
+    SetCookie(name: Self.name(name, secure: secure), value: "", maxAge: 0, secure: secure)
   }
 }

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+/// `checklists prune`: lists, or with `--delete` removes, the data of
+/// visitors who have not been seen for a given number of days.
+struct PruneCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prune",
+    abstract: "List (or with --delete remove) visitors idle for at least --idle-days days.",
+    discussion: """
+      A visitor is seen when they change something or, at most once a day, when their \
+      browser's cookie is renewed on a visit. A browser keeps the cookie 400 days after \
+      its last renewal, so a visitor idle for longer can no longer come back as themselves; \
+      one idle for less still can, and would find their lists gone. Without --delete \
+      nothing is removed.
+      """
+  )
+
+  @Option(name: .long, help: "The data directory (the one holding users/).")
+  var data: String
+
+  @Option(name: .long, help: "Days without a visit or a change (at least 1).")
+  var idleDays: Int
+
+  @Flag(name: .long, help: "Remove the directories instead of listing them.")
+  var delete = false
+
+  func validate() throws {
+    guard idleDays >= 1 else { throw ValidationError("--idle-days must be at least 1") }
+  }
+
+  func run() throws {
+    let report = VisitorActivity.prune(dataDirectory: data, idleDays: idleDays, dryRun: !delete)
+    let now = Date()
+    for visitor in report.idle {
+      print("\(visitor.directory)  idle \(visitor.idleDays(now: now)) days, \(visitor.bytes) bytes")
+    }
+    for directory in report.skipped { print("\(directory)  kept: active again") }
+    for failure in report.failures { print("failed: \(failure)") }
+    let bytes = report.idle.reduce(Int64(0)) { $0 + $1.bytes }
+    let verb = delete ? "removed" : "would remove (dry run; --delete removes)"
+    print(
+      "\(report.idle.count) visitors idle for \(idleDays) days or more, \(bytes) bytes: \(verb)")
+    if !report.failures.isEmpty { throw ExitCode(1) }
+  }
+}

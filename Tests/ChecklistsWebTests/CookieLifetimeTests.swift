@@ -1,0 +1,141 @@
+import FastCGI
+import Foundation
+import Storage
+import Testing
+
+@testable import ChecklistsWeb
+
+/// The landing rule holds through every cache path (a revalidated `304`,
+/// `HEAD`, the response memo, the page cache), and a visitor who keeps
+/// coming back is never forgotten by their browser.
+@Suite struct CookieLifetimeTests {
+  private func settle() {
+    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+  }
+
+  private func setCookies(_ response: Response) -> [String] {
+    response.headers(named: "Set-Cookie")
+  }
+
+  /// Open list A, go to All Lists, open A again from a cached copy (the
+  /// browser revalidates): `/` must open A. Repeated, so that the second
+  /// and third rounds meet pages kept by the memo and the page cache.
+  @Test(arguments: ["GET", "HEAD"])
+  func aRevalidatedListStillBecomesTheLastList(method: String) throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.post("/lists", [("name", "Zebra")])  // row 1 on All Lists
+    for round in 1...3 {
+      let etag = try #require(browser.get("/lists/2").header("ETag"))
+      browser.get("/lists")
+      #expect(browser.cookies["ChecklistIndex"] == "-1")
+      settle()
+      let revalidated = browser.get("/lists/2", headers: ["if-none-match": etag], method: method)
+      #expect(revalidated.status == 304, "round \(round)")
+      #expect(setCookies(revalidated).contains { $0.hasPrefix("ChecklistIndex=1;") }, "\(round)")
+      let landing = browser.get("/")
+      #expect(landing.status == 303 && landing.header("Location") == "/lists/2", "round \(round)")
+    }
+  }
+
+  /// The mirror case: a revalidated All Lists page sets `ChecklistIndex` to -1.
+  @Test func aRevalidatedAllListsStillLandsOnAllLists() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    for round in 1...3 {
+      let etag = try #require(browser.get("/lists").header("ETag"))
+      browser.get("/lists/1")
+      #expect(browser.cookies["ChecklistIndex"] == "0")
+      settle()
+      let revalidated = browser.get("/lists", headers: ["if-none-match": etag])
+      #expect(revalidated.status == 304, "round \(round)")
+      #expect(setCookies(revalidated).contains { $0.hasPrefix("ChecklistIndex=-1;") })
+      #expect(browser.get("/").status == 200, "All Lists, round \(round)")
+    }
+  }
+
+  /// A returning visitor's cookie is renewed once it is a day old (or in
+  /// the older form without a day), together with `ChecklistIndex`, and
+  /// their directory is marked active; a current cookie is not sent again.
+  @Test func aReturningVisitorsCookiesAreRenewedOnceADay() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.get("/lists/1")
+    let issued = try #require(browser.cookies["visitor"])
+    let id = String(issued.prefix(32))
+    let today = VisitorCookie.today()
+    #expect(issued == "\(id).\(today)")
+    #expect(setCookies(browser.get("/lists/1")).isEmpty, "a current cookie is not sent again")
+
+    let directory = try visitorDirectory(browser)
+    for stale in ["\(id).\(today - 1)", "\(id).\(today - 399)", id, "\(id).\(today + 5)"] {
+      try backdate(directory, days: 30)
+      let response = browser.get(
+        "/lists/1", headers: ["cookie": "visitor=\(stale); ChecklistIndex=0"])
+      #expect(response.status == 200)
+      let sent = setCookies(response)
+      #expect(
+        sent.contains { $0.hasPrefix("visitor=\(id).\(today); Max-Age=34560000;") }, "\(stale)")
+      #expect(sent.contains { $0.hasPrefix("ChecklistIndex=0; Max-Age=34560000;") }, "\(stale)")
+      #expect(browser.text(response).contains("milk"), "the same visitor")
+      let seen = try #require(VisitorActivity.visitors(dataDirectory: browser.data).first)
+      #expect(seen.idleDays(now: Date()) == 0, "marked active (\(stale))")
+    }
+  }
+
+  /// A kept page is never served once the cookie in its key falls due:
+  /// the answer would have to renew it.
+  @Test func theMemoDoesNotOutliveTheCookieItWasKeptFor() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.get("/lists/1")
+    settle()
+    let request = Request(
+      method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+    browser.application.respond(to: request)
+    let key = try #require(ResponseMemo.Key(request))
+    let due = Int64(VisitorCookie.today() + VisitorCookie.renewalDays) * 86_400
+    #expect(browser.application.memo.entry(for: key, now: due - 1) != nil)
+    #expect(browser.application.memo.entry(for: key, now: due) == nil)
+  }
+
+  /// Over HTTPS every cookie is `__Host-` (Secure, Path=/, no Domain); a
+  /// visitor whose browser kept the plain cookie from before is the same
+  /// visitor, moved to the prefixed cookie, the plain one dropped.
+  @Test func httpsCookiesAreHostPrefixedAndOldOnesMoveOver() throws {
+    let browser = try ApplicationHarness()
+    let first = browser.send(Request(method: "GET", path: "/lists/1", isHTTPS: true))
+    let sent = setCookies(first)
+    #expect(sent.contains { $0.hasPrefix("__Host-visitor=") && $0.hasSuffix("; Secure") })
+    #expect(sent.contains { $0.hasPrefix("__Host-ChecklistIndex=0;") && $0.hasSuffix("; Secure") })
+    #expect(!sent.contains { $0.hasPrefix("visitor=") || $0.hasPrefix("ChecklistIndex=") })
+
+    let plain = try ApplicationHarness(data: browser.data)
+    plain.post("/lists/1/items", [("text", "milk")])
+    let value = try #require(plain.cookies["visitor"])
+    let moved = plain.send(
+      Request(
+        method: "GET", path: "/lists/1", headers: ["cookie": "visitor=\(value); ChecklistIndex=0"],
+        isHTTPS: true))
+    #expect(plain.text(moved).contains("milk"), "the same visitor")
+    let movedCookies = setCookies(moved)
+    #expect(movedCookies.contains { $0.hasPrefix("__Host-visitor=\(value.prefix(32)).") })
+    #expect(movedCookies.contains { $0.hasPrefix("visitor=; Max-Age=0;") })
+    #expect(movedCookies.contains { $0.hasPrefix("__Host-ChecklistIndex=0;") })
+    #expect(movedCookies.contains { $0.hasPrefix("ChecklistIndex=; Max-Age=0;") })
+  }
+
+  private func visitorDirectory(_ browser: ApplicationHarness) throws -> String {
+    try #require(VisitorActivity.visitors(dataDirectory: browser.data).first).directory
+  }
+
+  /// Sets the directory's and its files' times `days` back.
+  private func backdate(_ directory: String, days: Int) throws {
+    let past = Date(timeIntervalSinceNow: -Double(days) * 86_400)
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+      try FileManager.default.setAttributes(
+        [.modificationDate: past], ofItemAtPath: "\(directory)/\(name)")
+    }
+    try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: directory)
+  }
+}

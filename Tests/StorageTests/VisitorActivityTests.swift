@@ -1,0 +1,100 @@
+import ChecklistsModel
+import Foundation
+import XCTest
+
+@testable import Storage
+
+/// Who has gone: the directory's time says when a visitor was last seen,
+/// `prune` lists (dry run) or removes those idle long enough, and never
+/// one who came back meanwhile.
+final class VisitorActivityTests: XCTestCase {
+  private func visitorWithData(_ data: String, _ id: String) throws -> VisitorDirectory {
+    let visitor = VisitorDirectory(dataDirectory: data, visitorID: id)
+    try makeStore(data).update(visitor, initial: storedOrFirstRun) { model in
+      _ = try model.addItem(text: "milk", toList: 1)
+    }
+    return visitor
+  }
+
+  /// Sets the times of the directory and everything in it `days` back.
+  private func backdate(_ visitor: VisitorDirectory, days: Double) throws {
+    let past = Date(timeIntervalSinceNow: -days * 86_400)
+    for name in try FileManager.default.contentsOfDirectory(atPath: visitor.path) {
+      try FileManager.default.setAttributes(
+        [.modificationDate: past], ofItemAtPath: "\(visitor.path)/\(name)")
+    }
+    try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: visitor.path)
+  }
+
+  func testLastActiveIsTheLatestTimeOfTheDirectoryAndItsFiles() throws {
+    let data = try makeDataDirectory(self)
+    let visitor = try visitorWithData(data, "a")
+    try backdate(visitor, days: 50)
+    var found = VisitorActivity.visitors(dataDirectory: data)
+    XCTAssertEqual(found.map(\.directory), [visitor.path])
+    XCTAssertEqual(found.first?.idleDays(now: Date()), 50)
+    XCTAssertGreaterThan(found.first?.bytes ?? 0, 100)
+    // A file written since counts, as does a renewal that marks the directory.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -3 * 86_400)],
+      ofItemAtPath: visitor.checklistsPath)
+    found = VisitorActivity.visitors(dataDirectory: data)
+    XCTAssertEqual(found.first?.idleDays(now: Date()), 3)
+    VisitorActivity.markActive(visitor)
+    XCTAssertEqual(VisitorActivity.visitors(dataDirectory: data).first?.idleDays(now: Date()), 0)
+    // Marking a visitor without a directory creates nothing.
+    let stranger = VisitorDirectory(dataDirectory: data, visitorID: "stranger")
+    VisitorActivity.markActive(stranger)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: stranger.path))
+  }
+
+  func testPruneIsADryRunUnlessToldAndRemovesOnlyTheIdle() throws {
+    let data = try makeDataDirectory(self)
+    let idle = try visitorWithData(data, "idle")
+    let recent = try visitorWithData(data, "recent")
+    try backdate(idle, days: 500)
+    try backdate(recent, days: 20)
+
+    let dryRun = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: true)
+    XCTAssertEqual(dryRun.idle.map(\.directory), [idle.path])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: idle.checklistsPath), "nothing removed")
+
+    let pruned = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
+    XCTAssertEqual(pruned.idle.map(\.directory), [idle.path])
+    XCTAssertEqual(pruned.failures, [])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: idle.path))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: recent.checklistsPath))
+    let shard = (idle.path as NSString).deletingLastPathComponent
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: shard).filter { $0.hasPrefix(".") }, [],
+      "no half-removed directory left behind")
+    XCTAssertEqual(try makeStore(data).load(recent)?.checklist(id: 1)?.items.count, 1)
+  }
+
+  /// A visitor who came back between the listing and the removal (their
+  /// change waited for the lock, or is already on disk) is kept.
+  func testPruneKeepsAVisitorActiveAgainUnderTheLock() throws {
+    let data = try makeDataDirectory(self)
+    let visitor = try visitorWithData(data, "back")
+    try backdate(visitor, days: 500)
+    let listed = VisitorActivity.visitors(dataDirectory: data)
+    XCTAssertEqual(listed.first?.idleDays(now: Date()), 500)
+    let store = makeStore(data)
+    let model = try XCTUnwrap(store.load(visitor))
+    let locked = DispatchSemaphore(value: 0)
+    let comeBack = Thread {
+      try? FileLock.withLock(visitor.lockPath) {
+        locked.signal()
+        usleep(300_000)  // prune has listed the visitor as idle and waits for the lock
+        try AtomicFile.replaceReusingSpare(
+          try ChecklistsFile.encode(model, format: .xml), at: visitor.checklistsPath,
+          durable: false)
+      }
+    }
+    comeBack.start()
+    locked.wait()
+    let report = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
+    XCTAssertEqual(report.skipped, [visitor.path])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: visitor.checklistsPath))
+  }
+}
