@@ -68,16 +68,4 @@ enum PreferencesFile {
   static func quarantine(_ path: String, durable: Bool) throws(FileError) -> String {
     (try CorruptFile.setAside(path, durable: durable) as NSString).lastPathComponent
   }
-
-  /// Creates `directory` and any missing parents with mode 0700.
-  static func makeDirectory(_ directory: String, durable: Bool) throws(FileError) {
-    var info = stat()
-    if stat(directory, &info) == 0 { return }
-    let parent = (directory as NSString).deletingLastPathComponent
-    if !parent.isEmpty, parent != directory { try makeDirectory(parent, durable: durable) }
-    if mkdir(directory, 0o700) != 0, errno != EEXIST {
-      throw FileError(operation: "mkdir", path: directory, errno: errno)
-    }
-    if durable { try AtomicFile.syncDirectory(parent.isEmpty ? "." : parent) }
-  }
 }
