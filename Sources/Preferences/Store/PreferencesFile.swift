@@ -10,7 +10,7 @@ import Storage
 /// The file operations on one visitor's `Preferences.plist`.
 enum PreferencesFile {
   static let fileName = "Preferences.plist"
-  static let lockName = ".Preferences.lock"
+  static let lockName = VisitorDirectory.preferencesLockName
 
   /// The identity of the file now, nil when it is missing or cannot be
   /// examined (the caller then reads it, and reports what goes wrong).
