@@ -9,6 +9,14 @@
  * back where the visitor was. If anything goes wrong before the server has
  * accepted the change, the form is submitted the ordinary way instead.
  *
+ * That second submission may carry a change the server has already made
+ * (the request timed out, or the connection broke, after the commit), so
+ * both enhanced forms say what they want rather than "once more": a toggle
+ * sends the state it asks for (its button's check=1 or 0), the add form the
+ * state it was rendered in (nonce), and the server applies a repeat as a
+ * no-op. Hence the body below includes the pressed button's name and value,
+ * as a native submission does.
+ *
  * No inline script, no eval: it runs under the site's
  * Content-Security-Policy (script-src 'self'; connect-src 'self').
  */
@@ -97,6 +105,16 @@
     }
   }
 
+  /* The fields a native submission by `submitter` sends: the form's, and
+     the pressed button's name and value (FormData(form) leaves it out). */
+  function bodyOf(form, submitter) {
+    var body = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) {
+      body.append(submitter.name, submitter.value);
+    }
+    return body;
+  }
+
   function send(form, submitter) {
     var main = document.querySelector("main");
     var plan = focusPlan(form, submitter);
@@ -106,7 +124,7 @@
 
     fetch(plan.action, {
       method: "POST",
-      body: new URLSearchParams(new FormData(form)),
+      body: bodyOf(form, submitter),
       credentials: "same-origin",
       redirect: "follow",
       headers: { Accept: "text/html" }
@@ -142,6 +160,7 @@
         if (accepted) {
           location.reload();
         } else {
+          // Safe even when the first attempt was applied: see the top.
           submitNatively(form, submitter);
         }
       })

@@ -52,6 +52,7 @@ func checklistContext(items count: Int) -> TemplateValue {
     "hasItems": .bool(count > 0),
     "items": .list(items),
     "csrf": .string(csrf),
+    "addNonce": .int(count + 1),
     "limits": ["itemText": 500],
   ]
 }

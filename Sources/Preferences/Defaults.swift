@@ -272,7 +272,7 @@ public final class Defaults: @unchecked Sendable {
   private func write(_ batch: [Pending], directory: String) {
     let path = directory + "/" + PreferencesFile.fileName
     do {
-      try PreferencesFile.makeDirectory(directory, durable: durable)
+      try AtomicFile.createDirectory(directory, durable: durable)
       try FileLock.withLock(directory + "/" + PreferencesFile.lockName) { () throws -> Void in
         let (fresh, problem) = try loadLocked(directory, path: path)
         var domain = fresh

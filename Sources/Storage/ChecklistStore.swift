@@ -95,7 +95,7 @@ public final class ChecklistStore: Sendable {
     do {
       // The lock file lives in the visitor's directory, so the first change
       // creates it; a load never does.
-      try ChecklistsFile.createDirectory(visitor.path)
+      try AtomicFile.createDirectory(visitor.path, durable: configuration.durable)
     } catch {
       throw StoreError.io(error)
     }

@@ -1,12 +1,6 @@
 import ChecklistsModel
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Encoding, decoding and setting aside of `Checklists.plist`.
 enum ChecklistsFile {
   static func encode(
@@ -39,16 +33,5 @@ enum ChecklistsFile {
     if data.starts(with: "bplist".utf8) { return true }
     if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return true }
     return String(validating: data, as: UTF8.self) != nil
-  }
-
-  /// Creates `path` and its missing parents, each private (0700).
-  static func createDirectory(_ path: String) throws(FileError) {
-    var info = stat()
-    if stat(path, &info) == 0 { return }
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty && parent != path { try createDirectory(parent) }
-    if mkdir(path, 0o700) != 0 && errno != EEXIST {
-      throw FileError(operation: "mkdir", path: path, errno: errno)
-    }
   }
 }

@@ -51,10 +51,14 @@ public enum DataCheck {
         }
         report.visitors += 1
         let visitor = VisitorDirectory(dataDirectory: dataDirectory, key: key)
-        check(visitor.checklistsPath, repair: repair, into: &report) { data in
+        check(visitor.checklistsPath, lock: visitor.lockPath, repair: repair, into: &report) {
+          data in
           _ = try ChecklistsFile.decode(data)
         }
-        check(visitor.preferencesPath, repair: repair, into: &report) { data in
+        check(
+          visitor.preferencesPath, lock: visitor.preferencesLockPath, repair: repair,
+          into: &report
+        ) { data in
           guard !BinaryPropertyList.isUnsafeToParse(data) else { throw NotADictionary() }
           let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
           guard plist is [String: Any] else { throw NotADictionary() }
@@ -68,8 +72,15 @@ public enum DataCheck {
     var description: String { "not a dictionary plist" }
   }
 
+  /// Checks one file and, with `repair`, sets it aside under `lock`: the
+  /// lock its owner (the store or the preferences) takes to replace it, so
+  /// that a repair never moves a file while a change of it is under way.
+  /// The file is read again under the lock, since its owner may have set
+  /// it aside and written a good version since the first read; that
+  /// version is left in place and not reported.
   private static func check(
-    _ path: String, repair: Bool, into report: inout Report, validate: (Data) throws -> Void
+    _ path: String, lock: String, repair: Bool, into report: inout Report,
+    validate: (Data) throws -> Void
   ) {
     let data: Data
     do {
@@ -86,10 +97,19 @@ public enum DataCheck {
       var problem = Problem(path: path, reason: "unreadable: \(error)")
       if repair && !(error is DataModel.NewerVersion) {  // a newer backend's file is not corrupt
         do {
-          let directory = (path as NSString).deletingLastPathComponent
-          problem.keptAs = try FileLock.withLock(directory + "/.Checklists.lock") {
-            try CorruptFile.setAside(path)
+          let moved = try FileLock.withLock(lock) { () throws -> String? in
+            guard let current = try AtomicFile.read(path) else { return nil }
+            do {
+              try validate(current)
+              return nil
+            } catch is DataModel.NewerVersion {
+              return nil
+            } catch {
+              return try CorruptFile.setAside(path)
+            }
           }
+          guard let moved else { return }  // replaced or set aside by its owner meanwhile
+          problem.keptAs = moved
         } catch {
           problem.reason += "; could not move it aside: \(error)"
         }

@@ -28,8 +28,13 @@ public struct VisitorDirectory: Sendable, Equatable {
     self.checklistsPath = path + "/Checklists.plist"
     self.preferencesPath = path + "/Preferences.plist"
     self.lockPath = path + "/.Checklists.lock"
-    self.preferencesLockPath = path + "/.Preferences.lock"
+    self.preferencesLockPath = path + "/" + Self.preferencesLockName
   }
+
+  /// The name of the lock file of `Preferences.plist`. Named here, not in
+  /// the Preferences module, because `DataCheck` (which cannot see that
+  /// module) must take the same lock before it sets the file aside.
+  public static let preferencesLockName = ".Preferences.lock"
 
   /// The visitor's lists and items.
   public let checklistsPath: String
@@ -37,7 +42,6 @@ public struct VisitorDirectory: Sendable, Equatable {
   public let preferencesPath: String
   /// The file whose `flock` serialises changes of this visitor.
   public let lockPath: String
-  /// The file whose `flock` serialises writes of `Preferences.plist` (the
-  /// Preferences module's own lock; the same name, `.Preferences.lock`).
+  /// The file whose `flock` serialises changes of `Preferences.plist`.
   public let preferencesLockPath: String
 }

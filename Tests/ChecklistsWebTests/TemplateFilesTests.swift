@@ -116,7 +116,7 @@ import Testing
     let text = try Self.template("item-row")
     #expect(
       text.contains(
-        "<button class=\"check\" formaction=\"{{list.id}}/items/{{id}}/toggle\" aria-pressed=\"{{#checked}}true{{/checked}}{{^checked}}false{{/checked}}\">{{text}}</button>"
+        "<button class=\"check\" formaction=\"{{list.id}}/items/{{id}}/toggle\" aria-pressed=\"{{#checked}}true{{/checked}}{{^checked}}false{{/checked}}\" name=\"check\" value=\"{{#checked}}0{{/checked}}{{^checked}}1{{/checked}}\">{{text}}</button>"
       ))
     // Relative to the page's address, /lists/ID.
     #expect(
@@ -136,6 +136,8 @@ import Testing
     let checklist = try Self.template("checklist")
     #expect(checklist.contains("action=\"/lists/{{list.id}}/items\""))
     #expect(checklist.contains("name=\"text\""))
+    // The add form sends the state it was rendered in, so a re-sent add adds nothing.
+    #expect(checklist.contains("<input type=\"hidden\" name=\"nonce\" value=\"{{addNonce}}\">"))
     let listForm = try Self.template("list-form")
     #expect(listForm.contains("action=\"/lists{{#list}}/{{list.id}}{{/list}}\""))
     #expect(listForm.contains("name=\"name\"") && listForm.contains("type=\"radio\" name=\"icon\""))

@@ -20,6 +20,7 @@ final class RealTemplatesTests: XCTestCase {
       ["id": "I2", "text": "Crème fraîche \"bio\"", "checked": true],
     ],
     "csrf": "0123abcd",
+    "addNonce": 7,
     "limits": ["itemText": 200],
   ]
 
@@ -37,7 +38,12 @@ final class RealTemplatesTests: XCTestCase {
     XCTAssertFalse(html.contains("{{"))
     XCTAssertFalse(html.contains("}}"))
     XCTAssertTrue(
-      html.contains("aria-pressed=\"false\">&lt;script&gt;alert(1)&lt;/script&gt;</button>"))
+      html.contains(
+        "aria-pressed=\"false\" name=\"check\" value=\"1\">&lt;script&gt;alert(1)&lt;/script&gt;</button>"
+      ))
+    // Each toggle asks for the state it wants, the opposite of the one shown.
+    XCTAssertTrue(html.contains("aria-pressed=\"true\" name=\"check\" value=\"0\">Crème"))
+    XCTAssertTrue(html.contains("<input type=\"hidden\" name=\"nonce\" value=\"7\">"))
     XCTAssertFalse(html.contains("<script>"))
     XCTAssertTrue(html.contains("Crème fraîche &quot;bio&quot;"))
     XCTAssertTrue(

@@ -40,8 +40,9 @@ extension Application {
 
     case .addItem(let listID):
       do {
+        let formState = try integerField(form, "nonce")
         _ = try updateModel(session) { model in
-          try model.addItem(text: form["text"] ?? "", toList: listID)
+          try model.addItem(text: form["text"] ?? "", toList: listID, formState: formState)
         }
       } catch let error as ChecklistsError where error.isRefusedInput {
         throw WebError.unprocessable(
@@ -69,7 +70,18 @@ extension Application {
       }
 
     case .toggleItem(let listID, let itemID):
-      _ = try updateModel(session) { model in try model.toggleItem(id: itemID, inList: listID) }
+      // The row's button sends the state it wants (`check=1` or `0`), so a
+      // re-sent toggle leaves the item as asked. Without the field (a page
+      // rendered by an earlier version, still open in a browser) it flips,
+      // as that page meant: refusing it would break every such page.
+      let wanted = try checkField(form)
+      _ = try updateModel(session) { model in
+        if let wanted {
+          try model.setItem(id: itemID, inList: listID, checked: wanted)
+        } else {
+          try model.toggleItem(id: itemID, inList: listID)
+        }
+      }
       return redirect(to: "/lists/\(listID)")
 
     case .deleteItem(let listID, let itemID):
@@ -115,6 +127,27 @@ extension Application {
       throw WebError.forbidden
     }
     return form
+  }
+
+  /// An optional non-negative integer field (the add form's `nonce`): nil
+  /// when absent, `400` when it is something our pages never send.
+  func integerField(_ form: FormData, _ name: String) throws -> Int? {
+    guard let value = form[name] else { return nil }
+    guard let number = Int(value), number >= 0 else {
+      throw WebError.badRequest("The form's \(name) is malformed.")
+    }
+    return number
+  }
+
+  /// The toggle's `check` field: `1` checks, `0` unchecks, absent flips;
+  /// `400` otherwise.
+  func checkField(_ form: FormData) throws -> Bool? {
+    switch form["check"] {
+    case nil: return nil
+    case "1": return true
+    case "0": return false
+    default: throw WebError.badRequest("The form's check is neither 1 nor 0.")
+    }
   }
 
   /// The `icon` field: Folder when absent (a new list gets Folder), `400`

@@ -20,13 +20,15 @@ public enum Route: Sendable, Hashable {
   case updateList(list: Int)
   /// `POST /lists/{id}/delete`: delete a list.
   case deleteList(list: Int)
-  /// `POST /lists/{id}/items`: add an item (field `text`).
+  /// `POST /lists/{id}/items`: add an item (fields `text`, and `nonce`, the
+  /// state the form was rendered in, which makes a re-sent add a no-op).
   case addItem(list: Int)
   /// `GET /lists/{id}/items/{item}/edit`: the form to edit an item.
   case editItemForm(list: Int, item: Int)
   /// `POST /lists/{id}/items/{item}`: save an item's text (field `text`).
   case updateItem(list: Int, item: Int)
-  /// `POST /lists/{id}/items/{item}/toggle`: check or uncheck an item.
+  /// `POST /lists/{id}/items/{item}/toggle`: check (field `check=1`) or
+  /// uncheck (`check=0`) an item; without the field, flip it.
   case toggleItem(list: Int, item: Int)
   /// `POST /lists/{id}/items/{item}/delete`: delete an item.
   case deleteItem(list: Int, item: Int)

@@ -35,7 +35,8 @@ extension Application {
       let body = try renderer.render(
         ChecklistScreen.template, title: list.name,
         context: ChecklistScreen.context(
-          list: list, hideChecked: hideChecked, csrf: token, icons: icons))
+          list: list, nextItemID: model.nextItemID, hideChecked: hideChecked, csrf: token,
+          icons: icons))
       let etag = ETag(body: body)
       if let version {
         pages.keep(PageCache.Page(version: version, body: body, etag: etag), for: key)

@@ -6,11 +6,17 @@ import HTMLTemplates
 enum ChecklistScreen {
   static let template = "checklist"
 
-  /// - Parameter hideChecked: the `HideCheckedItems` setting: only the
-  ///   unchecked items are shown, with a count of the hidden ones.
-  static func context(list: Checklist, hideChecked: Bool, csrf: String, icons: IconLibrary)
-    -> TemplateValue
-  {
+  /// - Parameters:
+  ///   - hideChecked: the `HideCheckedItems` setting: only the unchecked
+  ///     items are shown, with a count of the hidden ones.
+  ///   - nextItemID: the model's next item id, sent back by the add-item
+  ///     form as its `nonce`: it changes exactly when an item is added, so
+  ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
+  ///     and a page kept by `PageCache` or `ResponseMemo` for a file version
+  ///     carries the right one, since it derives from that version.
+  static func context(
+    list: Checklist, nextItemID: Int, hideChecked: Bool, csrf: String, icons: IconLibrary
+  ) -> TemplateValue {
     var rows: [TemplateValue] = []
     rows.reserveCapacity(list.items.count)
     var hidden = 0
@@ -28,6 +34,7 @@ enum ChecklistScreen {
       "hasItems": .bool(!rows.isEmpty),
       "items": .list(rows),
       "csrf": .string(csrf),
+      "addNonce": .int(nextItemID),
       "limits": ["itemText": .int(Limits.maximumTextLength)],
     ]
     if hidden > 0 {

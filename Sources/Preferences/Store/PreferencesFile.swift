@@ -10,7 +10,7 @@ import Storage
 /// The file operations on one visitor's `Preferences.plist`.
 enum PreferencesFile {
   static let fileName = "Preferences.plist"
-  static let lockName = ".Preferences.lock"
+  static let lockName = VisitorDirectory.preferencesLockName
 
   /// The identity of the file now, nil when it is missing or cannot be
   /// examined (the caller then reads it, and reports what goes wrong).
@@ -67,17 +67,5 @@ enum PreferencesFile {
   /// the visitor's lock.
   static func quarantine(_ path: String, durable: Bool) throws(FileError) -> String {
     (try CorruptFile.setAside(path, durable: durable) as NSString).lastPathComponent
-  }
-
-  /// Creates `directory` and any missing parents with mode 0700.
-  static func makeDirectory(_ directory: String, durable: Bool) throws(FileError) {
-    var info = stat()
-    if stat(directory, &info) == 0 { return }
-    let parent = (directory as NSString).deletingLastPathComponent
-    if !parent.isEmpty, parent != directory { try makeDirectory(parent, durable: durable) }
-    if mkdir(directory, 0o700) != 0, errno != EEXIST {
-      throw FileError(operation: "mkdir", path: directory, errno: errno)
-    }
-    if durable { try AtomicFile.syncDirectory(parent.isEmpty ? "." : parent) }
   }
 }

@@ -1,0 +1,43 @@
+/// Changes that may arrive twice. A browser re-sends a form when it cannot
+/// tell whether the first one arrived (the enhancement script falls back to
+/// an ordinary submission after a failed `fetch`, a visitor presses reload
+/// on a timed-out post), and the first may well have been applied. These
+/// make the second a no-op, from what the visitor's file holds, so it holds
+/// in every process and after a restart.
+extension DataModel {
+  /// Adds an item unless this very add was applied already.
+  ///
+  /// `formState` is the `nextItemID` the add-item form was rendered with
+  /// (every rendering of a list carries it). Ids only grow, so an item of
+  /// this list with an id at or above it and the same text was added since
+  /// that rendering: by this form, sent before. A genuine second add of the
+  /// same text comes from a page rendered after the first one, with a
+  /// higher `formState`, and is added. Nil (a page rendered before forms
+  /// carried it) adds as before.
+  ///
+  /// - Returns: the id of the item added, or of the one added before.
+  @discardableResult
+  public mutating func addItem(text: String, toList listID: Int, formState: Int?)
+    throws(ChecklistsError) -> Int
+  {
+    if let formState {
+      let cleaned = try TextInput.clean(text)
+      guard let list = checklist(id: listID) else { throw .noSuchList(listID) }
+      if let applied = list.items.last(where: { $0.id >= formState && $0.text == cleaned }) {
+        return applied.id
+      }
+    }
+    return try addItem(text: text, toList: listID)
+  }
+
+  /// Gives an item the checkmark the visitor asked for: sending the state,
+  /// not "the other one", makes a second delivery harmless, where a second
+  /// toggle would undo the first.
+  public mutating func setItem(id: Int, inList listID: Int, checked: Bool)
+    throws(ChecklistsError)
+  {
+    guard let list = checklist(id: listID) else { throw .noSuchList(listID) }
+    guard let item = list.item(id: id) else { throw .noSuchItem(id) }
+    if item.checked != checked { try toggleItem(id: id, inList: listID) }
+  }
+}

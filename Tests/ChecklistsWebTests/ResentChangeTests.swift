@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// A form sent twice changes once. Browsers re-send a post whose answer they
+/// did not get (the enhancement script's fallback after a failed `fetch`, a
+/// reload after a timeout) although the first may have been applied: a
+/// re-sent add must not duplicate the item, a re-sent toggle must not flip it
+/// back, in this process or in another one after a restart.
+@Suite struct ResentChangeTests {
+  static func field(_ name: String, in page: String) -> String? {
+    let pattern = #"name="\#(name)" value="([0-9]+)""#
+    guard let range = page.range(of: pattern, options: .regularExpression) else { return nil }
+    return String(page[range].dropFirst(#"name="\#(name)" value=""#.count).dropLast())
+  }
+
+  static func count(_ text: String, in page: String) -> Int {
+    page.components(separatedBy: ">\(text)</button>").count - 1
+  }
+
+  /// The same browser after the backend restarted: same data, same cookies, no caches.
+  static func restarted(_ browser: ApplicationHarness) throws -> ApplicationHarness {
+    let later = try browser.anotherBrowser()
+    later.cookies = browser.cookies
+    return later
+  }
+
+  @Test func aResentAddAddsOneItem() throws {
+    let browser = try ApplicationHarness()
+    let page = browser.text(browser.get("/lists/1"))
+    let nonce = try #require(Self.field("nonce", in: page))
+    let token = browser.csrf()
+    let form = [("text", "milk"), ("nonce", nonce)]
+
+    let first = browser.post("/lists/1/items", form, token: token)
+    #expect(first.status == 303 && first.header("Location") == "/lists/1")
+    let again = browser.post("/lists/1/items", form, token: token)
+    #expect(again.status == 303 && again.header("Location") == "/lists/1", "the same answer")
+    let later = try Self.restarted(browser)
+    #expect(later.post("/lists/1/items", form, token: token).status == 303)
+    let after = later.text(later.get("/lists/1"))
+    #expect(Self.count("milk", in: after) == 1)
+
+    // A second milk on purpose comes from the page rendered after the first.
+    let fresh = try #require(Self.field("nonce", in: after))
+    #expect(fresh != nonce)
+    later.post("/lists/1/items", [("text", "milk"), ("nonce", fresh)], token: token)
+    #expect(Self.count("milk", in: later.text(later.get("/lists/1"))) == 2)
+  }
+
+  @Test func aStaleFormStillAddsOtherText() throws {
+    let browser = try ApplicationHarness()
+    let nonce = try #require(Self.field("nonce", in: browser.text(browser.get("/lists/1"))))
+    // Two tabs rendered at the same moment, each adding its own item.
+    browser.post("/lists/1/items", [("text", "eggs"), ("nonce", nonce)])
+    browser.post("/lists/1/items", [("text", "flour"), ("nonce", nonce)])
+    let page = browser.text(browser.get("/lists/1"))
+    #expect(Self.count("eggs", in: page) == 1 && Self.count("flour", in: page) == 1)
+  }
+
+  @Test func aResentToggleLeavesTheItemAsAsked() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "bread")])
+    let page = browser.text(browser.get("/lists/1"))
+    #expect(page.contains(#"aria-pressed="false" name="check" value="1">bread<"#))
+    let token = browser.csrf()
+
+    for _ in 0..<2 {
+      let response = browser.post("/lists/1/items/1/toggle", [("check", "1")], token: token)
+      #expect(response.status == 303 && response.header("Location") == "/lists/1")
+    }
+    let later = try Self.restarted(browser)
+    later.post("/lists/1/items/1/toggle", [("check", "1")], token: token)
+    #expect(
+      later.text(later.get("/lists/1")).contains(
+        #"aria-pressed="true" name="check" value="0">bread<"#))
+
+    for _ in 0..<2 { later.post("/lists/1/items/1/toggle", [("check", "0")], token: token) }
+    #expect(later.text(later.get("/lists/1")).contains(#"aria-pressed="false""#))
+  }
+
+  @Test func aToggleWithoutTheFieldFlipsAndAMalformedOneIsRefused() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "jam")])
+    // A page rendered before toggles carried their state: its toggle still flips.
+    #expect(browser.post("/lists/1/items/1/toggle").status == 303)
+    #expect(browser.text(browser.get("/lists/1")).contains(#"aria-pressed="true""#))
+    #expect(browser.post("/lists/1/items/1/toggle", [("check", "yes")]).status == 400)
+    #expect(browser.post("/lists/1/items", [("text", "tea"), ("nonce", "-1")]).status == 400)
+    #expect(browser.text(browser.get("/lists/1")).contains(#"aria-pressed="true""#))
+    #expect(Self.count("tea", in: browser.text(browser.get("/lists/1"))) == 0)
+  }
+}
