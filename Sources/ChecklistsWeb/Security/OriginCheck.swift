@@ -34,9 +34,13 @@ public enum OriginCheck {
   ///     drops the port the browser wrote, so on port 8080 every same-origin
   ///     post would look foreign. When the `Host` names no port, an origin of
   ///     the request's own scheme, the `Host`'s host and this port is the
-  ///     server's real listening address and is allowed too. No weaker than
-  ///     comparing with the full `Host`: a cross-origin page differs in
-  ///     scheme, host or port, and nginx, not the client, says the port.
+  ///     server's real listening address and is allowed too. When browsers
+  ///     reach nginx directly this is as strong as comparing with the full
+  ///     `Host`: a cross-origin page differs in scheme, host or port, and
+  ///     nginx, not the client, says the port. The scheme's default port
+  ///     still matches a `Host` without one, as before, since a proxy in
+  ///     front of nginx forwards `Host: name` to whatever port nginx has;
+  ///     such deployments pin the one origin with `publicOrigin`.
   ///   - publicOrigin: when the operator configured the one origin browsers
   ///     see the site at (`serve --public-origin`), it is the only `Origin`
   ///     accepted and `Host` plays no part: behind a further proxy neither
