@@ -15,6 +15,11 @@ public struct Request: Sendable {
   public var headers: [String: String]
   /// True when the request reached nginx over TLS (`HTTPS=on`).
   public var isHTTPS: Bool
+  /// The port nginx accepted the connection on (`SERVER_PORT`), nil when
+  /// nginx did not pass it. Not the client's word: the origin check needs
+  /// it because a `Host` rewritten to `$host` (Debian's `fastcgi_params`)
+  /// has lost the port the browser used.
+  public var serverPort: Int?
   /// The client's address as nginx saw it (`REMOTE_ADDR`).
   public var remoteAddress: String
   /// The body, at most the cap the server was configured with.
@@ -25,14 +30,15 @@ public struct Request: Sendable {
 
   public init(
     method: String, path: String, query: String = "", headers: [String: String] = [:],
-    isHTTPS: Bool = false, remoteAddress: String = "127.0.0.1", body: [UInt8] = [],
-    bodyTooLarge: Bool = false
+    isHTTPS: Bool = false, serverPort: Int? = nil, remoteAddress: String = "127.0.0.1",
+    body: [UInt8] = [], bodyTooLarge: Bool = false
   ) {
     self.method = method
     self.path = path
     self.query = query
     self.headers = headers
     self.isHTTPS = isHTTPS
+    self.serverPort = serverPort
     self.remoteAddress = remoteAddress
     self.body = body
     self.bodyTooLarge = bodyTooLarge

@@ -32,10 +32,22 @@ extension Request {
       query: String(query),
       headers: headers,
       isHTTPS: (parameters["HTTPS"] ?? "").lowercased() == "on",
+      serverPort: parameters["SERVER_PORT"].flatMap(Self.port(_:)),
       remoteAddress: parameters["REMOTE_ADDR"] ?? "",
       body: body,
       bodyTooLarge: bodyTooLarge
     )
+  }
+
+  /// A `SERVER_PORT` of 1 to 5 decimal digits in 1...65535; nil for
+  /// anything else, so a mangled parameter can only make the origin check
+  /// stricter, never match a port it does not name.
+  static func port(_ text: String) -> Int? {
+    guard (1...5).contains(text.utf8.count),
+      text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+      let port = Int(text), (1...65535).contains(port)
+    else { return nil }
+    return port
   }
 
   /// `SEC_FETCH_SITE` → `sec-fetch-site`.

@@ -42,6 +42,12 @@ struct ServeCommand: ParsableCommand {
   @Option(help: "Rendered Checklist pages kept in memory (each at most 16 KiB).")
   var pageCacheCapacity: Int = 1_000
 
+  @Option(
+    help:
+      "The origin browsers reach the site at (e.g. https://lists.example.org): the only Origin a form post may carry. Without it, posts are compared with the request's Host and port."
+  )
+  var publicOrigin: String?
+
   func validate() throws {
     guard (socket == nil) != (port == nil) else {
       throw ValidationError("Give exactly one of --socket PATH or --port N.")
@@ -50,6 +56,10 @@ struct ServeCommand: ParsableCommand {
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
     guard pageCacheCapacity > 0 else {
       throw ValidationError("--page-cache-capacity must be at least 1.")
+    }
+    if let publicOrigin, PublicOrigin(publicOrigin) == nil {
+      throw ValidationError(
+        "--public-origin must be http(s)://host[:port], with no path or trailing slash.")
     }
   }
 
@@ -60,12 +70,14 @@ struct ServeCommand: ParsableCommand {
       if let socket { .unixSocket(path: socket, group: socketGroup) } else {
         .loopback(port: port!)
       }
+    let origin = publicOrigin.flatMap(PublicOrigin.init)  // checked in validate()
     let application: Application
     do {
       application = try Application(
         configuration: ApplicationConfiguration(
           dataDirectory: data, templatesDirectory: templates, publicDirectory: `public`,
-          cacheCapacity: cacheCapacity, pageCacheCapacity: pageCacheCapacity),
+          cacheCapacity: cacheCapacity, pageCacheCapacity: pageCacheCapacity,
+          publicOrigin: origin),
         logger: logger)
     } catch {
       logger.critical("cannot start: \(error)")
@@ -84,6 +96,9 @@ struct ServeCommand: ParsableCommand {
       throw ExitCode.failure
     }
     logger.info("serving on \(socket ?? "127.0.0.1:\(port!)") with \(threads) threads")
+    if let origin {
+      logger.info("form posts accepted only from \(origin)")
+    }
     server.runUntilSignalled { signal in
       logger.info("signal \(signal): draining")
     }

@@ -73,6 +73,25 @@ import Testing
         == .refused(.originMismatch))
   }
 
+  @Test func aConfiguredPublicOriginDecidesTheOriginCheck() {
+    let configured = CSRF(
+      secret: ServerSecret(bytes: Array(0..<32))!,
+      publicOrigin: PublicOrigin("https://lists.example.org"))
+    let token = configured.token(for: visitor)
+    #expect(token == csrf.token(for: visitor))  // the origin is no part of the token
+    let fromSite = post(["host": "127.0.0.1", "origin": "https://lists.example.org"])
+    #expect(configured.verdict(for: fromSite, visitor: visitor, submittedToken: token) == .allowed)
+    #expect(
+      configured.verdict(for: fromSite, visitor: visitor, submittedToken: "x")
+        == .refused(.wrongToken))
+    // Host and Origin agree, but it is not the configured origin.
+    let local = post(["host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8080"])
+    #expect(
+      configured.verdict(for: local, visitor: visitor, submittedToken: token)
+        == .refused(.originMismatch))
+    #expect(csrf.verdict(for: local, visitor: visitor, submittedToken: token) == .allowed)
+  }
+
   @Test func theVerdictReadsTheFormsFirstCsrfField() throws {
     let token = csrf.token(for: visitor)
     let good = try FormDecoder.decode(Array("csrf=\(token)&csrf=bad&text=x".utf8))

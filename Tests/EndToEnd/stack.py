@@ -50,6 +50,7 @@ class Stack:
         self.port = free_port()
         self.backend = None
         self.nginx = None
+        self.backend_arguments = []  # more options of `checklists serve`
         self.binary = backend_binary()
         subprocess.run([self.binary, "generate", "--public", self.public, "--templates", ROOT / "Templates"],
                        check=True, capture_output=True)
@@ -76,6 +77,7 @@ class Stack:
                    "--templates", str(ROOT / "Templates"), "--public", str(self.public)]
         if group:
             command += ["--socket-group", group]
+        command += self.backend_arguments
         self.backend_log = open(self.dir / "logs/backend.log", "a")
         self.backend = subprocess.Popen(command, stdout=self.backend_log, stderr=subprocess.STDOUT)
         self.wait_until(lambda: self.socket.exists(), "the backend's socket")

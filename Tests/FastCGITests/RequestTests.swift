@@ -36,6 +36,15 @@ import Testing
     #expect(Request(parameters: [:]).method == "GET")
     #expect(Request(parameters: [:]).path == "/")
   }
+
+  @Test func serverPortIsTheListeningPortOrNil() {
+    #expect(Request(parameters: ["SERVER_PORT": "8080"]).serverPort == 8080)
+    #expect(Request(parameters: ["SERVER_PORT": "443"]).serverPort == 443)
+    #expect(Request(parameters: [:]).serverPort == nil)
+    for mangled in ["", "0", "65536", "+80", " 80", "80x", "123456", "-1"] {
+      #expect(Request(parameters: ["SERVER_PORT": mangled]).serverPort == nil, "\(mangled)")
+    }
+  }
 }
 
 @Suite struct ResponseEncodingTests {

@@ -36,7 +36,8 @@ public final class Application: Sendable {
     icons = try IconLibrary(publicDirectory: configuration.publicDirectory)
     csrf = CSRF(
       secret: try ServerSecret.loadOrCreate(
-        inDirectory: configuration.dataDirectory, durable: configuration.durable))
+        inDirectory: configuration.dataDirectory, durable: configuration.durable),
+      publicOrigin: configuration.publicOrigin)
     defaults = Defaults(
       logger: logger, durable: configuration.durable,
       cacheCapacity: configuration.cacheCapacity)

@@ -16,11 +16,15 @@ public struct ApplicationConfiguration: Sendable {
   public var cacheCapacity: Int
   /// How many rendered Checklist pages (each at most 16 KiB) stay in memory.
   public var pageCacheCapacity: Int
+  /// The one origin browsers reach the site at, when the operator gives it:
+  /// then the only `Origin` a post may carry. Nil: posts are compared with
+  /// the request's `Host` and listening port.
+  public var publicOrigin: PublicOrigin?
 
   public init(
     dataDirectory: String, templatesDirectory: String = "Templates",
     publicDirectory: String = "Public", durable: Bool = true, cacheCapacity: Int = 10_000,
-    pageCacheCapacity: Int = 1_000
+    pageCacheCapacity: Int = 1_000, publicOrigin: PublicOrigin? = nil
   ) {
     self.dataDirectory = dataDirectory
     self.templatesDirectory = templatesDirectory
@@ -28,5 +32,6 @@ public struct ApplicationConfiguration: Sendable {
     self.durable = durable
     self.cacheCapacity = cacheCapacity
     self.pageCacheCapacity = pageCacheCapacity
+    self.publicOrigin = publicOrigin
   }
 }

@@ -21,9 +21,15 @@ public struct CSRF: Sendable {
   /// copied on write, so threads sharing this value never share a state.
   nonisolated(unsafe) private let keyed: HMAC<SHA256>
 
-  /// Tokens keyed by `secret`.
-  public init(secret: ServerSecret) {
+  /// The operator's configured origin, the only `Origin` accepted when set
+  /// (see `OriginCheck`); nil to compare with the request's `Host`.
+  let publicOrigin: PublicOrigin?
+
+  /// Tokens keyed by `secret`; posts' `Origin` checked against
+  /// `publicOrigin` when given.
+  public init(secret: ServerSecret, publicOrigin: PublicOrigin? = nil) {
     keyed = HMAC<SHA256>(key: secret.key)
+    self.publicOrigin = publicOrigin
   }
 
   /// The token of `visitor`, 64 lower-case hex digits.
@@ -55,7 +61,7 @@ public struct CSRF: Sendable {
   public func verdict(for request: Request, visitor: VisitorID?, submittedToken: String?)
     -> ForgeryVerdict
   {
-    let origin = OriginCheck.verdict(for: request)
+    let origin = OriginCheck.verdict(for: request, publicOrigin: publicOrigin)
     guard origin.isAllowed else { return origin }
     guard let visitor else { return .refused(.noVisitor) }
     guard let submittedToken, !submittedToken.isEmpty else { return .refused(.missingToken) }

@@ -6,14 +6,18 @@ import FastCGI
 /// A request without either header is allowed here (older browsers, tools);
 /// the token still has to be right.
 public enum OriginCheck {
-  /// The verdict for a request's `Sec-Fetch-Site`, `Origin` and `Host`.
-  public static func verdict(for request: Request) -> ForgeryVerdict {
+  /// The verdict for a request's `Sec-Fetch-Site`, `Origin`, `Host`, scheme
+  /// and listening port, or for its origin against the configured one.
+  public static func verdict(for request: Request, publicOrigin: PublicOrigin? = nil)
+    -> ForgeryVerdict
+  {
     verdict(
       secFetchSite: request.header("sec-fetch-site"), origin: request.header("origin"),
-      host: request.header("host"), isHTTPS: request.isHTTPS)
+      host: request.header("host"), isHTTPS: request.isHTTPS, serverPort: request.serverPort,
+      publicOrigin: publicOrigin)
   }
 
-  /// The verdict for the raw header values.
+  /// The verdict for the raw values.
   ///
   /// - Parameters:
   ///   - secFetchSite: `cross-site` is refused; `same-origin`, `same-site`
@@ -25,9 +29,26 @@ public enum OriginCheck {
   ///     matches; an `http` origin posting to an HTTPS request does not.
   ///   - host: the request's `Host` header.
   ///   - isHTTPS: the scheme the request came in with.
-  public static func verdict(secFetchSite: String?, origin: String?, host: String?, isHTTPS: Bool)
-    -> ForgeryVerdict
-  {
+  ///   - serverPort: the port nginx accepted the request on (`SERVER_PORT`).
+  ///     Debian's stock `fastcgi_params` sets `HTTP_HOST` to `$host`, which
+  ///     drops the port the browser wrote, so on port 8080 every same-origin
+  ///     post would look foreign. When the `Host` names no port, an origin of
+  ///     the request's own scheme, the `Host`'s host and this port is the
+  ///     server's real listening address and is allowed too. When browsers
+  ///     reach nginx directly this is as strong as comparing with the full
+  ///     `Host`: a cross-origin page differs in scheme, host or port, and
+  ///     nginx, not the client, says the port. The scheme's default port
+  ///     still matches a `Host` without one, as before, since a proxy in
+  ///     front of nginx forwards `Host: name` to whatever port nginx has;
+  ///     such deployments pin the one origin with `publicOrigin`.
+  ///   - publicOrigin: when the operator configured the one origin browsers
+  ///     see the site at (`serve --public-origin`), it is the only `Origin`
+  ///     accepted and `Host` plays no part: behind a further proxy neither
+  ///     `Host` nor `SERVER_PORT` need be what the browser saw.
+  public static func verdict(
+    secFetchSite: String?, origin: String?, host: String?, isHTTPS: Bool,
+    serverPort: Int? = nil, publicOrigin: PublicOrigin? = nil
+  ) -> ForgeryVerdict {
     if let secFetchSite, secFetchSite.trimmingOptionalWhitespace().lowercased() == "cross-site" {
       return .refused(.crossSiteFetch)
     }
@@ -35,16 +56,30 @@ public enum OriginCheck {
     let trimmed = String(origin.trimmingOptionalWhitespace())
     if trimmed == "null" { return .refused(.nullOrigin) }
     guard let (scheme, authority) = splitOrigin(trimmed),
-      let originAuthority = Authority(authority, defaultPort: scheme == "https" ? 443 : 80)
+      let originAuthority = Authority(authority, defaultPort: defaultPort(of: scheme))
     else { return .refused(.malformedOrigin) }
+    if let publicOrigin {
+      return publicOrigin.scheme == scheme && publicOrigin.authority == originAuthority
+        ? .allowed : .refused(.originMismatch)
+    }
     if isHTTPS && scheme == "http" { return .refused(.originMismatch) }
     guard let host, !host.isEmpty else { return .refused(.missingHost) }
     guard
       let hostAuthority = Authority(
-        host.trimmingOptionalWhitespace(), defaultPort: isHTTPS ? 443 : 80),
-      hostAuthority == originAuthority
+        host.trimmingOptionalWhitespace(), defaultPort: isHTTPS ? 443 : 80)
     else { return .refused(.originMismatch) }
-    return .allowed
+    if hostAuthority == originAuthority { return .allowed }
+    if !hostAuthority.isPortWritten, let serverPort, scheme == (isHTTPS ? "https" : "http"),
+      hostAuthority.host == originAuthority.host,
+      (originAuthority.port ?? defaultPort(of: scheme)) == serverPort
+    {
+      return .allowed
+    }
+    return .refused(.originMismatch)
+  }
+
+  static func defaultPort(of scheme: String) -> Int {
+    scheme == "https" ? 443 : 80
   }
 
   /// `scheme://authority` with the scheme `http` or `https` (any case) and
@@ -62,10 +97,13 @@ public enum OriginCheck {
   /// A host and port, compared without letter case, with the scheme's
   /// default port dropped, so `example.com` and `example.com:443` under
   /// HTTPS are equal.
-  struct Authority: Equatable {
+  struct Authority: Hashable, Sendable {
     var host: String
     /// Nil for the default port of the scheme it was parsed under.
     var port: Int?
+    /// Whether the text named a port at all, default or not: only a `Host`
+    /// without one may be completed with `SERVER_PORT`. Not compared.
+    var isPortWritten: Bool
 
     /// Parses `host`, `host:port`, `[v6]` or `[v6]:port`; nil for anything else.
     init?(_ text: some StringProtocol, defaultPort: Int) {
@@ -99,7 +137,17 @@ public enum OriginCheck {
       } else {
         self.port = nil
       }
+      self.isPortWritten = portText != nil
       self.host = host.lowercased()
+    }
+
+    static func == (left: Authority, right: Authority) -> Bool {
+      left.host == right.host && left.port == right.port
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(host)
+      hasher.combine(port)
     }
   }
 }

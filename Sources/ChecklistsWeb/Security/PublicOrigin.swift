@@ -1,0 +1,30 @@
+/// The one origin browsers reach the site at, as the operator states it
+/// (`checklists serve --public-origin https://lists.example.org`).
+///
+/// When set, it is the only `Origin` a post may carry: it holds however the
+/// request reached the backend (a proxy before nginx, a `Host` rewritten by
+/// `fastcgi_params`, a port mapped by a container), where `Host` and
+/// `SERVER_PORT` describe the last hop rather than what the browser saw.
+public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
+  /// `http` or `https`, lower case.
+  let scheme: String
+  /// Host and port, the scheme's default port as none.
+  let authority: OriginCheck.Authority
+
+  /// Parses `http(s)://host[:port]` exactly as a browser's `Origin` is
+  /// parsed; nil for anything else (a path, a user, a trailing slash), so
+  /// that a typo stops the start instead of refusing every post.
+  public init?(_ text: String) {
+    guard let (scheme, authority) = OriginCheck.splitOrigin(text),
+      let parsed = OriginCheck.Authority(
+        authority, defaultPort: OriginCheck.defaultPort(of: scheme))
+    else { return nil }
+    self.scheme = scheme
+    self.authority = parsed
+  }
+
+  /// `scheme://host[:port]`, the default port left out, as browsers send it.
+  public var description: String {
+    "\(scheme)://\(authority.host)" + (authority.port.map { ":\($0)" } ?? "")
+  }
+}
