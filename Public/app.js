@@ -43,8 +43,10 @@
     return !!submitter && submitter.classList.contains("check");
   }
 
+  /* A button's formAction reads as the page's own address when it has no
+     formaction attribute, so only an explicit one overrides the form's. */
   function actionOf(form, submitter) {
-    return submitter && submitter.formAction ? submitter.formAction : form.action;
+    return submitter && submitter.hasAttribute("formaction") ? submitter.formAction : form.action;
   }
 
   /* A polite live region outside <main>, so it survives the replacement. */

@@ -180,3 +180,22 @@ def test_every_control_is_reachable_by_keyboard_and_labelled(stack, profile):
             assert all(size >= 16 for size in fonts), (address, fonts)
     finally:
         driver.quit()
+
+
+def test_the_script_posts_each_change_once_to_its_own_address(stack, profile):
+    """With JavaScript, an add and a toggle are one POST each to the form's
+    (or the button's) action, accepted with 303: never a first try at the
+    page's own address that fails and falls back to a native submit."""
+    driver = chromium(profile, javascript=True)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Milk", True)
+        toggle_button(driver, "Milk").click()
+        wait(driver, lambda d: toggle_button(d, "Milk").get_attribute("aria-pressed") == "true")
+    finally:
+        driver.quit()
+    log = stack.dir / "logs/access.log"
+    wait(None, lambda _: log.exists() and "/toggle" in log.read_text(), seconds=5)  # buffered 1 s
+    posts = [line.split('"')[1:3] for line in log.read_text().splitlines() if '"POST ' in line]
+    assert [(request.split()[1], status.split()[0]) for request, status in posts] == [
+        ("/lists/1/items", "303"), ("/lists/1/items/1/toggle", "303")], posts
