@@ -144,11 +144,9 @@ public final class Server: @unchecked Sendable {
     let limit = configuration.maximumBodySize
     var body: [UInt8] = []
     var tooLarge = false
-    var bodyComplete = true
     if let declared = parameters["CONTENT_LENGTH"].flatMap({ Int($0) }), declared > 0 {
       if declared > limit {
         tooLarge = true
-        bodyComplete = false
       } else {
         _ = connection.readBody(into: &body, count: declared)
       }
@@ -158,9 +156,14 @@ public final class Server: @unchecked Sendable {
       if read > limit {
         body = []
         tooLarge = true
-        bodyComplete = false
       }
     }
+    // The body's end (an empty FCGI_STDIN record) may still be unread, even
+    // after CONTENT_LENGTH bytes: left there, libfcgi's next accept on the
+    // kept connection would read it as a request, refuse it and close the
+    // connection under nginx's next request. A body over the cap is not read
+    // at all, and its connection is not kept.
+    let bodyComplete = !tooLarge && connection.skipToEndOfBody(atMost: limit)
     let request = Request(parameters: parameters, body: body, bodyTooLarge: tooLarge)
     let response = handler(request)
     let head = response.encodedHead()
