@@ -42,6 +42,11 @@ public final class Server: @unchecked Sendable {
     // libfcgi's own SIGPIPE handling is not wanted: a client that goes away
     // must surface as a failed write, not a signal.
     signal(SIGPIPE, SIG_IGN)
+    // libfcgi's SIGUSR1 handler sets a process-wide flag after which its
+    // accept refuses every new connection: the backend would live on, deaf.
+    // SIGUSR1 means nothing here (logs go to standard error, nothing to
+    // reopen), so a stray one is ignored.
+    signal(SIGUSR1, SIG_IGN)
     switch configuration.address {
     case .unixSocket(let path, let group):
       unlink(path)

@@ -11,9 +11,11 @@ import CFastCGI
 enum LibFCGI {
   /// Initialises the library once. The corresponding C function is `FCGX_Init`.
   ///
-  /// `FCGX_Init` installs SIGTERM/SIGUSR1 handlers that only set a flag while
-  /// other threads stay blocked in `accept`; the server therefore blocks those
-  /// signals in every thread afterwards and handles them with `sigwait`.
+  /// `FCGX_Init` installs handlers for SIGTERM, SIGUSR1 and SIGPIPE where
+  /// they are still the default. The first two only set a flag, after which
+  /// every accept on the listening socket fails while the process lives on.
+  /// The server therefore ignores SIGUSR1 and SIGPIPE afterwards, and blocks
+  /// SIGTERM/SIGINT in every thread and takes them with `sigwait`.
   static func initialise() throws(ServerError) {
     guard FCGX_Init() == 0 else { throw .libraryInit }
   }
