@@ -15,14 +15,16 @@ public typealias Handler = @Sendable (Request) -> Response
 /// idle kept connections, and returns from `run`.
 public final class Server: @unchecked Sendable {
   // @unchecked: the mutable state below is guarded by `lock`; the listening
-  // socket is written once, before any worker starts.
+  // socket and the stop pipe are written once, before any worker starts.
   private let configuration: ServerConfiguration
   private let handler: Handler
   private let lock = NSLock()
   private var stopping = false
-  /// The kept connection each idle worker waits on (-1 when none).
-  private var idleConnections: [Int32]
   private var listenSocket: Int32 = -1
+  /// `stop()` closes the write end; the read end, then readable for good,
+  /// wakes every worker waiting on a kept connection, whenever it starts
+  /// waiting, so no wake-up can be missed.
+  private var stopPipe: (read: Int32, write: Int32) = (-1, -1)
   private let log: @Sendable (String) -> Void
 
   public init(
@@ -32,7 +34,6 @@ public final class Server: @unchecked Sendable {
     self.configuration = configuration
     self.handler = handler
     self.log = log
-    self.idleConnections = Array(repeating: -1, count: max(1, configuration.threads))
   }
 
   /// Opens the socket; call before `run`. Separate so that a caller can
@@ -47,6 +48,12 @@ public final class Server: @unchecked Sendable {
     // SIGUSR1 means nothing here (logs go to standard error, nothing to
     // reopen), so a stray one is ignored.
     signal(SIGUSR1, SIG_IGN)
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw .cannotCreatePipe(errno: errno) }
+    // Not inherited: a child process holding the write end would keep the
+    // pipe from ever reading as closed.
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    stopPipe = (ends[0], ends[1])
     switch configuration.address {
     case .unixSocket(let path, let group):
       unlink(path)
@@ -73,10 +80,10 @@ public final class Server: @unchecked Sendable {
   /// Serves until `stop()`; returns when every worker has finished.
   public func run() {
     let group = DispatchGroup()
-    for index in 0..<idleConnections.count {
+    for index in 0..<max(1, configuration.threads) {
       group.enter()
       let thread = Thread { [self] in
-        serve(worker: index)
+        serve()
         group.leave()
       }
       thread.name = "fastcgi-\(index)"
@@ -84,10 +91,12 @@ public final class Server: @unchecked Sendable {
     }
     group.wait()
     close(listenSocket)
+    close(stopPipe.read)
     if case .unixSocket(let path, _) = configuration.address { unlink(path) }
   }
 
-  /// Stops accepting and wakes idle workers; requests in progress finish.
+  /// Stops accepting and wakes idle workers; requests in progress finish,
+  /// and so does a request nginx has already sent on a kept connection.
   public func stop() {
     lock.lock()
     if stopping {
@@ -95,44 +104,46 @@ public final class Server: @unchecked Sendable {
       return
     }
     stopping = true
-    let idle = idleConnections.filter { $0 >= 0 }
     lock.unlock()
     // shutdown() wakes threads blocked in accept() (close() would not) and
     // refuses new connections at once.
     shutdown(listenSocket, Int32(SHUT_RDWR))
-    for connection in idle { shutdown(connection, Int32(SHUT_RDWR)) }
+    // Kept connections are left to the workers that hold them (see
+    // `waitOnKeptConnection`): only the holder knows whether a request is
+    // already on its way in.
+    close(stopPipe.write)
   }
 
-  private func serve(worker index: Int) {
+  private func serve() {
     let request = LibFCGIRequest(listenSocket: listenSocket)
     while true {
-      lock.lock()
-      if stopping {
-        lock.unlock()
-        break
+      if request.connection >= 0 {
+        switch waitOnKeptConnection(request.connection, stopSignal: stopPipe.read) {
+        case .request: break
+        case .closed: request.closeConnection()
+        case .stopping:
+          request.closeConnection()
+          return
+        }
       }
-      idleConnections[index] = request.connection
-      lock.unlock()
+      if request.connection < 0, isStopping { return }
 
       let accepted = request.accept()
+      let failure = errno
 
-      lock.lock()
-      idleConnections[index] = -1
-      let stopRequested = stopping
-      lock.unlock()
       guard accepted else {
-        if stopRequested { break }
-        log("accept failed: \(String(cString: strerror(errno)))")
+        if isStopping { return }
+        log("accept failed: \(String(cString: strerror(failure)))")
         usleep(10_000)  // e.g. EMFILE: do not spin
         continue
       }
       let bodyComplete = answer(request)
-      lock.lock()
-      let keep = !stopping && bodyComplete
-      lock.unlock()
+      let keep = bodyComplete && !isStopping
       request.finish(keepConnection: keep)
     }
   }
+
+  private var isStopping: Bool { lock.withLock { stopping } }
 
   /// Reads one request, calls the handler, writes its response. Returns
   /// false when the body was left unread, so the connection must not be reused.

@@ -38,6 +38,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
   case cannotListen(address: String, errno: Int32)
   case cannotSetPermissions(path: String, errno: Int32)
   case unknownGroup(String)
+  case cannotCreatePipe(errno: Int32)
 
   public var description: String {
     switch self {
@@ -46,6 +47,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     case .cannotSetPermissions(let path, let code):
       "cannot set the permissions of \(path): \(describe(code))"
     case .unknownGroup(let name): "unknown group \(name)"
+    case .cannotCreatePipe(let code): "cannot create the stop pipe: \(describe(code))"
     }
   }
 }

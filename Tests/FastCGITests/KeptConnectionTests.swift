@@ -60,4 +60,29 @@ import Testing
     let next = Result { try client.send(parameters: parameters(uri: "/"), keepConnection: true) }
     #expect((try? next.get())?.text == "GET 0", "the next request: \(next)")
   }
+
+  /// A request nginx has already sent on a kept connection when the drain
+  /// starts is in progress, not idle: it must be answered, not cut off.
+  /// Each round stops a server right after writing such a request, the
+  /// moment a worker is between waking up for it and taking it.
+  @Test func aRequestAlreadySentWhenTheDrainStartsIsAnswered() throws {
+    var lost: [String] = []
+    for round in 0..<20 {
+      let running = try RunningServer(threads: 1) { request in
+        Response(status: 200, body: Array(request.path.utf8))
+      }
+      let client = try FastCGITestClient(socketPath: running.socketPath, timeout: 5)
+      let first = try client.send(parameters: parameters(uri: "/first"), keepConnection: true)
+      #expect(first?.text == "/first")
+      _ = try client.send(
+        parameters: parameters(uri: "/second"), keepConnection: true, closeAfterSending: true)
+      running.server.stop()
+      let second = Result { try client.readReply() }
+      // As nginx does once it has the answer to a request it did not ask to keep.
+      client.close()
+      #expect(running.stop(within: 5))
+      if (try? second.get())?.text != "/second" { lost.append("round \(round): \(second)") }
+    }
+    #expect(lost.isEmpty, "requests lost to the drain: \(lost)")
+  }
 }

@@ -51,9 +51,20 @@ final class LibFCGIRequest {
     FCGX_Accept_r(raw) >= 0
   }
 
-  /// The connection the request came on, or -1; used to wake a worker that
-  /// waits on an idle kept connection during shutdown.
+  /// The connection kept from the last request, or -1: the next `accept`
+  /// reads from it instead of accepting on the listening socket.
   var connection: Int32 { raw.pointee.ipcFd }
+
+  /// Closes the kept connection at once (the next `accept` takes a new one
+  /// from the listening socket). Shut down first, so that libfcgi's close,
+  /// which otherwise waits up to two seconds for the peer to close its end,
+  /// returns at once.
+  func closeConnection() {
+    guard raw.pointee.ipcFd >= 0 else { return }
+    shutdown(raw.pointee.ipcFd, Int32(SHUT_RDWR))
+    raw.pointee.keepConnection = 0
+    FCGX_Finish_r(raw)
+  }
 
   /// Ends the request, flushing the output. With `keepConnection` false the
   /// connection is closed even if nginx asked to keep it.
