@@ -14,26 +14,38 @@ public typealias Handler = @Sendable (Request) -> Response
 /// lets every request in progress finish and its response go out, closes
 /// idle kept connections, and returns from `run`.
 public final class Server: @unchecked Sendable {
+  /// How much a message from the server matters.
+  public enum LogLevel: Sendable {
+    /// The server works, but an operator should change something.
+    case warning
+    /// Something failed.
+    case error
+  }
+
   // @unchecked: the mutable state below is guarded by `lock`; the listening
   // socket and the stop pipe are written once, before any worker starts.
   private let configuration: ServerConfiguration
   private let handler: Handler
   private let lock = NSLock()
   private var stopping = false
+  private var census: WorkerCensus
+  private var lastSaturationWarning: ContinuousClock.Instant?
   private var listenSocket: Int32 = -1
   /// `stop()` closes the write end; the read end, then readable for good,
   /// wakes every worker waiting on a kept connection, whenever it starts
   /// waiting, so no wake-up can be missed.
   private var stopPipe: (read: Int32, write: Int32) = (-1, -1)
-  private let log: @Sendable (String) -> Void
+  private let log: @Sendable (LogLevel, String) -> Void
 
   public init(
-    configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = { _ in },
+    configuration: ServerConfiguration,
+    log: @escaping @Sendable (LogLevel, String) -> Void = { _, _ in },
     handler: @escaping Handler
   ) {
     self.configuration = configuration
     self.handler = handler
     self.log = log
+    self.census = WorkerCensus(threads: max(1, configuration.threads))
   }
 
   /// Opens the socket; call before `run`. Separate so that a caller can
@@ -80,7 +92,7 @@ public final class Server: @unchecked Sendable {
   /// Serves until `stop()`; returns when every worker has finished.
   public func run() {
     let group = DispatchGroup()
-    for index in 0..<max(1, configuration.threads) {
+    for index in 0..<census.threads {
       group.enter()
       let thread = Thread { [self] in
         serve()
@@ -116,8 +128,10 @@ public final class Server: @unchecked Sendable {
 
   private func serve() {
     let request = LibFCGIRequest(listenSocket: listenSocket)
+    var activity = Activity.accepting
     while true {
       if request.connection >= 0 {
+        _ = move(&activity, to: .holdingIdle)
         switch waitOnKeptConnection(request.connection, stopSignal: stopPipe.read) {
         case .request: break
         case .closed: request.closeConnection()
@@ -126,14 +140,19 @@ public final class Server: @unchecked Sendable {
           return
         }
       }
-      if request.connection < 0, isStopping { return }
+      if request.connection < 0 {
+        guard move(&activity, to: .accepting) else { return }
+      } else {
+        _ = move(&activity, to: .busy)
+      }
 
       let accepted = request.accept()
       let failure = errno
 
+      let stopRequested = !move(&activity, to: .busy)
       guard accepted else {
-        if isStopping { return }
-        log("accept failed: \(String(cString: strerror(failure)))")
+        if stopRequested { return }
+        log(.error, "accept failed: \(String(cString: strerror(failure)))")
         usleep(10_000)  // e.g. EMFILE: do not spin
         continue
       }
@@ -144,6 +163,35 @@ public final class Server: @unchecked Sendable {
   }
 
   private var isStopping: Bool { lock.withLock { stopping } }
+
+  private typealias Activity = WorkerCensus.Activity
+
+  /// Records that a worker now does `new`; returns false when the server
+  /// stops (a stopping worker does not start accepting).
+  private func move(_ activity: inout Activity, to new: Activity) -> Bool {
+    lock.lock()
+    let running = !stopping
+    if running || new != .accepting {
+      census.move(from: activity, to: new)
+      activity = new
+    }
+    let warning = running ? dueSaturationWarning() : nil
+    lock.unlock()
+    if let warning { log(.warning, warning) }
+    return running
+  }
+
+  /// The warning that no worker is left accepting, when that holds and none
+  /// was given within `saturationWarningInterval`. Called under `lock`.
+  private func dueSaturationWarning() -> String? {
+    guard census.isSaturated else { return nil }
+    let now = ContinuousClock.now
+    if let last = lastSaturationWarning, now - last < configuration.saturationWarningInterval {
+      return nil
+    }
+    lastSaturationWarning = now
+    return census.saturationWarning
+  }
 
   /// Reads one request, calls the handler, writes its response. Returns
   /// false when the body was left unread, so the connection must not be reused.

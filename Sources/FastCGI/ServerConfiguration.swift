@@ -21,14 +21,20 @@ public struct ServerConfiguration: Sendable {
   public var maximumBodySize: Int
   /// The listen backlog.
   public var backlog: Int32
+  /// The shortest time between two warnings that every thread is taken: the
+  /// condition can hold for hours under a wrong configuration, and one line
+  /// a minute says it without flooding the log.
+  public var saturationWarningInterval: Duration
 
   public init(
-    address: Address, threads: Int = 16, maximumBodySize: Int = 64 * 1024, backlog: Int32 = 1024
+    address: Address, threads: Int = 16, maximumBodySize: Int = 64 * 1024, backlog: Int32 = 1024,
+    saturationWarningInterval: Duration = .seconds(60)
   ) {
     self.address = address
     self.threads = threads
     self.maximumBodySize = maximumBodySize
     self.backlog = backlog
+    self.saturationWarningInterval = saturationWarningInterval
   }
 }
 
