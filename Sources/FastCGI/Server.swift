@@ -14,25 +14,38 @@ public typealias Handler = @Sendable (Request) -> Response
 /// lets every request in progress finish and its response go out, closes
 /// idle kept connections, and returns from `run`.
 public final class Server: @unchecked Sendable {
+  /// How much a message from the server matters.
+  public enum LogLevel: Sendable {
+    /// The server works, but an operator should change something.
+    case warning
+    /// Something failed.
+    case error
+  }
+
   // @unchecked: the mutable state below is guarded by `lock`; the listening
-  // socket is written once, before any worker starts.
+  // socket and the stop pipe are written once, before any worker starts.
   private let configuration: ServerConfiguration
   private let handler: Handler
   private let lock = NSLock()
   private var stopping = false
-  /// The kept connection each idle worker waits on (-1 when none).
-  private var idleConnections: [Int32]
+  private var census: WorkerCensus
+  private var lastSaturationWarning: ContinuousClock.Instant?
   private var listenSocket: Int32 = -1
-  private let log: @Sendable (String) -> Void
+  /// `stop()` closes the write end; the read end, then readable for good,
+  /// wakes every worker waiting on a kept connection, whenever it starts
+  /// waiting, so no wake-up can be missed.
+  private var stopPipe: (read: Int32, write: Int32) = (-1, -1)
+  private let log: @Sendable (LogLevel, String) -> Void
 
   public init(
-    configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = { _ in },
+    configuration: ServerConfiguration,
+    log: @escaping @Sendable (LogLevel, String) -> Void = { _, _ in },
     handler: @escaping Handler
   ) {
     self.configuration = configuration
     self.handler = handler
     self.log = log
-    self.idleConnections = Array(repeating: -1, count: max(1, configuration.threads))
+    self.census = WorkerCensus(threads: max(1, configuration.threads))
   }
 
   /// Opens the socket; call before `run`. Separate so that a caller can
@@ -42,6 +55,17 @@ public final class Server: @unchecked Sendable {
     // libfcgi's own SIGPIPE handling is not wanted: a client that goes away
     // must surface as a failed write, not a signal.
     signal(SIGPIPE, SIG_IGN)
+    // libfcgi's SIGUSR1 handler sets a process-wide flag after which its
+    // accept refuses every new connection: the backend would live on, deaf.
+    // SIGUSR1 means nothing here (logs go to standard error, nothing to
+    // reopen), so a stray one is ignored.
+    signal(SIGUSR1, SIG_IGN)
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw .cannotCreatePipe(errno: errno) }
+    // Not inherited: a child process holding the write end would keep the
+    // pipe from ever reading as closed.
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    stopPipe = (ends[0], ends[1])
     switch configuration.address {
     case .unixSocket(let path, let group):
       unlink(path)
@@ -68,10 +92,10 @@ public final class Server: @unchecked Sendable {
   /// Serves until `stop()`; returns when every worker has finished.
   public func run() {
     let group = DispatchGroup()
-    for index in 0..<idleConnections.count {
+    for index in 0..<census.threads {
       group.enter()
       let thread = Thread { [self] in
-        serve(worker: index)
+        serve()
         group.leave()
       }
       thread.name = "fastcgi-\(index)"
@@ -79,10 +103,12 @@ public final class Server: @unchecked Sendable {
     }
     group.wait()
     close(listenSocket)
+    close(stopPipe.read)
     if case .unixSocket(let path, _) = configuration.address { unlink(path) }
   }
 
-  /// Stops accepting and wakes idle workers; requests in progress finish.
+  /// Stops accepting and wakes idle workers; requests in progress finish,
+  /// and so does a request nginx has already sent on a kept connection.
   public func stop() {
     lock.lock()
     if stopping {
@@ -90,43 +116,81 @@ public final class Server: @unchecked Sendable {
       return
     }
     stopping = true
-    let idle = idleConnections.filter { $0 >= 0 }
     lock.unlock()
     // shutdown() wakes threads blocked in accept() (close() would not) and
     // refuses new connections at once.
     shutdown(listenSocket, Int32(SHUT_RDWR))
-    for connection in idle { shutdown(connection, Int32(SHUT_RDWR)) }
+    // Kept connections are left to the workers that hold them (see
+    // `waitOnKeptConnection`): only the holder knows whether a request is
+    // already on its way in.
+    close(stopPipe.write)
   }
 
-  private func serve(worker index: Int) {
+  private func serve() {
     let request = LibFCGIRequest(listenSocket: listenSocket)
+    var activity = Activity.accepting
     while true {
-      lock.lock()
-      if stopping {
-        lock.unlock()
-        break
+      if request.connection >= 0 {
+        _ = move(&activity, to: .holdingIdle)
+        switch waitOnKeptConnection(request.connection, stopSignal: stopPipe.read) {
+        case .request: break
+        case .closed: request.closeConnection()
+        case .stopping:
+          request.closeConnection()
+          return
+        }
       }
-      idleConnections[index] = request.connection
-      lock.unlock()
+      if request.connection < 0 {
+        guard move(&activity, to: .accepting) else { return }
+      } else {
+        _ = move(&activity, to: .busy)
+      }
 
       let accepted = request.accept()
+      let failure = errno
 
-      lock.lock()
-      idleConnections[index] = -1
-      let stopRequested = stopping
-      lock.unlock()
+      let stopRequested = !move(&activity, to: .busy)
       guard accepted else {
-        if stopRequested { break }
-        log("accept failed: \(String(cString: strerror(errno)))")
+        if stopRequested { return }
+        log(.error, "accept failed: \(String(cString: strerror(failure)))")
         usleep(10_000)  // e.g. EMFILE: do not spin
         continue
       }
       let bodyComplete = answer(request)
-      lock.lock()
-      let keep = !stopping && bodyComplete
-      lock.unlock()
+      let keep = bodyComplete && !isStopping
       request.finish(keepConnection: keep)
     }
+  }
+
+  private var isStopping: Bool { lock.withLock { stopping } }
+
+  private typealias Activity = WorkerCensus.Activity
+
+  /// Records that a worker now does `new`; returns false when the server
+  /// stops (a stopping worker does not start accepting).
+  private func move(_ activity: inout Activity, to new: Activity) -> Bool {
+    lock.lock()
+    let running = !stopping
+    if running || new != .accepting {
+      census.move(from: activity, to: new)
+      activity = new
+    }
+    let warning = running ? dueSaturationWarning() : nil
+    lock.unlock()
+    if let warning { log(.warning, warning) }
+    return running
+  }
+
+  /// The warning that no worker is left accepting, when that holds and none
+  /// was given within `saturationWarningInterval`. Called under `lock`.
+  private func dueSaturationWarning() -> String? {
+    guard census.isSaturated else { return nil }
+    let now = ContinuousClock.now
+    if let last = lastSaturationWarning, now - last < configuration.saturationWarningInterval {
+      return nil
+    }
+    lastSaturationWarning = now
+    return census.saturationWarning
   }
 
   /// Reads one request, calls the handler, writes its response. Returns
@@ -144,11 +208,9 @@ public final class Server: @unchecked Sendable {
     let limit = configuration.maximumBodySize
     var body: [UInt8] = []
     var tooLarge = false
-    var bodyComplete = true
     if let declared = parameters["CONTENT_LENGTH"].flatMap({ Int($0) }), declared > 0 {
       if declared > limit {
         tooLarge = true
-        bodyComplete = false
       } else {
         _ = connection.readBody(into: &body, count: declared)
       }
@@ -158,9 +220,14 @@ public final class Server: @unchecked Sendable {
       if read > limit {
         body = []
         tooLarge = true
-        bodyComplete = false
       }
     }
+    // The body's end (an empty FCGI_STDIN record) may still be unread, even
+    // after CONTENT_LENGTH bytes: left there, libfcgi's next accept on the
+    // kept connection would read it as a request, refuse it and close the
+    // connection under nginx's next request. A body over the cap is not read
+    // at all, and its connection is not kept.
+    let bodyComplete = !tooLarge && connection.skipToEndOfBody(atMost: limit)
     let request = Request(parameters: parameters, body: body, bodyTooLarge: tooLarge)
     let response = handler(request)
     let head = response.encodedHead()

@@ -21,14 +21,20 @@ public struct ServerConfiguration: Sendable {
   public var maximumBodySize: Int
   /// The listen backlog.
   public var backlog: Int32
+  /// The shortest time between two warnings that every thread is taken: the
+  /// condition can hold for hours under a wrong configuration, and one line
+  /// a minute says it without flooding the log.
+  public var saturationWarningInterval: Duration
 
   public init(
-    address: Address, threads: Int = 16, maximumBodySize: Int = 64 * 1024, backlog: Int32 = 1024
+    address: Address, threads: Int = 16, maximumBodySize: Int = 64 * 1024, backlog: Int32 = 1024,
+    saturationWarningInterval: Duration = .seconds(60)
   ) {
     self.address = address
     self.threads = threads
     self.maximumBodySize = maximumBodySize
     self.backlog = backlog
+    self.saturationWarningInterval = saturationWarningInterval
   }
 }
 
@@ -38,6 +44,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
   case cannotListen(address: String, errno: Int32)
   case cannotSetPermissions(path: String, errno: Int32)
   case unknownGroup(String)
+  case cannotCreatePipe(errno: Int32)
 
   public var description: String {
     switch self {
@@ -46,6 +53,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     case .cannotSetPermissions(let path, let code):
       "cannot set the permissions of \(path): \(describe(code))"
     case .unknownGroup(let name): "unknown group \(name)"
+    case .cannotCreatePipe(let code): "cannot create the stop pipe: \(describe(code))"
     }
   }
 }

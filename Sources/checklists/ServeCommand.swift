@@ -86,7 +86,12 @@ struct ServeCommand: ParsableCommand {
     let server = Server(
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody),
-      log: { logger.error("\($0)") },
+      log: { level, message in
+        switch level {
+        case .warning: logger.warning("\(message)")
+        case .error: logger.error("\(message)")
+        }
+      },
       handler: application.respond(to:)
     )
     do {

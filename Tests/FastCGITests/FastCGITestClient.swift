@@ -18,15 +18,23 @@ struct FastCGITestClient {
     }
   }
 
-  enum Failure: Error {
+  enum Failure: Error, Equatable {
     case connect(Int32)
-    case write, closedEarly, malformed
+    case write, closedEarly, malformed, timedOut
   }
 
   let fd: Int32
 
-  init(socketPath: String) throws {
+  /// Connects to `socketPath`. With `timeout`, a read that waits longer
+  /// throws `timedOut`, so that a server that stopped accepting fails a test
+  /// instead of hanging it.
+  init(socketPath: String, timeout: Double? = nil) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    if let timeout {
+      var limit = timeval(
+        tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+      setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -47,26 +55,55 @@ struct FastCGITestClient {
   func close() { _ = Glibc.close(fd) }
 
   /// Sends one request on this connection and reads its reply.
+  ///
+  /// With `closeAfterSending` it only sends (the caller may read the reply
+  /// later with `readReply`). With `endOfBodyDelay`, the empty `FCGI_STDIN`
+  /// record that ends the body goes out in a write of its own after that
+  /// many seconds, as a web server streaming a body may send it.
   func send(
     parameters: [(String, String)], body: [UInt8] = [], keepConnection: Bool = false,
-    requestID: UInt16 = 1, closeAfterSending: Bool = false
+    requestID: UInt16 = 1, closeAfterSending: Bool = false, endOfBodyDelay: Double? = nil
   ) throws -> Reply? {
-    var out: [UInt8] = []
-    Self.record(
-      type: 1, id: requestID, content: [0, 1, keepConnection ? 1 : 0, 0, 0, 0, 0, 0], into: &out)
-    var encoded: [UInt8] = []
-    for (name, value) in parameters {
-      Self.length(name.utf8.count, into: &encoded)
-      Self.length(value.utf8.count, into: &encoded)
-      encoded += Array(name.utf8) + Array(value.utf8)
-    }
-    Self.stream(type: 4, id: requestID, bytes: encoded, into: &out)
+    var out = Self.head(
+      parameters: parameters, keepConnection: keepConnection, requestID: requestID)
     Self.stream(type: 5, id: requestID, bytes: body, into: &out)
-    try writeAll(out)
+    if let endOfBodyDelay {
+      let endOfBody = Array(out.suffix(8))
+      try writeAll(Array(out.dropLast(8)))
+      usleep(useconds_t(endOfBodyDelay * 1_000_000))
+      try writeAll(endOfBody)
+    } else {
+      try writeAll(out)
+    }
     if closeAfterSending {
       return nil
     }
     return try readReply()
+  }
+
+  /// How many bytes a request sends before the first byte of its body: the
+  /// begin record, the parameters stream and the first `FCGI_STDIN` header.
+  static func bytesBeforeBody(
+    parameters: [(String, String)], keepConnection: Bool = false, requestID: UInt16 = 1
+  ) -> Int {
+    head(parameters: parameters, keepConnection: keepConnection, requestID: requestID).count + 8
+  }
+
+  /// The begin record and the whole parameters stream.
+  private static func head(
+    parameters: [(String, String)], keepConnection: Bool, requestID: UInt16
+  ) -> [UInt8] {
+    var out: [UInt8] = []
+    record(
+      type: 1, id: requestID, content: [0, 1, keepConnection ? 1 : 0, 0, 0, 0, 0, 0], into: &out)
+    var encoded: [UInt8] = []
+    for (name, value) in parameters {
+      length(name.utf8.count, into: &encoded)
+      length(value.utf8.count, into: &encoded)
+      encoded += Array(name.utf8) + Array(value.utf8)
+    }
+    stream(type: 4, id: requestID, bytes: encoded, into: &out)
+    return out
   }
 
   private func writeAll(_ bytes: [UInt8]) throws {
@@ -85,13 +122,15 @@ struct FastCGITestClient {
     var offset = 0
     while offset < count {
       let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, count - offset) }
+      if got < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw Failure.timedOut }
       guard got > 0 else { throw Failure.closedEarly }
       offset += got
     }
     return buffer
   }
 
-  private func readReply() throws -> Reply {
+  /// Reads the reply to a request sent before.
+  func readReply() throws -> Reply {
     var stdout: [UInt8] = []
     while true {
       let header = try readExactly(8)

@@ -14,14 +14,18 @@ final class RunningServer: @unchecked Sendable {
   let socketPath: String
   private let finished = DispatchSemaphore(value: 0)
 
-  init(threads: Int = 4, maximumBodySize: Int = 1024, handler: @escaping Handler) throws {
+  init(
+    threads: Int = 4, maximumBodySize: Int = 1024,
+    log: @escaping @Sendable (Server.LogLevel, String) -> Void = { _, _ in },
+    handler: @escaping Handler
+  ) throws {
     let directory = NSTemporaryDirectory() + "fcgi-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     socketPath = directory + "/backend.sock"
     server = Server(
       configuration: ServerConfiguration(
         address: .unixSocket(path: socketPath), threads: threads, maximumBodySize: maximumBodySize),
-      handler: handler)
+      log: log, handler: handler)
     try server.listen()
     let thread = Thread { [server, finished] in
       server.run()

@@ -11,9 +11,11 @@ import CFastCGI
 enum LibFCGI {
   /// Initialises the library once. The corresponding C function is `FCGX_Init`.
   ///
-  /// `FCGX_Init` installs SIGTERM/SIGUSR1 handlers that only set a flag while
-  /// other threads stay blocked in `accept`; the server therefore blocks those
-  /// signals in every thread afterwards and handles them with `sigwait`.
+  /// `FCGX_Init` installs handlers for SIGTERM, SIGUSR1 and SIGPIPE where
+  /// they are still the default. The first two only set a flag, after which
+  /// every accept on the listening socket fails while the process lives on.
+  /// The server therefore ignores SIGUSR1 and SIGPIPE afterwards, and blocks
+  /// SIGTERM/SIGINT in every thread and takes them with `sigwait`.
   static func initialise() throws(ServerError) {
     guard FCGX_Init() == 0 else { throw .libraryInit }
   }
@@ -49,9 +51,20 @@ final class LibFCGIRequest {
     FCGX_Accept_r(raw) >= 0
   }
 
-  /// The connection the request came on, or -1; used to wake a worker that
-  /// waits on an idle kept connection during shutdown.
+  /// The connection kept from the last request, or -1: the next `accept`
+  /// reads from it instead of accepting on the listening socket.
   var connection: Int32 { raw.pointee.ipcFd }
+
+  /// Closes the kept connection at once (the next `accept` takes a new one
+  /// from the listening socket). Shut down first, so that libfcgi's close,
+  /// which otherwise waits up to two seconds for the peer to close its end,
+  /// returns at once.
+  func closeConnection() {
+    guard raw.pointee.ipcFd >= 0 else { return }
+    shutdown(raw.pointee.ipcFd, Int32(SHUT_RDWR))
+    raw.pointee.keepConnection = 0
+    FCGX_Finish_r(raw)
+  }
 
   /// Ends the request, flushing the output. With `keepConnection` false the
   /// connection is closed even if nginx asked to keep it.
@@ -92,6 +105,21 @@ final class LibFCGIRequest {
     }
     buffer.removeLast(count - total)
     return total
+  }
+
+  /// Reads and drops what is left of the body, up to its end: the empty
+  /// `FCGI_STDIN` record, which may arrive after the last declared byte.
+  /// True when the end came within `limit` bytes and nothing failed, that is
+  /// when the connection is clean for nginx's next request.
+  /// The corresponding C function is `FCGX_GetChar`.
+  func skipToEndOfBody(atMost limit: Int) -> Bool {
+    let endOfFile: Int32 = -1
+    var skipped = 0
+    while FCGX_GetChar(raw.pointee.in) != endOfFile {
+      skipped += 1
+      if skipped > limit { return false }
+    }
+    return FCGX_GetError(raw.pointee.in) == 0
   }
 
   /// Writes bytes to the response; false once the peer has gone away.
