@@ -125,42 +125,48 @@ def open_list_from_all_lists(driver, name, list_id=1):
     wait(driver, lambda d: heading(d) == name)
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])
-def test_chromium_reopened_lands_on_a_list_opened_again_from_its_cached_copy(stack, profile, javascript):
+def go_to_all_lists(driver):
+    driver.find_element(By.LINK_TEXT, "All Lists").click()
+    wait(driver, lambda d: heading(d) == "All Lists")
+
+
+def browse_then_reopen(stack, profile, javascript, steps):
+    """A new visitor adds `milk` to the first-run list, then `steps(driver)`;
+    then the browser is closed and opened again with the same profile, as a
+    person does. Returns the heading and address where `/` then lands."""
     driver = chromium(profile, javascript)
     try:
         driver.get(stack.url("/"))
         wait(driver, lambda d: heading(d) == "List")
         driver.find_element(By.CSS_SELECTOR, "form.add-item input[name=text]").send_keys("milk\n")
         wait(driver, lambda d: "milk" in d.page_source)
-        driver.find_element(By.LINK_TEXT, "All Lists").click()
-        wait(driver, lambda d: heading(d) == "All Lists")
-        open_list_from_all_lists(driver, "List")  # the cached copy, revalidated
-        list_url = driver.current_url
-        driver.find_element(By.LINK_TEXT, "All Lists").click()
-        wait(driver, lambda d: heading(d) == "All Lists")
-        time.sleep(SETTLE)
-        open_list_from_all_lists(driver, "List")
+        steps(driver)
     finally:
         driver.quit()
     driver = chromium(profile, javascript)
     try:
         driver.get(stack.url("/"))
-        assert heading(driver) == "List" and driver.current_url == list_url
+        return heading(driver), driver.current_url
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])
+def test_chromium_reopened_lands_on_a_list_opened_again_from_its_cached_copy(stack, profile, javascript):
+    def steps(driver):
+        go_to_all_lists(driver)
+        open_list_from_all_lists(driver, "List")
+        go_to_all_lists(driver)
+        time.sleep(SETTLE)
+        open_list_from_all_lists(driver, "List")  # the cached copy, revalidated
+
+    assert browse_then_reopen(stack, profile, javascript, steps) == ("List", stack.url("/lists/1"))
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])
 def test_chromium_reopened_lands_on_all_lists_opened_again_from_its_cached_copy(stack, profile, javascript):
-    driver = chromium(profile, javascript)
-    try:
-        driver.get(stack.url("/"))
-        wait(driver, lambda d: heading(d) == "List")
-        driver.find_element(By.CSS_SELECTOR, "form.add-item input[name=text]").send_keys("milk\n")
-        wait(driver, lambda d: "milk" in d.page_source)
-        driver.find_element(By.LINK_TEXT, "All Lists").click()
-        wait(driver, lambda d: heading(d) == "All Lists")  # now in the browser's cache
+    def steps(driver):
+        go_to_all_lists(driver)  # now in the browser's cache
         open_list_from_all_lists(driver, "List")
         # Renaming the item changes the list's page (fetched whole, so it
         # surely moves ChecklistIndex to the list) but not All Lists.
@@ -170,45 +176,24 @@ def test_chromium_reopened_lands_on_all_lists_opened_again_from_its_cached_copy(
         field.send_keys("oat milk\n")
         wait(driver, lambda d: heading(d) == "List" and "oat milk" in d.page_source)
         time.sleep(SETTLE)
-        driver.find_element(By.LINK_TEXT, "All Lists").click()  # the cached copy, revalidated
-        wait(driver, lambda d: heading(d) == "All Lists")
-    finally:
-        driver.quit()
-    driver = chromium(profile, javascript)
-    try:
-        driver.get(stack.url("/"))
-        assert heading(driver) == "All Lists"
-    finally:
-        driver.quit()
+        go_to_all_lists(driver)  # the cached copy, revalidated
+
+    assert browse_then_reopen(stack, profile, javascript, steps)[0] == "All Lists"
 
 
 @pytest.mark.parametrize("destination", ["list", "all-lists"])
 def test_chromium_back_and_forward_move_the_list_to_land_on(stack, profile, destination):
     """Back and forward show the browser's copy without asking the server;
     the enhancement script tells it (without JavaScript nothing can)."""
-    driver = chromium(profile, javascript=True)
-    try:
-        driver.get(stack.url("/"))
-        wait(driver, lambda d: heading(d) == "List")
-        driver.find_element(By.CSS_SELECTOR, "form.add-item input[name=text]").send_keys("milk\n")
-        wait(driver, lambda d: "milk" in d.page_source)
-        driver.find_element(By.LINK_TEXT, "All Lists").click()
-        wait(driver, lambda d: heading(d) == "All Lists")
-        if destination == "list":
-            driver.back()  # from All Lists back to the list
-            wait(driver, lambda d: heading(d) == "List")
-        else:
+    expected = "List" if destination == "list" else "All Lists"
+
+    def steps(driver):
+        go_to_all_lists(driver)
+        if destination == "all-lists":
             open_list_from_all_lists(driver, "List")
-            driver.back()  # from the list back to All Lists
-            wait(driver, lambda d: heading(d) == "All Lists")
-        expected = "List" if destination == "list" else "All Lists"
+        driver.back()
+        wait(driver, lambda d: heading(d) == expected)
         cookie = lambda d: (d.get_cookie("ChecklistIndex") or {}).get("value")  # noqa: E731
         wait(driver, lambda d: cookie(d) == ("0" if destination == "list" else "-1"))
-    finally:
-        driver.quit()
-    driver = chromium(profile, javascript=True)
-    try:
-        driver.get(stack.url("/"))
-        assert heading(driver) == expected
-    finally:
-        driver.quit()
+
+    assert browse_then_reopen(stack, profile, True, steps)[0] == expected

@@ -23,7 +23,8 @@ def test_a_new_visitor_lands_in_list(stack):
     first = visitor.get(response.headers["Location"])
     assert first.status_code == 200
     assert visitor.heading(first) == "List"
-    assert re.fullmatch(r"[0-9a-f]{32}", visitor.cookie("visitor"))
+    # The visitor's 128-bit id and the day the cookie was set (renewed daily).
+    assert re.fullmatch(r"[0-9a-f]{32}\.\d+", visitor.cookie("visitor"))
     assert visitor.cookie("ChecklistIndex") == "0"
 
 
