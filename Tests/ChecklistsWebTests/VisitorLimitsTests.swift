@@ -76,7 +76,9 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
     }
 
     let before = browser.storedFiles()
+    let began = ContinuousClock.now
     let refused = application.respond(to: toggle(browser, item: 1, token: token))
+    #expect(ContinuousClock.now - began < .seconds(1), "refused at once, not after a wait")
     #expect(refused.status == 503)
     #expect(refused.header("Retry-After") == "1")
     #expect(browser.text(refused).contains("busy with other changes"))
@@ -102,13 +104,14 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
       configuration: .init(dataDirectory: browser.data, durable: false), logger: Logger(label: "t"))
     let text = String(repeating: "x", count: Limits.maximumTextLength)
     var full = false
-    while !full {
+    for _ in 0..<200 where !full {
       do {
         try store.update(visitor, initial: storedOrEmpty) { model in
           for _ in 0..<20 { try model.addItem(text: text, toList: 1) }
         }
       } catch ChecklistsError.storageFull { full = true }
     }
+    #expect(full, "the store never refused")
     let token = browser.csrf()
     var refused = browser.post("/lists/1/items", [("text", text)], token: token)
     for _ in 0..<20 where refused.status == 303 {

@@ -17,7 +17,9 @@ final class StoredSizeTests: XCTestCase {
   {
     var stored = 0
     var list = 0
-    while true {
+    // Twice what the cap holds: a store without the cap would fill for hours.
+    let ceiling = 2 * Limits.maximumStoredBytes / (text.utf8.count + 100)
+    while stored < ceiling {
       do {
         try store.update(visitor, initial: storedOrEmpty) { model in
           for _ in 0..<batch {
@@ -33,6 +35,8 @@ final class StoredSizeTests: XCTestCase {
         return stored
       }
     }
+    XCTFail("\(stored) items of \(text.utf8.count) bytes stored without refusal")
+    return stored
   }
 
   private func fileSize(_ visitor: VisitorDirectory) throws -> Int {
