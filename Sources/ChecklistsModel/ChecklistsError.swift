@@ -4,10 +4,16 @@ public enum ChecklistsError: Error, Sendable, Equatable {
   case emptyText
   /// The text or name is longer than `limit` characters once cleaned.
   case textTooLong(limit: Int)
+  /// The text or name has few enough characters but more Unicode scalars
+  /// or UTF-8 bytes than `Limits` allows (marks piled on letters).
+  case textTooLarge
   /// The visitor already has `limit` lists.
   case tooManyLists(limit: Int)
   /// The list already has `limit` items.
   case tooManyItems(limit: Int)
+  /// The change would make the visitor's stored checklists larger than
+  /// `limit` bytes.
+  case storageFull(limit: Int)
   /// No list has this id (never existed, or deleted).
   case noSuchList(Int)
   /// The list has no item with this id.
@@ -18,10 +24,14 @@ public enum ChecklistsError: Error, Sendable, Equatable {
     switch self {
     case .emptyText: "Please type some text."
     case .textTooLong(let limit): "That text is too long: at most \(limit) characters, please."
+    case .textTooLarge:
+      "That text is too long to keep: it has more accents, marks or symbols than any real text of \(Limits.maximumTextLength) characters (at most \(Limits.maximumTextScalars) Unicode code points and \(Limits.maximumTextBytes) bytes). Please shorten it."
     case .tooManyLists(let limit):
       "You already have \(limit) lists, the most there can be. Delete one first."
     case .tooManyItems(let limit):
       "This list already has \(limit) items, the most it can hold. Delete some first."
+    case .storageFull(let limit):
+      "Your checklists are full: together they may take \(limit / 1_048_576) MB, and this change would go beyond that. Delete some items or lists first."
     case .noSuchList: "That list does not exist. It may have been deleted."
     case .noSuchItem: "That item does not exist. It may have been deleted."
     }

@@ -4,7 +4,10 @@ public enum TextInput {
   /// control characters removed, and leading and trailing whitespace trimmed.
   ///
   /// - Throws: `.emptyText` when nothing is left, `.textTooLong` when more
-  ///   than `Limits.maximumTextLength` characters are.
+  ///   than `Limits.maximumTextLength` characters are, `.textTooLarge` when
+  ///   fewer characters hold more than `Limits.maximumTextScalars` scalars
+  ///   or `Limits.maximumTextBytes` bytes (combining marks piled on one
+  ///   letter).
   public static func clean(_ raw: String) throws(ChecklistsError) -> String {
     var scalars = String.UnicodeScalarView()
     for scalar in raw.unicodeScalars {
@@ -18,6 +21,11 @@ public enum TextInput {
     let text = String(scalars).trimmingWhitespace()
     if text.isEmpty { throw .emptyText }
     if text.count > Limits.maximumTextLength { throw .textTooLong(limit: Limits.maximumTextLength) }
+    if text.unicodeScalars.count > Limits.maximumTextScalars
+      || text.utf8.count > Limits.maximumTextBytes
+    {
+      throw .textTooLarge
+    }
     return text
   }
 }

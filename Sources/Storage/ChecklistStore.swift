@@ -71,6 +71,8 @@ public final class ChecklistStore: Sendable {
       throw error
     } catch let error as FileError {
       throw .io(error)
+    } catch let error as FileLock.Busy {
+      throw .busy(error)
     } catch {
       throw .io(FileError(operation: "load", path: visitor.checklistsPath, errno: EIO))
     }
@@ -86,7 +88,9 @@ public final class ChecklistStore: Sendable {
   ///   - change: the change; if it throws, nothing is written and its error
   ///     is rethrown.
   /// - Returns: what `change` returned.
-  /// - Throws: `StoreError` (`.unreadable`, `.io`) or whatever `change` throws.
+  /// - Throws: `StoreError` (`.unreadable`, `.io`), `ChecklistsError.storageFull`
+  ///   when the result would pass `Limits.maximumStoredBytes` (see
+  ///   `StoredSize`; nothing is written), or whatever `change` throws.
   @discardableResult
   public func update<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
@@ -101,15 +105,23 @@ public final class ChecklistStore: Sendable {
     }
     do {
       return try FileLock.withLock(visitor.lockPath) { () throws -> T in
-        let stored = try self.current(visitor, locked: true).model
+        let current = try self.current(visitor, locked: true)
+        let stored = current.model
         var model = initial(stored)
         let result = try change(&model)
         let changed = stored.map { $0 != model } ?? (model != DataModel())
-        if changed { try self.write(model, for: visitor) }
+        if changed {
+          let bytes = try self.encode(model, for: visitor)
+          try StoredSize.check(
+            encoded: bytes.count, model: model, storedBytes: current.version?.size, stored: stored)
+          try self.write(bytes, model, for: visitor)
+        }
         return result
       }
     } catch let error as FileError {
       throw StoreError.io(error)
+    } catch let error as FileLock.Busy {
+      throw StoreError.busy(error)
     }
   }
 
@@ -175,14 +187,16 @@ public final class ChecklistStore: Sendable {
     return locked ? try move() : try FileLock.withLock(visitor.lockPath, move)
   }
 
-  private func write(_ model: DataModel, for visitor: VisitorDirectory) throws {
-    let path = visitor.checklistsPath
-    let bytes: Data
+  private func encode(_ model: DataModel, for visitor: VisitorDirectory) throws -> Data {
     do {
-      bytes = try ChecklistsFile.encode(model, format: configuration.format)
+      return try ChecklistsFile.encode(model, format: configuration.format)
     } catch {
-      throw FileError(operation: "encode", path: path, errno: EINVAL)
+      throw FileError(operation: "encode", path: visitor.checklistsPath, errno: EINVAL)
     }
+  }
+
+  private func write(_ bytes: Data, _ model: DataModel, for visitor: VisitorDirectory) throws {
+    let path = visitor.checklistsPath
     try AtomicFile.replaceReusingSpare(bytes, at: path, durable: configuration.durable)
     // Under the lock nobody else writes, so this is the identity of our bytes.
     guard let identity = try FileIdentity.of(path) else {

@@ -5,6 +5,9 @@ public enum StoreError: Error, Sendable {
   case unreadable(path: String, keptAs: String)
   /// A system call failed.
   case io(FileError)
+  /// Too many of this visitor's changes wait for their lock, or it stayed
+  /// taken too long (`FileLock`); nothing was changed.
+  case busy(FileLock.Busy)
 
   /// A sentence for the visitor.
   public var message: String {
@@ -13,6 +16,8 @@ public enum StoreError: Error, Sendable {
       "Your checklists could not be read, so they were set aside for repair. Nothing was overwritten."
     case .io:
       "Your checklists could not be read or saved just now. Please try again in a moment."
+    case .busy:
+      "Your checklists are busy with other changes sent at the same time. Nothing was changed; please try again in a moment."
     }
   }
 }

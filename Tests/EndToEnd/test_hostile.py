@@ -176,3 +176,16 @@ def test_slow_clients_that_never_finish_their_body_do_not_block_others(stack, ow
         for connection in held:
             connection.close()
     assert snapshot(stack) == before
+
+
+def test_one_letter_under_twenty_thousand_accents_is_refused_and_nothing_is_stored(stack, owner):
+    """Issue 11: `a` + 20,000 combining accents is one character (40 KB of
+    raw UTF-8 in the body); it was stored with 303 and made a 122 KB page."""
+    before = snapshot(stack)
+    body = f"csrf={owner.csrf()}&text=a".encode() + "\u0301".encode() * 20_000
+    assert 40_000 < len(body) < 64 * 1024
+    response = owner.http.post(stack.url("/lists/1/items"), data=body, headers=FORM, allow_redirects=False)
+    assert response.status_code == 422
+    assert "That text is too long to keep" in response.text and "Nothing was changed." in response.text
+    assert snapshot(stack) == before
+    assert len(owner.get("/lists/1").content) < 16 * 1024

@@ -31,7 +31,7 @@ def test_every_screen_is_valid_html(stack):
         "404": visitor.get("/lists/999"),
         "403": visitor.post("/lists", {"name": "x"}, csrf="0" * 64),
     }
-    for name in ("404.html", "50x.html", "about.html"):
+    for name in ("404.html", "429.html", "50x.html", "about.html"):
         pages[f"static {name}"] = (stack.public / name).read_text()
     problems = {}
     for name, page in pages.items():

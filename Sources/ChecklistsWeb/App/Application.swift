@@ -162,6 +162,7 @@ public final class Application: Sendable {
     case let error as StoreError:
       logger.error("store: \(error.message) (\(route))")
       if case .unreadable = error { return .unreadableData }
+      if case .busy = error { return .busy }
       return .internalError
     default:
       logger.error("\(route): \(error)")

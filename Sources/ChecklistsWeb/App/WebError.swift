@@ -64,6 +64,14 @@ struct WebError: Error, Sendable {
       "The file that holds your settings is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Your lists are not affected, and your settings are back to their defaults for now. Nothing else was changed."
   )
 
+  /// Too many of one visitor's changes at once (`FileLock`): the worker
+  /// threads stay free for everyone else, and the browser may retry.
+  static let busy = WebError(
+    status: 503, title: "Busy, try again",
+    message:
+      "Your checklists are busy with other changes sent at the same time. Nothing was changed by this one; try again in a moment.",
+    headers: [("Retry-After", "1")])
+
   static let internalError = WebError(
     status: 500, title: "Something went wrong",
     message: "The server could not complete this request. Nothing was changed; try again.")

@@ -4,7 +4,8 @@ import Storage
 
 /// The pages nginx serves by itself (SPEC §6), rendered from the same
 /// layout as the dynamic ones: the `404` and `50x` pages it shows when a
-/// file is missing or the backend is down, and the about page.
+/// file is missing or the backend is down, the `429` page when a client
+/// address sends more changes than `limit_req` allows, and the about page.
 public struct StaticSite: Sendable {
   /// A page: its file name in `Public/` and its bytes.
   public struct Page: Sendable {
@@ -27,8 +28,14 @@ public struct StaticSite: Sendable {
       message:
         "The server is restarting or stopped. Your lists are safe: nothing you saved is lost. Try again in a moment.",
       backHref: "/lists", backLabel: "Try again")
+    let tooManyChanges = WebError(
+      status: 429, title: "Too many changes at once",
+      message:
+        "This address sent more changes in a short time than this site accepts, so this one was not saved. Nothing you saved before is lost. Wait a few seconds and try again.",
+      backHref: "/lists", backLabel: "Back to your lists")
     return [
       Page(file: "404.html", bytes: try renderer.errorPage(notFound)),
+      Page(file: "429.html", bytes: try renderer.errorPage(tooManyChanges)),
       Page(file: "50x.html", bytes: try renderer.errorPage(unavailable, showStatus: false)),
       Page(
         file: "about.html",
