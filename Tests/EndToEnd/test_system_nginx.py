@@ -1,5 +1,6 @@
 """The product behind nginx configured the way README.md's "Deploying behind a
-system nginx" section says: the repository's `upstream` and `server` blocks,
+system nginx" section says: the repository's `map`, `limit_req_zone`,
+`limit_req_status`, `upstream` and `server` blocks,
 with the `fastcgi_param` lines of `location @backend` replaced by the
 system's stock `fastcgi_params`, on a non-default port, the backend on a
 Unix socket. A headless Chromium makes a list and adds items to it.
@@ -77,7 +78,10 @@ class SystemNginxStack(Stack):
         server = params.sub(lambda m: "".join(f"{m.group(1)}{line}\n" for line in lines), server + "\n", count=1)
         site = self.dir / "sites-enabled" / "checklists"
         site.parent.mkdir()
-        site.write_text(block(rendered, "upstream checklists_backend") + "\n\n" + server)
+        directives = [re.search(rf"^[ \t]*{name} .*;$", rendered, re.M).group(0).strip()
+                      for name in ("limit_req_zone", "limit_req_status")]
+        site.write_text("\n\n".join([block(rendered, "map $request_method"), *directives,
+                                      block(rendered, "upstream checklists_backend"), server]))
         (self.dir / "nginx.conf").write_text(MAIN_CONF.format(user=user))
 
     def access_log(self) -> str:
