@@ -137,4 +137,40 @@ extension ResponseMemo {
     let kept = try #require(browser.application.memo.entry(for: key))
     #expect(browser.text(kept.response).contains("bread"))
   }
+
+  /// A page over the size kept whole is kept without its body: a `HEAD`
+  /// and a revalidation are answered from its headers and tag, exactly as
+  /// computing them would, and a `GET` is computed.
+  @Test func aLargePageIsKeptWithoutItsBodyForHEADAndRevalidation() throws {
+    let browser = try ApplicationHarness()
+    let token = browser.csrf()
+    for number in 0..<40 {
+      let text = String(repeating: "\"", count: 200) + " \(number)"
+      #expect(browser.post("/lists/1/items", [("text", text)], token: token).status == 303)
+    }
+    browser.get("/lists/1")
+    settle()
+    let fresh = try browser.anotherBrowser()
+    let get = Request(method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+    let page = browser.application.respond(to: get)
+    #expect(page.status == 200 && page.body.count > PageCache.maximumPageBytes)
+    let key = try #require(ResponseMemo.Key(get))
+    let entry = try #require(browser.application.memo.entry(for: key))
+    #expect(!entry.hasBody && entry.response.body.isEmpty)
+    #expect(entry.response.header("Content-Length") == String(page.body.count))
+
+    let head = Request(method: "HEAD", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+    #expect(entry.answers(head) && !entry.answers(get))
+    let keptHead = browser.application.respond(to: head)
+    #expect(keptHead.body.isEmpty)
+    #expect(keptHead.encodedHead() == fresh.application.respond(to: head).encodedHead())
+    #expect(browser.application.respond(to: get) == page, "a GET is computed whole")
+
+    let etag = try #require(page.header("ETag"))
+    var revalidation = get
+    revalidation.headers["if-none-match"] = etag
+    #expect(entry.answers(revalidation))
+    let kept304 = browser.application.respond(to: revalidation)
+    #expect(kept304.status == 304 && kept304 == fresh.application.respond(to: revalidation))
+  }
 }

@@ -56,7 +56,9 @@ public final class Application: Sendable {
   public func respond(to request: Request) -> Response {
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
     let memoKey = ResponseMemo.Key(request)
-    if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(time(nil))) {
+    if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(time(nil))),
+      kept.answers(request)
+    {
       return kept.etag.isNotModified(request) ? notModified(kept.etag) : kept.response
     }
     let response: Response

@@ -67,15 +67,29 @@ final class ResponseMemo: Sendable {
     var isCurrent: Bool { (try? FileIdentity.of(directory)) == identity }
   }
 
+  /// A kept answer. A page over `PageCache.maximumPageBytes` is kept
+  /// without its body: its headers (with the length of the body) answer a
+  /// `HEAD` and its tag a revalidation, which would otherwise render a page
+  /// of up to tens of megabytes (the largest 2 MiB of checklists make a
+  /// 33 MB page: ~100 ms each time); a `GET` of it is computed.
   struct Entry: Sendable {
     var version: Version
     /// The second (since 1970) from which the answer is no longer right for
     /// its key: the visitor cookie in the key's `Cookie` header then falls
     /// due for renewal, which a kept answer would never send.
     var until: Int64
-    /// The whole `200` answer, headers included.
+    /// The whole `200` answer, headers included; for a large page, its
+    /// headers with an explicit `Content-Length` and no body.
     var response: Response
     var etag: ETag
+    /// False for a large page kept without its body.
+    var hasBody: Bool
+
+    /// True when this entry is the whole answer to `request`: a `304`, a
+    /// `HEAD`, or a `GET` of a page kept with its body.
+    func answers(_ request: Request) -> Bool {
+      hasBody || request.method == "HEAD" || etag.isNotModified(request)
+    }
   }
 
   private let entries: LockedValue<LRUCache<Key, Entry>>
@@ -96,13 +110,16 @@ final class ResponseMemo: Sendable {
   /// Keeps `response` if it is a page that changed nothing, until `until`.
   func keep(_ response: Response, version: Version, until: Int64, for key: Key) {
     guard response.status == 200, response.headers(named: "Set-Cookie").isEmpty,
-      response.body.count <= PageCache.maximumPageBytes,
       let tag = response.header("ETag")
     else { return }
-    let etag = ETag(keptValue: tag)
-    entries.withLock {
-      $0.setValue(
-        Entry(version: version, until: until, response: response, etag: etag), forKey: key)
+    var kept = response
+    let hasBody = response.body.count <= PageCache.maximumPageBytes
+    if !hasBody {
+      kept.body = []
+      kept.headers.append(("Content-Length", String(response.body.count)))
     }
+    let entry = Entry(
+      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody)
+    entries.withLock { $0.setValue(entry, forKey: key) }
   }
 }
