@@ -37,15 +37,15 @@ public enum DataCheck {
     var isDirectory: ObjCBool = false
     guard fileManager.fileExists(atPath: users, isDirectory: &isDirectory), isDirectory.boolValue
     else { return report }  // nobody has stored anything yet
-    for shard in sortedEntries(users) {
+    for shard in VisitorDirectory.sortedEntries(users) {
       let shardPath = "\(users)/\(shard)"
-      guard isHex(shard, count: 2) else {
+      guard VisitorDirectory.isShard(shard) else {
         report.problems.append(Problem(path: shardPath, reason: "not a shard directory"))
         continue
       }
-      for key in sortedEntries(shardPath) {
+      for key in VisitorDirectory.sortedEntries(shardPath) {
         let visitorPath = "\(shardPath)/\(key)"
-        guard isHex(key, count: 64), key.hasPrefix(shard) else {
+        guard VisitorDirectory.isKey(key, inShard: shard) else {
           report.problems.append(Problem(path: visitorPath, reason: "not a visitor directory"))
           continue
         }
@@ -118,12 +118,4 @@ public enum DataCheck {
     }
   }
 
-  private static func sortedEntries(_ path: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-  }
-
-  private static func isHex(_ name: String, count: Int) -> Bool {
-    name.utf8.count == count
-      && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-  }
 }

@@ -27,7 +27,8 @@ public enum VisitorActivity {
   /// One visitor's directory and when it was last active.
   public struct Visitor: Sendable, Equatable {
     public var directory: String
-    /// The latest modification time of the directory and its files.
+    /// The latest modification time of its files (of the directory itself
+    /// only when it holds none).
     public var lastActive: Date
     /// The bytes of its files.
     public var bytes: Int64
@@ -38,13 +39,19 @@ public enum VisitorActivity {
     }
   }
 
-  /// Every visitor directory under `dataDirectory/users`, in path order.
+  /// Every visitor directory under `dataDirectory/users`, in path order
+  /// (what `DataCheck` reports as misplaced is left out).
   public static func visitors(dataDirectory: String) -> [Visitor] {
+    directories(dataDirectory: dataDirectory).compactMap { visitor(at: $0.path) }
+  }
+
+  private static func directories(dataDirectory: String) -> [VisitorDirectory] {
     let users = dataDirectory + "/users"
-    var found: [Visitor] = []
-    for shard in sortedEntries(users) where shard.utf8.count == 2 {
-      for key in sortedEntries("\(users)/\(shard)") where key.utf8.count == 64 {
-        if let visitor = visitor(at: "\(users)/\(shard)/\(key)") { found.append(visitor) }
+    var found: [VisitorDirectory] = []
+    for shard in VisitorDirectory.sortedEntries(users) where VisitorDirectory.isShard(shard) {
+      for key in VisitorDirectory.sortedEntries("\(users)/\(shard)")
+      where VisitorDirectory.isKey(key, inShard: shard) {
+        found.append(VisitorDirectory(dataDirectory: dataDirectory, key: key))
       }
     }
     return found
@@ -59,7 +66,7 @@ public enum VisitorActivity {
     guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
     var latest: timespec?
     var bytes: Int64 = 0
-    for name in sortedEntries(path) where !ignoring.contains(name) {
+    for name in VisitorDirectory.sortedEntries(path) where !ignoring.contains(name) {
       var file = stat()
       guard stat("\(path)/\(name)", &file) == 0 else { continue }
       bytes += Int64(file.st_size)
@@ -97,22 +104,21 @@ public enum VisitorActivity {
     dataDirectory: String, idleDays: Int, dryRun: Bool, now: Date = Date()
   ) -> PruneReport {
     var report = PruneReport()
-    for candidate in visitors(dataDirectory: dataDirectory)
-    where candidate.idleDays(now: now) >= idleDays {
+    for paths in directories(dataDirectory: dataDirectory) {
+      guard let candidate = visitor(at: paths.path), candidate.idleDays(now: now) >= idleDays
+      else { continue }
       guard !dryRun else {
         report.idle.append(candidate)
         continue
       }
-      let directory = candidate.directory
-      let paths = VisitorDirectory(
-        dataDirectory: dataDirectory, key: (directory as NSString).lastPathComponent)
-      let pruned = directory.replacingLastComponent(withPrefix: ".pruned-")
+      let directory = paths.path
+      let pruned = "\(directory.dropLast(paths.key.utf8.count)).pruned-\(paths.key)"
       // Taking a lock creates its file if missing, with the present time.
-      let lockFiles = [paths.lockPath, paths.preferencesLockPath]
       let created = Set(
-        lockFiles.filter { (try? FileIdentity.of($0)) == nil }.map {
-          String($0.split(separator: "/").last ?? "")
-        })
+        [
+          (paths.lockPath, VisitorDirectory.checklistsLockName),
+          (paths.preferencesLockPath, VisitorDirectory.preferencesLockName),
+        ].filter { (try? FileIdentity.of($0.0)) == nil }.map(\.1))
       do {
         let moved = try FileLock.withLock(paths.lockPath) {
           try FileLock.withLock(paths.preferencesLockPath) { () -> Bool in
@@ -136,17 +142,5 @@ public enum VisitorActivity {
       }
     }
     return report
-  }
-
-  private static func sortedEntries(_ path: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-  }
-}
-
-extension String {
-  /// The path with its last component prefixed, e.g. `a/b` → `a/.pruned-b`.
-  fileprivate func replacingLastComponent(withPrefix prefix: String) -> String {
-    let parent = (self as NSString).deletingLastPathComponent
-    return "\(parent)/\(prefix)\((self as NSString).lastPathComponent)"
   }
 }

@@ -27,9 +27,12 @@ public struct VisitorDirectory: Sendable, Equatable {
     // Stored, not computed: a cached load must not build a string.
     self.checklistsPath = path + "/Checklists.plist"
     self.preferencesPath = path + "/Preferences.plist"
-    self.lockPath = path + "/.Checklists.lock"
+    self.lockPath = path + "/" + Self.checklistsLockName
     self.preferencesLockPath = path + "/" + Self.preferencesLockName
   }
+
+  /// The name of the lock file of `Checklists.plist`.
+  public static let checklistsLockName = ".Checklists.lock"
 
   /// The name of the lock file of `Preferences.plist`. Named here, not in
   /// the Preferences module, because `DataCheck` (which cannot see that
@@ -44,4 +47,25 @@ public struct VisitorDirectory: Sendable, Equatable {
   public let lockPath: String
   /// The file whose `flock` serialises changes of `Preferences.plist`.
   public let preferencesLockPath: String
+}
+
+extension VisitorDirectory {
+  /// The names in a directory of the data directory, sorted; none when it
+  /// cannot be read (nobody has stored anything yet).
+  static func sortedEntries(_ path: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+  }
+
+  /// True for a shard's name: two lower-case hex digits.
+  static func isShard(_ name: String) -> Bool { isHex(name, count: 2) }
+
+  /// True for a visitor's key (64 lower-case hex digits) in its own shard.
+  static func isKey(_ name: String, inShard shard: String) -> Bool {
+    isHex(name, count: 64) && name.hasPrefix(shard)
+  }
+
+  private static func isHex(_ name: String, count: Int) -> Bool {
+    name.utf8.count == count
+      && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+  }
 }
