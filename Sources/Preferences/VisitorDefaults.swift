@@ -175,7 +175,7 @@ public final class VisitorDefaults {
       guard let text = cookies.value(named: key, isHTTPS: isHTTPS), kind.decode(text) != nil
       else { continue }
       queue(.longLived(name: key, value: text, secure: isHTTPS))
-      if isHTTPS, cookies[key] != nil { queueLegacyDeletion(key) }
+      if isHTTPS, cookies[key] != nil { queue(.plainDeletion(name: key)) }
     }
   }
 
@@ -243,13 +243,8 @@ public final class VisitorDefaults {
       ?? (cookies.value(named: key, isHTTPS: isHTTPS) != nil)
     cookieOverrides[key] = .some(nil)
     if present { queue(.deletion(name: key, secure: isHTTPS)) }
-    if isHTTPS, cookies[key] != nil { queueLegacyDeletion(key) }
+    if isHTTPS, cookies[key] != nil { queue(.plainDeletion(name: key)) }
     return before != nil
-  }
-
-  /// Drops the plain cookie an HTTPS browser may keep from before `__Host-`.
-  private func queueLegacyDeletion(_ key: String) {
-    queue(SetCookie(name: key, value: "", maxAge: 0, secure: true))
   }
 
   private func queue(_ cookie: SetCookie) {

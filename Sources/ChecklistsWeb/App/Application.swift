@@ -127,8 +127,7 @@ public final class Application: Sendable {
     _ route: Route, _ request: Request, cookies: RequestCookies, visitor: VisitorSession.Visitor
   ) -> Response {
     let session = VisitorSession(
-      request: request, cookies: cookies, visitor: visitor, defaults: defaults,
-      today: VisitorCookie.today())
+      request: request, cookies: cookies, visitor: visitor, defaults: defaults)
     var response: Response
     do {
       if let problem = session.preferences.loadProblem {

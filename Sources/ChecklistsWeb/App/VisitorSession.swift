@@ -24,6 +24,9 @@ struct VisitorSession {
     /// falls due for renewal.
     let cookieDue: Int64
     let directory: VisitorDirectory
+    /// The day (since 1970, UTC) the cookie was judged by, and the day a
+    /// renewed cookie carries.
+    let today: Int
 
     init(cookies: RequestCookies, isHTTPS: Bool, dataDirectory: String, today: Int) {
       if let value = cookies.value(named: VisitorCookie.name, isHTTPS: isHTTPS),
@@ -41,6 +44,7 @@ struct VisitorSession {
         cookieDue = Int64.min
       }
       directory = VisitorDirectory(dataDirectory: dataDirectory, visitorID: id.hex)
+      self.today = today
     }
   }
 
@@ -59,14 +63,13 @@ struct VisitorSession {
   /// A session for `visitor`; their preferences are read here. A returning
   /// visitor whose cookie is due has it renewed, with the cookie-backed
   /// preferences it carries, and their directory marked active.
-  init(request: Request, cookies: RequestCookies, visitor: Visitor, defaults: Defaults, today: Int)
-  {
+  init(request: Request, cookies: RequestCookies, visitor: Visitor, defaults: Defaults) {
     id = visitor.id
     isNew = visitor.isNew
     sendsVisitorCookie = visitor.needsCookie
     directory = visitor.directory
     self.cookies = cookies
-    self.today = today
+    today = visitor.today
     preferences = defaults.visitor(
       directory: directory.path, cookies: cookies, isHTTPS: request.isHTTPS)
     if sendsVisitorCookie && !isNew {
@@ -85,7 +88,7 @@ struct VisitorSession {
         name: VisitorCookie.name, value: VisitorCookie(id: id, day: today).value, secure: isHTTPS)
     ]
     if isHTTPS, cookies[VisitorCookie.name] != nil {
-      sent.append(SetCookie(name: VisitorCookie.name, value: "", maxAge: 0, secure: true))
+      sent.append(.plainDeletion(name: VisitorCookie.name))
     }
     return sent
   }

@@ -57,6 +57,12 @@ public struct SetCookie: Sendable, Equatable {
       name: Self.name(name, secure: secure), value: value, maxAge: longMaxAge, secure: secure)
   }
 
+  /// Drops the plain cookie called `name` that an HTTPS browser kept from
+  /// before cookies were `__Host-` there (sent over HTTPS only).
+  public static func plainDeletion(name: String) -> SetCookie {
+    SetCookie(name: name, value: "", maxAge: 0, secure: true)
+  }
+
   /// Tells the browser to drop the cookie `longLived` set (`Max-Age=0`,
   /// same name and attributes).
   public static func deletion(name: String, secure: Bool) -> SetCookie {
