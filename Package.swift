@@ -10,6 +10,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
   ],
   targets: [
     // Transport: libfcgi, confined to CFastCGI (module map only) and FastCGI (every FCGX_* call).
@@ -64,6 +66,9 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+
+    // What every test target shares: temporary directories, built tools, seeded randomness.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
 
     .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
     .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel"]),
