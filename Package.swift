@@ -114,7 +114,7 @@ let package = Package(
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
         .product(name: "Logging", package: "swift-log"),
       ]),
-    .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
+    .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates", "TestSupport"]),
     .executableTarget(
       name: "bench-templates",
       dependencies: ["HTMLTemplates"],
