@@ -71,7 +71,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
 
     .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
-    .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel"]),
+    .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel", "TestSupport"]),
     .testTarget(
       name: "StorageTests",
       dependencies: ["Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log")]
@@ -114,7 +114,7 @@ let package = Package(
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
         .product(name: "Logging", package: "swift-log"),
       ]),
-    .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
+    .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates", "TestSupport"]),
     .executableTarget(
       name: "bench-templates",
       dependencies: ["HTMLTemplates"],

@@ -1,37 +1,43 @@
 import ChecklistsModel
-import XCTest
+import Testing
 
 /// The model's side of re-sent forms: an add knows it was applied from the
 /// state its form was rendered in, a toggle sets the state it asks for.
-final class ResentChangeModelTests: XCTestCase {
-  func testAnAddFromTheSameRenderingIsAppliedOnce() throws {
+@Suite("Re-sent forms in the model")
+struct ResentChangeModelTests {
+  @Test("An add from the same rendering is applied once")
+  func anAddFromTheSameRenderingIsAppliedOnce() throws {
     var model = DataModel()
     let list = try model.addList(name: "Shop", icon: .none)
     try model.addItem(text: "earlier", toList: list)
     let rendered = model.nextItemID
     let first = try model.addItem(text: " milk ", toList: list, formState: rendered)
-    XCTAssertEqual(try model.addItem(text: "milk", toList: list, formState: rendered), first)
-    XCTAssertEqual(model.checklist(id: list)?.items.map(\.text), ["earlier", "milk"])
+    let again = try model.addItem(text: "milk", toList: list, formState: rendered)
+    #expect(again == first)
+    #expect(model.checklist(id: list)?.items.map(\.text) == ["earlier", "milk"])
     // Other text from the same rendering, and the same text from a later one, are added.
     try model.addItem(text: "eggs", toList: list, formState: rendered)
     try model.addItem(text: "milk", toList: list, formState: model.nextItemID)
     try model.addItem(text: "earlier", toList: list, formState: rendered)
-    XCTAssertEqual(
-      model.checklist(id: list)?.items.map(\.text), ["earlier", "milk", "eggs", "milk", "earlier"])
+    #expect(
+      model.checklist(id: list)?.items.map(\.text) == [
+        "earlier", "milk", "eggs", "milk", "earlier",
+      ])
     // A rendering of another list says nothing about this one.
     let other = try model.addList(name: "Other", icon: .none)
     try model.addItem(text: "eggs", toList: other, formState: rendered)
-    XCTAssertEqual(model.checklist(id: other)?.items.map(\.text), ["eggs"])
+    #expect(model.checklist(id: other)?.items.map(\.text) == ["eggs"])
   }
 
-  func testSettingAnItemTwiceLeavesItAsAsked() throws {
+  @Test("Setting an item twice leaves it as asked")
+  func settingAnItemTwiceLeavesItAsAsked() throws {
     var model = DataModel()
     let list = try model.addList(name: "Shop", icon: .none)
     let item = try model.addItem(text: "bread", toList: list)
     for _ in 0..<2 { try model.setItem(id: item, inList: list, checked: true) }
-    XCTAssertEqual(model.checklist(id: list)?.item(id: item)?.checked, true)
+    #expect(model.checklist(id: list)?.item(id: item)?.checked == true)
     for _ in 0..<2 { try model.setItem(id: item, inList: list, checked: false) }
-    XCTAssertEqual(model.checklist(id: list)?.item(id: item)?.checked, false)
-    XCTAssertThrowsError(try model.setItem(id: 99, inList: list, checked: true))
+    #expect(model.checklist(id: list)?.item(id: item)?.checked == false)
+    #expect(throws: (any Error).self) { try model.setItem(id: 99, inList: list, checked: true) }
   }
 }

@@ -1,10 +1,46 @@
 import Foundation
 import HTMLTemplates
-import XCTest
+import Testing
 
-/// The official Mustache spec (`shared/mustache-spec/*.json`), one test per file; a failure
-/// names every failing case.
-final class MustacheSpecTests: XCTestCase {
+/// The official Mustache spec (`shared/mustache-spec/*.json`), one test case per spec case,
+/// named by its file and its name, so that a failure names its case.
+@Suite(
+  "The official Mustache spec",
+  .enabled(if: MustacheSpec.directory != nil, "shared/mustache-spec not found"))
+struct MustacheSpecTests {
+  @Test("A spec case renders what the spec expects", arguments: try MustacheSpec.cases())
+  func specCase(_ test: MustacheSpec.Case) throws {
+    // The template under test is one more template of the library, by a name no partial uses.
+    let main = "\u{1}spec"
+    var templates = test.partials ?? [:]
+    templates[main] = test.template
+    let library = try TemplateLibrary(templates: templates)
+    let output = try library.render(main, context: test.data.templateValue)
+    #expect(output == test.expected)
+  }
+
+  /// Every spec file present is run by the test above (or skipped on purpose).
+  @Test("Every spec file present is run or skipped on purpose")
+  func everySpecFileIsRun() throws {
+    let directory = try #require(MustacheSpec.directory)
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasSuffix(".json") }
+    for file in files
+    where !MustacheSpec.files.contains(file) && !MustacheSpec.skippedFiles.contains(file) {
+      Issue.record("spec file \(file) is not run")
+    }
+    #expect(!files.isEmpty)
+  }
+}
+
+/// The spec files, the parts of them not run, and their cases.
+enum MustacheSpec {
+  /// The files whose cases are run.
+  static let files = [
+    "comments.json", "delimiters.json", "interpolation.json", "inverted.json", "partials.json",
+    "sections.json", "inheritance.json",
+  ]
+
   /// Cases not run, with why. Optional parts of the spec we chose not to build.
   static let skipped: [String: [String: String]] = [
     "inheritance.json": [
@@ -22,45 +58,29 @@ final class MustacheSpecTests: XCTestCase {
   /// Files not run at all: lambdas need code in the data, which our values cannot hold.
   static let skippedFiles: Set<String> = ["~lambdas.json"]
 
-  func testComments() throws { try runSpec("comments.json") }
-  func testDelimiters() throws { try runSpec("delimiters.json") }
-  func testInterpolation() throws { try runSpec("interpolation.json") }
-  func testInverted() throws { try runSpec("inverted.json") }
-  func testPartials() throws { try runSpec("partials.json") }
-  func testSections() throws { try runSpec("sections.json") }
-  func testInheritance() throws { try runSpec("inheritance.json") }
-
-  /// Every spec file present is run by one of the tests above (or skipped on purpose).
-  func testEverySpecFileIsRun() throws {
-    let run: Set<String> = [
-      "comments.json", "delimiters.json", "interpolation.json", "inverted.json", "partials.json",
-      "sections.json", "inheritance.json",
-    ]
-    let files = try FileManager.default.contentsOfDirectory(atPath: try Self.specDirectory().path)
-      .filter { $0.hasSuffix(".json") }
-    for file in files where !run.contains(file) && !Self.skippedFiles.contains(file) {
-      XCTFail("spec file \(file) is not run")
-    }
-    XCTAssertFalse(files.isEmpty)
+  struct File: Decodable {
+    let tests: [Case]
   }
 
-  // MARK: Running a file
-
-  struct SpecFile: Decodable {
-    let tests: [SpecCase]
-  }
-
-  struct SpecCase: Decodable {
+  /// One case of a spec file; it prints as "file: name" in the test's results.
+  struct Case: Decodable, Sendable, CustomTestStringConvertible {
+    var file = ""
     let name: String
     let data: JSONValue
     let template: String
     let partials: [String: String]?
     let expected: String
+
+    private enum CodingKeys: String, CodingKey {
+      case name, data, template, partials, expected
+    }
+
+    var testDescription: String { "\(file): \(name)" }
   }
 
   /// The spec's data as JSON: decoded by hand so that `true`, `85` and `1.21` stay a Bool,
   /// an Int and a Double.
-  enum JSONValue: Decodable {
+  enum JSONValue: Decodable, Sendable {
     case value(TemplateValue)
 
     init(from decoder: Decoder) throws {
@@ -90,45 +110,26 @@ final class MustacheSpecTests: XCTestCase {
     }
   }
 
-  func runSpec(_ fileName: String, file: StaticString = #filePath, line: UInt = #line) throws {
-    let url = try Self.specDirectory().appendingPathComponent(fileName)
-    let spec = try JSONDecoder().decode(SpecFile.self, from: Data(contentsOf: url))
-    let skipped = Self.skipped[fileName] ?? [:]
-    var failures: [String] = []
-    var passed = 0
-    for test in spec.tests where skipped[test.name] == nil {
-      // The template under test is one more template of the library, by a name no partial uses.
-      let main = "\u{1}spec"
-      var templates = test.partials ?? [:]
-      templates[main] = test.template
-      do {
-        let library = try TemplateLibrary(templates: templates)
-        let output = try library.render(main, context: test.data.templateValue)
-        if output == test.expected {
-          passed += 1
-        } else {
-          failures.append(
-            "\(test.name): expected \(test.expected.debugDescription), got \(output.debugDescription)"
-          )
-        }
-      } catch {
-        failures.append("\(test.name): threw \(error)")
+  /// Every case of `files` but the `skipped` ones, in file order; none when the spec is not
+  /// found (the suite is then disabled).
+  static func cases() throws -> [Case] {
+    guard let directory else { return [] }
+    return try files.flatMap { fileName in
+      let url = directory.appendingPathComponent(fileName)
+      let spec = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+      return spec.tests.filter { skipped[fileName]?[$0.name] == nil }.map { test in
+        var test = test
+        test.file = fileName
+        return test
       }
     }
-    XCTAssertEqual(
-      failures, [], "\(fileName): \(failures.count) failing:\n" + failures.joined(separator: "\n"),
-      file: file, line: line)
-    let skippedHere = spec.tests.filter { skipped[$0.name] != nil }.map(\.name)
-    print(
-      "\(fileName): \(passed) passed, \(failures.count) failed, \(skippedHere.count) skipped"
-        + (skippedHere.isEmpty ? "" : " (\(skippedHere.joined(separator: ", ")))"))
   }
 
   /// The official spec files: `$MUSTACHE_SPEC` when set, else `shared/mustache-spec` found
   /// by walking up from this file (checkouts sit beside `shared`), else the workplace's
   /// `/work/shared/mustache-spec` (a clone elsewhere, as CI makes). They are not copied
   /// into the repository.
-  static func specDirectory() throws -> URL {
+  static let directory: URL? = {
     if let configured = ProcessInfo.processInfo.environment["MUSTACHE_SPEC"] {
       return URL(fileURLWithPath: configured)
     }
@@ -148,6 +149,6 @@ final class MustacheSpecTests: XCTestCase {
     if FileManager.default.fileExists(atPath: "/work/shared/mustache-spec/sections.json") {
       return URL(fileURLWithPath: "/work/shared/mustache-spec")
     }
-    throw XCTSkip("shared/mustache-spec not found above \(#filePath) nor in /work/shared")
-  }
+    return nil
+  }()
 }

@@ -1,12 +1,12 @@
 import Foundation
 import HTMLTemplates
-import XCTest
+import TestSupport
+import Testing
 
 /// The app's own `Templates/` directory loads, links and renders every screen.
-final class RealTemplatesTests: XCTestCase {
-  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Templates")
-    .path
+@Suite("The app's own templates")
+struct RealTemplatesTests {
+  static let directory = BuiltTool.packageRoot + "/Templates"
 
   static let library = Result { try TemplateLibrary(directory: directory) }
 
@@ -24,57 +24,60 @@ final class RealTemplatesTests: XCTestCase {
     "limits": ["itemText": 200],
   ]
 
-  func testLoadsEveryTemplate() throws {
-    XCTAssertEqual(
-      try library().names,
-      [
-        "about", "all-lists", "checklist", "csrf-field", "error", "item-form", "item-row", "layout",
-        "list-form", "list-row", "settings",
+  @Test("Every template loads")
+  func loadsEveryTemplate() throws {
+    #expect(
+      try library().names == [
+        "about", "all-lists", "checklist", "csrf-field", "error", "item-form", "item-row",
+        "layout", "list-form", "list-row", "settings",
       ])
   }
 
-  func testRendersTheChecklistEscapingItemText() throws {
+  @Test("The checklist renders, escaping the items' text")
+  func rendersTheChecklistEscapingItemText() throws {
     let html = try library().render("checklist", context: Self.checklist)
-    XCTAssertFalse(html.contains("{{"))
-    XCTAssertFalse(html.contains("}}"))
-    XCTAssertTrue(
+    #expect(!html.contains("{{"))
+    #expect(!html.contains("}}"))
+    #expect(
       html.contains(
         "aria-pressed=\"false\" name=\"check\" value=\"1\">&lt;script&gt;alert(1)&lt;/script&gt;</button>"
       ))
     // Each toggle asks for the state it wants, the opposite of the one shown.
-    XCTAssertTrue(html.contains("aria-pressed=\"true\" name=\"check\" value=\"0\">Crème"))
-    XCTAssertTrue(html.contains("<input type=\"hidden\" name=\"nonce\" value=\"7\">"))
-    XCTAssertFalse(html.contains("<script>"))
-    XCTAssertTrue(html.contains("Crème fraîche &quot;bio&quot;"))
-    XCTAssertTrue(
+    #expect(html.contains("aria-pressed=\"true\" name=\"check\" value=\"0\">Crème"))
+    #expect(html.contains("<input type=\"hidden\" name=\"nonce\" value=\"7\">"))
+    #expect(!html.contains("<script>"))
+    #expect(html.contains("Crème fraîche &quot;bio&quot;"))
+    #expect(
       html.contains(
         "<h1><span class=\"icon\" aria-hidden=\"true\"><svg id=\"cart\"/></span>Groceries &amp; more</h1>"
       ))
     // Names inside a row that the row lacks come from the enclosing context.
-    XCTAssertTrue(html.contains("formaction=\"L1/items/I1/toggle\""))
-    XCTAssertTrue(html.contains("<li><button class=\"check\" formaction=\"L1/items/I2/toggle\""))
-    XCTAssertTrue(html.contains("aria-pressed=\"false\"") && html.contains("aria-pressed=\"true\""))
+    #expect(html.contains("formaction=\"L1/items/I1/toggle\""))
+    #expect(html.contains("<li><button class=\"check\" formaction=\"L1/items/I2/toggle\""))
+    #expect(html.contains("aria-pressed=\"false\"") && html.contains("aria-pressed=\"true\""))
     // One token for the rows' form, one for the add-item form.
-    XCTAssertEqual(html.components(separatedBy: "name=\"csrf\" value=\"0123abcd\"").count - 1, 2)
-    XCTAssertTrue(html.contains("maxlength=\"200\""))
-    XCTAssertFalse(html.contains("No items yet"))
+    #expect(html.components(separatedBy: "name=\"csrf\" value=\"0123abcd\"").count - 1 == 2)
+    #expect(html.contains("maxlength=\"200\""))
+    #expect(!html.contains("No items yet"))
     // Standalone section and partial lines leave no blank lines behind.
-    XCTAssertFalse(html.contains("\n\n"))
+    #expect(!html.contains("\n\n"))
   }
 
-  func testRendersAnEmptyChecklistWithHiddenItems() throws {
+  @Test("An empty checklist whose items are hidden renders")
+  func rendersAnEmptyChecklistWithHiddenItems() throws {
     let html = try library().render(
       "checklist",
       context: [
         "list": ["id": "L1", "name": "Trips", "icon": ["svg": ""]], "hasItems": false, "items": [],
         "hiddenSummary": "2 checked items hidden", "csrf": "t", "limits": ["itemText": 200],
       ])
-    XCTAssertTrue(html.contains("<p class=\"empty\">Every item is checked.</p>"))
-    XCTAssertTrue(html.contains("<p class=\"hidden-summary\">2 checked items hidden. "))
-    XCTAssertFalse(html.contains("<ul"))
+    #expect(html.contains("<p class=\"empty\">Every item is checked.</p>"))
+    #expect(html.contains("<p class=\"hidden-summary\">2 checked items hidden. "))
+    #expect(!html.contains("<ul"))
   }
 
-  func testRendersThePageInTheLayout() throws {
+  @Test("The page renders in the layout")
+  func rendersThePageInTheLayout() throws {
     let library = try library()
     let content = try library.render("checklist", context: Self.checklist)
     let page = try library.render(
@@ -83,22 +86,23 @@ final class RealTemplatesTests: XCTestCase {
         "title": "Groceries & more", "content": .string(content),
         "assets": ["css": "/static/style.abc.css", "js": "/static/app.abc.js"],
       ])
-    XCTAssertTrue(page.hasPrefix("<!doctype html>\n<html lang=\"en\">\n"))
-    XCTAssertTrue(page.contains("<title>Groceries &amp; more · Checklists</title>"))
-    XCTAssertTrue(page.contains("<main id=\"main\" tabindex=\"-1\">\n" + content + "\n</main>"))
-    XCTAssertTrue(page.contains("<script src=\"/static/app.abc.js\" defer></script>"))
-    XCTAssertFalse(page.contains("{{"))
+    #expect(page.hasPrefix("<!doctype html>\n<html lang=\"en\">\n"))
+    #expect(page.contains("<title>Groceries &amp; more · Checklists</title>"))
+    #expect(page.contains("<main id=\"main\" tabindex=\"-1\">\n" + content + "\n</main>"))
+    #expect(page.contains("<script src=\"/static/app.abc.js\" defer></script>"))
+    #expect(!page.contains("{{"))
   }
 
   /// One library serves every request thread: rendering shares nothing mutable.
-  func testRendersFromManyThreadsAtOnce() throws {
+  @Test("One library renders from many threads at once")
+  func rendersFromManyThreadsAtOnce() throws {
     let library = try library()
     let expected = try library.render("checklist", context: Self.checklist)
     let results = Results()
     DispatchQueue.concurrentPerform(iterations: 64) { _ in
       results.add((try? library.render("checklist", context: Self.checklist)) == expected)
     }
-    XCTAssertEqual(results.outcomes, Array(repeating: true, count: 64))
+    #expect(results.outcomes == Array(repeating: true, count: 64))
   }
 
   final class Results: @unchecked Sendable {
@@ -108,69 +112,79 @@ final class RealTemplatesTests: XCTestCase {
     var outcomes: [Bool] { lock.withLock { values } }
   }
 
-  func testRendersEveryOtherScreen() throws {
-    let library = try library()
-    let icons: TemplateValue = [
-      ["name": "folder", "label": "Folder", "svg": "<svg/>", "checked": true],
-      ["name": "trips", "label": "Trips", "svg": "<svg/>", "checked": false],
-    ]
-    let screens: [(String, TemplateValue, String)] = [
-      (
-        "all-lists",
-        [
-          "hasLists": true,
-          "lists": [["id": "L1", "name": "A<b>", "subtitle": "2 Remaining", "icon": ["svg": ""]]],
-        ],
+  /// A screen, its context, and a piece of the HTML it must render.
+  struct Screen: Sendable, CustomTestStringConvertible {
+    let name: String
+    let testDescription: String
+    let context: TemplateValue
+    let expected: String
+  }
+
+  static let icons: TemplateValue = [
+    ["name": "folder", "label": "Folder", "svg": "<svg/>", "checked": true],
+    ["name": "trips", "label": "Trips", "svg": "<svg/>", "checked": false],
+  ]
+
+  static let screens = [
+    Screen(
+      name: "all-lists", testDescription: "all-lists with a list",
+      context: [
+        "hasLists": true,
+        "lists": [["id": "L1", "name": "A<b>", "subtitle": "2 Remaining", "icon": ["svg": ""]]],
+      ],
+      expected:
         "<span class=\"row-title\">A&lt;b&gt;</span> <span class=\"row-subtitle\">2 Remaining</span>"
-      ),
-      ("all-lists", ["hasLists": false, "lists": []], "No lists yet."),
-      (
-        "list-form",
-        ["name": "", "icons": icons, "csrf": "t", "limits": ["listName": 100]],
-        "<h1>New List</h1>"
-      ),
-      (
-        "list-form",
-        [
-          "list": ["id": "L1", "name": "Old"], "name": "New\"", "error": "Too long.",
-          "icons": icons,
-          "csrf": "t", "limits": ["listName": 100],
-        ],
+    ),
+    Screen(
+      name: "all-lists", testDescription: "all-lists without lists",
+      context: ["hasLists": false, "lists": []], expected: "No lists yet."),
+    Screen(
+      name: "list-form", testDescription: "list-form for a new list",
+      context: ["name": "", "icons": icons, "csrf": "t", "limits": ["listName": 100]],
+      expected: "<h1>New List</h1>"),
+    Screen(
+      name: "list-form", testDescription: "list-form of a list, with an error",
+      context: [
+        "list": ["id": "L1", "name": "Old"], "name": "New\"", "error": "Too long.",
+        "icons": icons,
+        "csrf": "t", "limits": ["listName": 100],
+      ],
+      expected:
         "value=\"New&quot;\" required maxlength=\"100\" autocomplete=\"off\" aria-invalid=\"true\""
-      ),
-      (
-        "item-form",
-        [
-          "list": ["id": "L1", "name": "N"], "item": ["id": "I1"], "text": "x", "csrf": "t",
-          "limits": ["itemText": 200],
-        ], "action=\"/lists/L1/items/I1/delete\""
-      ),
-      (
-        "settings",
-        [
-          "openLastList": true, "hideCheckedItems": false, "notice": "Settings saved.", "csrf": "t",
-        ],
-        "name=\"OpenLastList\" value=\"on\" checked aria-describedby"
-      ),
-      (
-        "error",
-        [
-          "title": "List not found", "status": 404, "message": "Gone.",
-          "back": ["href": "/lists", "label": "All Lists"],
-        ], "<p class=\"status\">Error 404</p>"
-      ),
-    ]
-    for (name, context, expected) in screens {
-      let html = try library.render(name, context: context)
-      XCTAssertTrue(html.contains(expected), "\(name) lacks \(expected):\n\(html)")
-      XCTAssertFalse(html.contains("{{"), name)
-    }
+    ),
+    Screen(
+      name: "item-form", testDescription: "item-form of an item",
+      context: [
+        "list": ["id": "L1", "name": "N"], "item": ["id": "I1"], "text": "x", "csrf": "t",
+        "limits": ["itemText": 200],
+      ], expected: "action=\"/lists/L1/items/I1/delete\""),
+    Screen(
+      name: "settings", testDescription: "settings with a notice",
+      context: [
+        "openLastList": true, "hideCheckedItems": false, "notice": "Settings saved.", "csrf": "t",
+      ],
+      expected: "name=\"OpenLastList\" value=\"on\" checked aria-describedby"),
+    Screen(
+      name: "error", testDescription: "error 404",
+      context: [
+        "title": "List not found", "status": 404, "message": "Gone.",
+        "back": ["href": "/lists", "label": "All Lists"],
+      ], expected: "<p class=\"status\">Error 404</p>"),
+  ]
+
+  @Test("Every other screen renders", arguments: screens)
+  func rendersEveryOtherScreen(screen: Screen) throws {
+    let html = try library().render(screen.name, context: screen.context)
+    #expect(html.contains(screen.expected), "\(screen.name) lacks \(screen.expected):\n\(html)")
+    #expect(!html.contains("{{"), "\(screen.name)")
   }
 }
 
 /// `render(_:context:inLayout:context:)` renders the same page as the screen passed as a String.
-final class LayoutEmbeddingTests: XCTestCase {
-  func testTheScreenInTheLayoutIsThePageOfTheSimpleWay() throws {
+@Suite("A screen rendered inside a layout")
+struct LayoutEmbeddingTests {
+  @Test("The screen in the layout is the page of the simple way")
+  func theScreenInTheLayoutIsThePageOfTheSimpleWay() throws {
     let library = try RealTemplatesTests.library.get()
     let layout: TemplateValue = ["title": "T", "assets": ["css": "/a.css", "js": "/a.js"]]
     let screen = try library.render("checklist", context: RealTemplatesTests.checklist)
@@ -184,10 +198,11 @@ final class LayoutEmbeddingTests: XCTestCase {
     try library.render(
       "checklist", context: RealTemplatesTests.checklist, inLayout: "layout", context: layout,
       into: &buffer)
-    XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "prefix|" + expected)
+    #expect(String(decoding: buffer, as: UTF8.self) == "prefix|" + expected)
   }
 
-  func testTheScreenSeesOnlyItsOwnContextAndItsOwnContentKey() throws {
+  @Test("The screen sees only its own context and its own content key")
+  func theScreenSeesOnlyItsOwnContextAndItsOwnContentKey() throws {
     let library = try TemplateLibrary(templates: [
       "page": "<main>{{{content}}}</main>{{title}}", "screen": "{{title}}/{{content}}/{{x}}",
     ])
@@ -195,23 +210,27 @@ final class LayoutEmbeddingTests: XCTestCase {
     try library.render(
       "screen", context: ["content": "<c>", "x": 1], inLayout: "page",
       context: ["title": "T", "x": 2], into: &buffer)
-    XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "<main>/&lt;c&gt;/1</main>T")
+    #expect(String(decoding: buffer, as: UTF8.self) == "<main>/&lt;c&gt;/1</main>T")
   }
 
-  func testAnEscapedSlotEscapesTheScreen() throws {
+  @Test("An escaped slot escapes the screen")
+  func anEscapedSlotEscapesTheScreen() throws {
     let library = try TemplateLibrary(templates: ["page": "[{{body}}]", "screen": "<b>{{x}}</b>"])
     var buffer: [UInt8] = []
     try library.render(
       "screen", context: ["x": "&"], inLayout: "page", context: [:], slot: "body", into: &buffer)
-    XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "[&lt;b&gt;&amp;amp;&lt;/b&gt;]")
+    #expect(String(decoding: buffer, as: UTF8.self) == "[&lt;b&gt;&amp;amp;&lt;/b&gt;]")
   }
 
-  func testUnknownNamesThrow() throws {
+  @Test("An unknown screen or layout throws")
+  func unknownNamesThrow() throws {
     let library = try TemplateLibrary(templates: ["page": "{{{content}}}"])
     var buffer: [UInt8] = []
-    XCTAssertThrowsError(
-      try library.render("nope", context: [:], inLayout: "page", context: [:], into: &buffer))
-    XCTAssertThrowsError(
-      try library.render("page", context: [:], inLayout: "nope", context: [:], into: &buffer))
+    #expect(throws: (any Error).self) {
+      try library.render("nope", context: [:], inLayout: "page", context: [:], into: &buffer)
+    }
+    #expect(throws: (any Error).self) {
+      try library.render("page", context: [:], inLayout: "nope", context: [:], into: &buffer)
+    }
   }
 }
