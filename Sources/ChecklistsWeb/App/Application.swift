@@ -18,7 +18,6 @@ public final class Application: Sendable {
   let defaults: Defaults
   let store: ChecklistStore
   let csrf: CSRF
-  let pages: PageCache
   let memo: ResponseMemo
   let routes: RouteTable
   let logger: Logger
@@ -43,7 +42,6 @@ public final class Application: Sendable {
       logger: logger, durable: configuration.durable,
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
-    pages = PageCache(capacity: configuration.pageCacheCapacity)
     memo = ResponseMemo(capacity: configuration.pageCacheCapacity)
     routes = .checklists  // built here, so a mistake in the table stops the start
     store = ChecklistStore(
@@ -178,11 +176,10 @@ public final class Application: Sendable {
   /// The visitor's checklists as they stand: what is stored, or the
   /// first-run list while nothing is (shown, never stored, on a `GET`).
   func currentModel(_ session: VisitorSession) throws -> CurrentModel {
-    let stored = try store.loadVersioned(session.directory)
+    let stored = try store.load(session.directory)
     return CurrentModel(
-      model: FirstRun.model(stored: stored.model, preferences: session.preferences, commit: false),
-      isFirstRun: FirstRun.isPending(stored: stored.model, preferences: session.preferences),
-      version: stored.version)
+      model: FirstRun.model(stored: stored, preferences: session.preferences, commit: false),
+      isFirstRun: FirstRun.isPending(stored: stored, preferences: session.preferences))
   }
 
   /// Changes the visitor's checklists under their lock: one write. Before

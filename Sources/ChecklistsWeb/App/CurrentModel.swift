@@ -1,5 +1,4 @@
 import ChecklistsModel
-import Storage
 
 /// The visitor's checklists as a screen shows them: what is stored, or the
 /// first-run list while nothing is (shown, never stored, on a `GET`).
@@ -8,7 +7,4 @@ struct CurrentModel {
   /// True while the visitor has stored nothing and has not finished their
   /// first run: `model` is then the first-run list.
   var isFirstRun: Bool
-  /// The identity of the stored file `model` came from; nil while nothing
-  /// is stored.
-  var version: FileIdentity?
 }

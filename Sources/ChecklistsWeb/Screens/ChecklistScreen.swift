@@ -13,24 +13,11 @@ enum ChecklistScreen {
     let id = try context.id(.list)
     guard let list = context.model.checklist(id: id) else { throw WebError.listNotFound }
     context.model.setSelectedChecklist(id: id, preferences: context.preferences)
-    let hideChecked = context.preferences.bool(forKey: PreferenceKey.hideCheckedItems)
-    let pages = context.application.pages
-    let key = PageCache.Key(
-      visitor: context.session.directory.key, list: id, hideChecked: hideChecked)
-    let version = context.input.version
-    if let version, let kept = pages.page(for: key, version: version) {
-      return .page(body: kept.body, etag: kept.etag, for: context.request)
-    }
-    let body = try context.application.renderer.render(
-      template, title: list.name,
-      context: pageContext(
-        list: list, nextItemID: context.model.nextItemID, hideChecked: hideChecked,
-        csrf: context.csrfToken, icons: context.icons))
-    let etag = ETag(body: body)
-    if let version {
-      pages.keep(PageCache.Page(version: version, body: body, etag: etag), for: key)
-    }
-    return .page(body: body, etag: etag, for: context.request)
+    let values = pageContext(
+      list: list, nextItemID: context.model.nextItemID,
+      hideChecked: context.preferences.bool(forKey: PreferenceKey.hideCheckedItems),
+      csrf: context.csrfToken, icons: context.icons)
+    return try context.page(template, title: list.name, values)
   }
 
   /// `POST /lists/{list}/items`: add an item (fields `text`, and `nonce`,
@@ -83,8 +70,8 @@ enum ChecklistScreen {
   ///   - nextItemID: the model's next item id, sent back by the add-item
   ///     form as its `nonce`: it changes exactly when an item is added, so
   ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
-  ///     and a page kept by `PageCache` or `ResponseMemo` for a file version
-  ///     carries the right one, since it derives from that version.
+  ///     and a page kept by `ResponseMemo` for a version of the visitor's
+  ///     files carries the right one, since it derives from that version.
   static func pageContext(
     list: Checklist, nextItemID: Int, hideChecked: Bool, csrf: String, icons: IconLibrary
   ) -> TemplateValue {
