@@ -6,7 +6,7 @@ import Testing
 
 extension ResponseMemo {
   /// The kept answer for `key` now.
-  func entry(for key: Key) -> Entry? { entry(for: key, now: Int64(time(nil))) }
+  func entry(for key: Key) -> Entry? { entry(for: key, now: Int64(Date().timeIntervalSince1970)) }
 }
 
 /// A kept answer is the answer: the same bytes and headers as computing it

@@ -55,8 +55,9 @@ public final class Application: Sendable {
   /// its status, and a failed change has changed nothing.
   public func respond(to request: Request) -> Response {
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
+    let now = Date()
     let memoKey = ResponseMemo.Key(request)
-    if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(time(nil))),
+    if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(now.timeIntervalSince1970)),
       kept.answers(request)
     {
       return kept.etag.isNotModified(request)
@@ -66,11 +67,11 @@ public final class Application: Sendable {
     let outcome = routes.resolve(request)
     switch outcome {
     case .matched(let match) where memoKey != nil && match.route.isRevisited:
-      return respondRemembering(match, request, key: memoKey!)
+      return respondRemembering(match, request, key: memoKey!, now: now)
     case .matched(let match):
       let cookies = RequestCookies(header: request.header("cookie"))
       response = handle(
-        match, request, cookies: cookies, visitor: visitor(cookies, request))
+        match, request, cookies: cookies, visitor: visitor(cookies, request, now: now))
     case .methodNotAllowed:
       response = renderer.errorResponse(.methodNotAllowed(allow: outcome.allowHeader ?? ""))
     case .notFound:
@@ -84,11 +85,11 @@ public final class Application: Sendable {
   /// computed (see `ResponseMemo`), and the page is computed whole even when
   /// the browser's copy is current, so that a revalidation is kept too.
   func respondRemembering(
-    _ match: RouteTable.Match, _ request: Request, key: ResponseMemo.Key
+    _ match: RouteTable.Match, _ request: Request, key: ResponseMemo.Key, now: Date
   ) -> Response {
     let cookies = RequestCookies(header: request.header("cookie"))
-    let visitor = visitor(cookies, request)
-    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path)
+    let visitor = visitor(cookies, request, now: now)
+    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path, now: now)
     var unconditional = request
     if request.headers["if-none-match"] != nil { unconditional.headers["if-none-match"] = nil }
     let response = SecurityHeaders.applying(
@@ -102,11 +103,13 @@ public final class Application: Sendable {
       ? SecurityHeaders.applying(to: .notModified(etag, setting: response)) : response
   }
 
-  /// Who the request's cookies name.
-  func visitor(_ cookies: RequestCookies, _ request: Request) -> VisitorSession.Visitor {
+  /// Who the request's cookies name, judged by the day of `now`.
+  func visitor(_ cookies: RequestCookies, _ request: Request, now: Date)
+    -> VisitorSession.Visitor
+  {
     VisitorSession.Visitor(
       cookies: cookies, isHTTPS: request.isHTTPS, dataDirectory: configuration.dataDirectory,
-      today: VisitorCookie.today())
+      today: VisitorCookie.today(now: Int(now.timeIntervalSince1970)))
   }
 
   /// Runs a route for the visitor, commits their preferences once, and adds

@@ -59,16 +59,16 @@ final class ResponseMemo: Sendable {
     /// same time.
     static let settleNanoseconds: Int64 = 20_000_000
 
-    /// The directory's identity now; nil when it is missing or changed too
+    /// The directory's identity; nil when it is missing or changed too
     /// recently to be trusted (the answer is then computed, not kept).
-    static func of(_ directory: String) -> Version? {
+    /// `now` is read before the directory is, so a change in between only
+    /// looks younger than it is.
+    static func of(_ directory: String, now: Date) -> Version? {
       guard let identity = try? FileIdentity.of(directory) else { return nil }
-      var now = timespec()
-      clock_gettime(CLOCK_REALTIME, &now)
-      let age =
-        (Int64(now.tv_sec) - identity.modifiedSeconds) * 1_000_000_000
-        + (Int64(now.tv_nsec) - identity.modifiedNanoseconds)
-      guard age >= settleNanoseconds else { return nil }
+      let changed =
+        Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
+      let age = now.timeIntervalSince1970 - changed
+      guard age >= Double(settleNanoseconds) / 1e9 else { return nil }
       return Version(directory: directory, identity: identity)
     }
 
