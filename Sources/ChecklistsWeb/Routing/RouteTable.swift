@@ -40,7 +40,7 @@ package struct RouteTable: Sendable {
 
   /// The longest path the product uses is about 60 bytes
   /// (`/lists/{18 digits}/items/{18 digits}/toggle`); anything far longer
-  /// is refused before it is split.
+  /// is refused before it is walked.
   static let maximumPathLength = 128
 
   package let routes: [Route]
