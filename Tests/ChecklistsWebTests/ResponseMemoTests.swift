@@ -6,7 +6,7 @@ import Testing
 
 extension ResponseMemo {
   /// The kept answer for `key` now.
-  func entry(for key: Key) -> Entry? { entry(for: key, now: Int64(time(nil))) }
+  func entry(for key: Key) -> Entry? { entry(for: key, now: Int64(Date().timeIntervalSince1970)) }
 }
 
 /// A kept answer is the answer: the same bytes and headers as computing it
@@ -153,7 +153,7 @@ extension ResponseMemo {
     let fresh = try browser.anotherBrowser()
     let get = Request(method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
     let page = browser.application.respond(to: get)
-    #expect(page.status == 200 && page.body.count > PageCache.maximumPageBytes)
+    #expect(page.status == 200 && page.body.count > ResponseMemo.maximumBodyBytes)
     let key = try #require(ResponseMemo.Key(get))
     let entry = try #require(browser.application.memo.entry(for: key))
     #expect(!entry.hasBody && entry.response.body.isEmpty)

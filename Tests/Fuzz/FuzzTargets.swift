@@ -105,13 +105,14 @@ enum FuzzTargets {
     guard let first = bytes.first else { return }
     let method = methods[Int(first) % methods.count]
     let path = String(decoding: bytes.dropFirst(), as: UTF8.self)
-    let outcome = Router.resolve(method: method, path: path)
+    let outcome = RouteTable.checklists.resolve(method: method, path: path)
     switch outcome {
-    case .route(let route, let headOnly):
+    case .matched(let match):
       check(path.hasPrefix("/") && path.utf8.count <= 128, "routed \(path.debugDescription)")
-      check(headOnly == (method == "HEAD"), "headOnly for \(method)")
-      check(route.isChange == (method == "POST"), "\(route) reached by \(method)")
-      for id in ids(of: route) {
+      check(match.headOnly == (method == "HEAD"), "headOnly for \(method)")
+      check(match.route.isChange == (method == "POST"), "\(match.route) reached by \(method)")
+      for name in PathParameter.allCases {
+        guard let id = match.parameters[name] else { continue }
         check(id > 0 && id <= 999_999_999_999_999_999, "id \(id) from \(path.debugDescription)")
       }
     case .methodNotAllowed(let allowed):
@@ -119,19 +120,6 @@ enum FuzzTargets {
       check(!allowed.contains(method) || method == "HEAD", "\(method) allowed yet refused")
     case .notFound:
       break
-    }
-  }
-
-  static func ids(of route: Route) -> [Int] {
-    switch route {
-    case .landing, .allLists, .newListForm, .createList, .settings, .saveSettings, .resetSettings:
-      return []
-    case .checklist(let list), .editListForm(let list), .updateList(let list),
-      .deleteList(let list), .addItem(let list):
-      return [list]
-    case .editItemForm(let list, let item), .updateItem(let list, let item),
-      .toggleItem(let list, let item), .deleteItem(let list, let item):
-      return [list, item]
     }
   }
 

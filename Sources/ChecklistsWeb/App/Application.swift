@@ -18,8 +18,8 @@ public final class Application: Sendable {
   let defaults: Defaults
   let store: ChecklistStore
   let csrf: CSRF
-  let pages: PageCache
   let memo: ResponseMemo
+  let routes: RouteTable
   let logger: Logger
 
   /// Loads and checks everything a request needs, so that a broken template
@@ -42,8 +42,8 @@ public final class Application: Sendable {
       logger: logger, durable: configuration.durable,
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
-    pages = PageCache(capacity: configuration.pageCacheCapacity)
     memo = ResponseMemo(capacity: configuration.pageCacheCapacity)
+    routes = .checklists  // built here, so a mistake in the table stops the start
     store = ChecklistStore(
       configuration: .init(
         dataDirectory: configuration.dataDirectory, cacheCapacity: configuration.cacheCapacity,
@@ -55,19 +55,23 @@ public final class Application: Sendable {
   /// its status, and a failed change has changed nothing.
   public func respond(to request: Request) -> Response {
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
+    let now = Date()
     let memoKey = ResponseMemo.Key(request)
-    if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(time(nil))),
+    if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(now.timeIntervalSince1970)),
       kept.answers(request)
     {
-      return kept.etag.isNotModified(request) ? notModified(kept.etag) : kept.response
+      return kept.etag.isNotModified(request)
+        ? SecurityHeaders.applying(to: .notModified(kept.etag)) : kept.response
     }
     let response: Response
-    let outcome = Router.resolve(request)
+    let outcome = routes.resolve(request)
     switch outcome {
-    case .route(let route, _) where memoKey != nil && route.isRevisited:
-      return respondRemembering(route, request, key: memoKey!)
-    case .route(let route, _):
-      response = handle(route, request)
+    case .matched(let match) where memoKey != nil && match.route.isRevisited:
+      return respondRemembering(match, request, key: memoKey!, now: now)
+    case .matched(let match):
+      let cookies = RequestCookies(header: request.header("cookie"))
+      response = handle(
+        match, request, cookies: cookies, visitor: visitor(cookies, request, now: now))
     case .methodNotAllowed:
       response = renderer.errorResponse(.methodNotAllowed(allow: outcome.allowHeader ?? ""))
     case .notFound:
@@ -80,51 +84,42 @@ public final class Application: Sendable {
   /// changed nothing. The visitor's files are looked at before the page is
   /// computed (see `ResponseMemo`), and the page is computed whole even when
   /// the browser's copy is current, so that a revalidation is kept too.
-  func respondRemembering(_ route: Route, _ request: Request, key: ResponseMemo.Key) -> Response {
+  func respondRemembering(
+    _ match: RouteTable.Match, _ request: Request, key: ResponseMemo.Key, now: Date
+  ) -> Response {
     let cookies = RequestCookies(header: request.header("cookie"))
-    let visitor = visitor(cookies, request)
-    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path)
+    let visitor = visitor(cookies, request, now: now)
+    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path, now: now)
     var unconditional = request
     if request.headers["if-none-match"] != nil { unconditional.headers["if-none-match"] = nil }
     let response = SecurityHeaders.applying(
-      to: handle(route, unconditional, cookies: cookies, visitor: visitor))
+      to: handle(match, unconditional, cookies: cookies, visitor: visitor))
     if let version {
       memo.keep(response, version: version, until: visitor.cookieDue, for: key)
     }
     guard response.status == 200, let tag = response.header("ETag") else { return response }
     let etag = ETag(keptValue: tag)
-    return etag.isNotModified(request) ? notModified(etag, setting: response) : response
+    return etag.isNotModified(request)
+      ? SecurityHeaders.applying(to: .notModified(etag, setting: response)) : response
   }
 
-  /// `304 Not Modified` with the page's tag, the headers of every page, and
-  /// the cookies the full answer sets: a revalidated page still moves
-  /// `ChecklistIndex` (the landing rule) and renews the visitor cookie.
-  func notModified(_ etag: ETag, setting page: Response? = nil) -> Response {
-    var headers = [("ETag", etag.value)]
-    for cookie in page?.headers(named: "Set-Cookie") ?? [] {
-      headers.append(("Set-Cookie", cookie))
-    }
-    return SecurityHeaders.applying(to: Response(status: 304, headers: headers))
-  }
-
-  /// Who the request's cookies name.
-  func visitor(_ cookies: RequestCookies, _ request: Request) -> VisitorSession.Visitor {
+  /// Who the request's cookies name, judged by the day of `now`.
+  func visitor(_ cookies: RequestCookies, _ request: Request, now: Date)
+    -> VisitorSession.Visitor
+  {
     VisitorSession.Visitor(
       cookies: cookies, isHTTPS: request.isHTTPS, dataDirectory: configuration.dataDirectory,
-      today: VisitorCookie.today())
+      today: VisitorCookie.today(now: Int(now.timeIntervalSince1970)))
   }
 
   /// Runs a route for the visitor, commits their preferences once, and adds
   /// the cookies: the visitor's own when they are new, and the cookie-backed
-  /// preferences that changed.
-  func handle(_ route: Route, _ request: Request) -> Response {
-    let cookies = RequestCookies(header: request.header("cookie"))
-    return handle(route, request, cookies: cookies, visitor: visitor(cookies, request))
-  }
-
-  /// `handle` for a visitor already told from the cookies.
+  /// preferences that changed. A screen is given the visitor's checklists
+  /// (every screen reads them, so a damaged file is set aside and reported
+  /// on whichever page comes first); a change, its form once accepted.
   func handle(
-    _ route: Route, _ request: Request, cookies: RequestCookies, visitor: VisitorSession.Visitor
+    _ match: RouteTable.Match, _ request: Request, cookies: RequestCookies,
+    visitor: VisitorSession.Visitor
   ) -> Response {
     let session = VisitorSession(
       request: request, cookies: cookies, visitor: visitor, defaults: defaults)
@@ -135,13 +130,23 @@ public final class Application: Sendable {
         logger.error("preferences: \(problem) (\(session.directory.path))")
         throw WebError.unreadableSettings
       }
-      response =
-        route.isChange ? try change(route, request, session) : try show(route, request, session)
+      switch match.route.handler {
+      case .screen(let show):
+        response = try show(
+          ScreenContext(
+            request: request, session: session, parameters: match.parameters, application: self,
+            input: try currentModel(session)))
+      case .change(let change):
+        response = try change(
+          ChangeContext(
+            request: request, session: session, parameters: match.parameters, application: self,
+            input: try acceptedForm(request, session)))
+      }
       for cookie in try session.preferences.commit() {
         response.headers.append(("Set-Cookie", cookie.headerValue))
       }
     } catch {
-      response = renderer.errorResponse(webError(for: error, route: route))
+      response = renderer.errorResponse(webError(for: error, route: match.route))
     }
     for cookie in session.visitorCookies(isHTTPS: request.isHTTPS) {
       response.headers.append(("Set-Cookie", cookie.headerValue))
@@ -173,14 +178,11 @@ public final class Application: Sendable {
 
   /// The visitor's checklists as they stand: what is stored, or the
   /// first-run list while nothing is (shown, never stored, on a `GET`).
-  func currentModel(_ session: VisitorSession) throws -> (
-    model: DataModel, firstRun: Bool, version: FileIdentity?
-  ) {
-    let stored = try store.loadVersioned(session.directory)
-    let pending = FirstRun.isPending(stored: stored.model, preferences: session.preferences)
-    let model = FirstRun.model(
-      stored: stored.model, preferences: session.preferences, commit: false)
-    return (model, pending, stored.version)
+  func currentModel(_ session: VisitorSession) throws -> CurrentModel {
+    let stored = try store.load(session.directory)
+    return CurrentModel(
+      model: FirstRun.model(stored: stored, preferences: session.preferences, commit: false),
+      isFirstRun: FirstRun.isPending(stored: stored, preferences: session.preferences))
   }
 
   /// Changes the visitor's checklists under their lock: one write. Before

@@ -14,7 +14,8 @@ public struct ApplicationConfiguration: Sendable {
   public var durable: Bool
   /// How many visitors' decoded checklists and preferences stay in memory.
   public var cacheCapacity: Int
-  /// How many rendered Checklist pages (each at most 16 KiB) stay in memory.
+  /// How many whole answers to revisited pages (Checklist, All Lists) the
+  /// response memo keeps; a body is kept only up to 16 KiB.
   public var pageCacheCapacity: Int
   /// The one origin browsers reach the site at, when the operator gives it:
   /// then the only `Origin` a post may carry. Nil: posts are compared with

@@ -1,62 +1,56 @@
-/// One screen or form action of the product: every address of the
-/// specification (§2) paired with the method that reaches it.
+import FastCGI
+
+/// One line of the route table: a method, a path pattern, and the handler
+/// that answers them.
 ///
-/// List and item ids are the stable positive integers the model hands out,
-/// never row numbers; `Router` only produces ids in `1...999_999_999_999_999_999`.
-public enum Route: Sendable, Hashable {
-  /// `GET /`: the entry point, which applies the landing rule.
-  case landing
-  /// `GET /lists`: the All Lists screen.
-  case allLists
-  /// `GET /lists/new`: the form for a new list.
-  case newListForm
-  /// `POST /lists`: create a list (fields `name`, `icon`).
-  case createList
-  /// `GET /lists/{id}`: the Checklist screen of one list.
-  case checklist(list: Int)
-  /// `GET /lists/{id}/edit`: the form to rename a list or change its icon.
-  case editListForm(list: Int)
-  /// `POST /lists/{id}`: save a list's name and icon.
-  case updateList(list: Int)
-  /// `POST /lists/{id}/delete`: delete a list.
-  case deleteList(list: Int)
-  /// `POST /lists/{id}/items`: add an item (fields `text`, and `nonce`, the
-  /// state the form was rendered in, which makes a re-sent add a no-op).
-  case addItem(list: Int)
-  /// `GET /lists/{id}/items/{item}/edit`: the form to edit an item.
-  case editItemForm(list: Int, item: Int)
-  /// `POST /lists/{id}/items/{item}`: save an item's text (field `text`).
-  case updateItem(list: Int, item: Int)
-  /// `POST /lists/{id}/items/{item}/toggle`: check (field `check=1`) or
-  /// uncheck (`check=0`) an item; without the field, flip it.
-  case toggleItem(list: Int, item: Int)
-  /// `POST /lists/{id}/items/{item}/delete`: delete an item.
-  case deleteItem(list: Int, item: Int)
-  /// `GET /settings`: the visitor's settings.
-  case settings
-  /// `POST /settings`: save the settings.
-  case saveSettings
-  /// `POST /settings/reset`: reset the settings to their registered defaults.
-  case resetSettings
+/// What a route is follows from its line: a `GET` route is a screen
+/// (it changes no file; `HEAD` reaches it too), a `POST` route is a change
+/// (its form passes the CSRF and Origin checks before the handler runs,
+/// and it answers `303 See Other`).
+///
+/// A class, so that routing a request hands out a reference to its route
+/// rather than a copy of its pattern and handler.
+package final class Route: Sendable, CustomStringConvertible {
+  /// Shows a screen, given the visitor's checklists as they stand.
+  typealias ScreenHandler = @Sendable (ScreenContext) throws -> Response
+  /// Makes a change, given the accepted form.
+  typealias ChangeHandler = @Sendable (ChangeContext) throws -> Response
 
-  /// The screens a returning visitor asks for again and again (reload,
-  /// back, revalidation), whose whole answer `ResponseMemo` may keep.
-  public var isRevisited: Bool {
-    switch self {
-    case .checklist, .allLists: true
-    default: false
-    }
+  enum Handler: Sendable {
+    case screen(ScreenHandler)
+    case change(ChangeHandler)
   }
 
-  /// True for the routes reached by `POST`: each changes something and is
-  /// answered by `303 See Other`, and each needs the CSRF checks.
-  public var isChange: Bool {
-    switch self {
-    case .landing, .allLists, .newListForm, .checklist, .editListForm, .editItemForm, .settings:
-      false
-    case .createList, .updateList, .deleteList, .addItem, .updateItem, .toggleItem, .deleteItem,
-      .saveSettings, .resetSettings:
-      true
-    }
+  package let method: RouteMethod
+  package let pattern: RoutePattern
+  /// True for the screens a returning visitor asks for again and again
+  /// (reload, back, revalidation), whose whole answer `ResponseMemo` may keep.
+  package let isRevisited: Bool
+  let handler: Handler
+
+  private init(method: RouteMethod, pattern: RoutePattern, isRevisited: Bool, handler: Handler) {
+    self.method = method
+    self.pattern = pattern
+    self.isRevisited = isRevisited
+    self.handler = handler
   }
+
+  /// A screen at `pattern`.
+  static func get(
+    _ pattern: RoutePattern, revisited: Bool = false, _ handler: @escaping ScreenHandler
+  ) -> Route {
+    Route(method: .get, pattern: pattern, isRevisited: revisited, handler: .screen(handler))
+  }
+
+  /// A change at `pattern`.
+  static func post(_ pattern: RoutePattern, _ handler: @escaping ChangeHandler) -> Route {
+    Route(method: .post, pattern: pattern, isRevisited: false, handler: .change(handler))
+  }
+
+  /// True for a route that changes something: reached by `POST`, its form
+  /// checked against forgery.
+  package var isChange: Bool { method == .post }
+
+  /// `GET /lists/{list}`: how the route is named in logs and tests.
+  package var description: String { "\(method) \(pattern)" }
 }

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import FastCGI
 import HTMLTemplates
 
 /// All Lists (`GET /lists`, and `GET /` when it does not redirect): one row
@@ -7,7 +8,35 @@ enum AllListsScreen {
   static let template = "all-lists"
   static let title = "All Lists"
 
-  static func context(model: DataModel, icons: IconLibrary) -> TemplateValue {
+  /// `GET /`: the entry point, which applies the landing rule.
+  static func landing(_ context: ScreenContext) throws -> Response {
+    if let id = landingList(context) { return .redirect(to: "/lists/\(id)") }
+    return try context.page(template, title: title, pageContext(context.model, context.icons))
+  }
+
+  /// `GET /lists`: the lists, and no list selected from now on.
+  static func show(_ context: ScreenContext) throws -> Response {
+    context.model.setSelectedChecklist(id: nil, preferences: context.preferences)
+    return try context.page(template, title: title, pageContext(context.model, context.icons))
+  }
+
+  /// The landing rule: the list to open on `/`, or nil for All Lists. A
+  /// brand-new browser is shown the first-run `List` as if `ChecklistIndex`
+  /// were already 0 (the first run's value; it is stored only with the
+  /// first change, as a `GET` writes nothing).
+  static func landingList(_ context: ScreenContext) -> Int? {
+    let preferences = context.preferences
+    if context.input.isFirstRun && context.session.cookies[PreferenceKey.checklistIndex] == nil {
+      guard preferences.bool(forKey: PreferenceKey.openLastList) else { return nil }
+      return context.model.checklist(atRow: 0)?.id
+    }
+    switch context.model.landing(preferences: preferences) {
+    case .checklist(let id): return id
+    case .allLists: return nil
+    }
+  }
+
+  static func pageContext(_ model: DataModel, _ icons: IconLibrary) -> TemplateValue {
     let rows: [TemplateValue] = model.lists.map { list in
       [
         "id": .int(list.id),

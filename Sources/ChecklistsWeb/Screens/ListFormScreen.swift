@@ -1,9 +1,11 @@
 import ChecklistsModel
+import FastCGI
 import HTMLTemplates
 
 /// The form for a new list (`GET /lists/new`) and for renaming a list or
-/// changing its icon (`GET /lists/{id}/edit`); shown again, with what was
-/// typed and the reason, when a submission is refused.
+/// changing its icon (`GET /lists/{list}/edit`), with what they post:
+/// create, save, delete. The form is shown again, with what was typed and
+/// the reason, when a submission is refused.
 enum ListFormScreen {
   static let template = "list-form"
 
@@ -11,7 +13,72 @@ enum ListFormScreen {
     list == nil ? "New List" : "Edit List"
   }
 
-  static func context(
+  /// `GET /lists/new`: an empty form; a new list gets Folder.
+  static func newList(_ context: ScreenContext) throws -> Response {
+    let values = pageContext(
+      editing: nil, name: "", icon: .folder, error: nil, csrf: context.csrfToken,
+      icons: context.icons)
+    return try context.page(template, title: title(editing: nil), values)
+  }
+
+  /// `GET /lists/{list}/edit`: the form, filled with the list's name and icon.
+  static func edit(_ context: ScreenContext) throws -> Response {
+    guard let list = context.model.checklist(id: try context.id(.list)) else {
+      throw WebError.listNotFound
+    }
+    let values = pageContext(
+      editing: list, name: list.name, icon: list.icon, error: nil, csrf: context.csrfToken,
+      icons: context.icons)
+    return try context.page(template, title: title(editing: list), values)
+  }
+
+  /// `POST /lists`: create a list (fields `name`, `icon`) and open it.
+  static func create(_ context: ChangeContext) throws -> Response {
+    let icon = try context.form.icon()
+    let name = context.form["name"] ?? ""
+    do {
+      let id = try context.updateModel { model in try model.addList(name: name, icon: icon) }
+      return .redirect(to: "/lists/\(id)")
+    } catch let error as ChecklistsError where error.isRefusedInput {
+      return try refused(context, editing: nil, name: name, icon: icon, error: error)
+    }
+  }
+
+  /// `POST /lists/{list}`: save a list's name and icon.
+  static func save(_ context: ChangeContext) throws -> Response {
+    let id = try context.id(.list)
+    let icon = try context.form.icon()
+    let name = context.form["name"] ?? ""
+    do {
+      try context.updateModel { model in try model.updateList(id: id, name: name, icon: icon) }
+      return .redirect(to: "/lists/\(id)")
+    } catch let error as ChecklistsError where error.isRefusedInput {
+      guard let list = try context.currentModel().model.checklist(id: id) else {
+        throw WebError.listNotFound
+      }
+      return try refused(context, editing: list, name: name, icon: icon, error: error)
+    }
+  }
+
+  /// `POST /lists/{list}/delete`: delete a list, back to All Lists.
+  static func delete(_ context: ChangeContext) throws -> Response {
+    let id = try context.id(.list)
+    try context.updateModel { model in try model.deleteList(id: id) }
+    return .redirect(to: "/lists")
+  }
+
+  /// The form again, with what was typed and why it was refused (`422`).
+  private static func refused(
+    _ context: ChangeContext, editing list: Checklist?, name: String, icon: ChecklistIcon,
+    error: ChecklistsError
+  ) throws -> Response {
+    let values = pageContext(
+      editing: list, name: name, icon: icon, error: error.message, csrf: context.csrfToken,
+      icons: context.icons)
+    return try context.refusedForm(template, title: title(editing: list), values)
+  }
+
+  static func pageContext(
     editing list: Checklist?, name: String, icon: ChecklistIcon, error: String?, csrf: String,
     icons: IconLibrary
   ) -> TemplateValue {

@@ -1,0 +1,43 @@
+/// The methods a route is declared with. The product's pages are HTML
+/// forms and links, so a screen is a `GET` and a change is a `POST`;
+/// `HEAD` is answered by the `GET` route.
+package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+  case get
+  case post
+
+  /// The route method a request's method reaches (case-sensitive, as HTTP
+  /// methods are), and whether the body is then dropped (`HEAD`); nil for
+  /// a method no route is declared with.
+  static func of(_ method: String) -> (method: RouteMethod, headOnly: Bool)? {
+    switch method {
+    case "GET": (.get, false)
+    case "HEAD": (.get, true)
+    case "POST": (.post, false)
+    default: nil
+    }
+  }
+
+  /// The names `Allow` lists for an address with this method.
+  var allowed: [String] {
+    switch self {
+    case .get: ["GET", "HEAD"]
+    case .post: ["POST"]
+    }
+  }
+
+  /// The method's bit in a set of methods kept in one byte.
+  var bit: UInt8 { 1 << rawValue }
+
+  /// The names `Allow` lists for each set of methods (by its bits), in the
+  /// order of `allCases`: worked out once rather than for every `405`.
+  static let allowedBySet: [[String]] = (0..<(1 << allCases.count)).map { bits in
+    allCases.filter { bits & Int($0.bit) != 0 }.flatMap(\.allowed)
+  }
+
+  package var description: String {
+    switch self {
+    case .get: "GET"
+    case .post: "POST"
+    }
+  }
+}

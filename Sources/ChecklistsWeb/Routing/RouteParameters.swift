@@ -1,0 +1,33 @@
+/// The names a route's path gives its ids (`{list}`, `{item}`).
+///
+/// List and item ids are the stable positive integers the model hands out,
+/// never row numbers; a path only yields ids in `1...999_999_999_999_999_999`.
+package enum PathParameter: String, Sendable, Hashable, CaseIterable {
+  case list
+  case item
+}
+
+/// The ids one request's path carried, by the name its route's pattern
+/// gives them.
+package struct RouteParameters: Sendable, Hashable {
+  /// A handler asked for an id its route's pattern does not name: a
+  /// mistake in the route table, answered `500` and logged.
+  struct Missing: Error, CustomStringConvertible {
+    var name: PathParameter
+    var description: String { "the route's path has no {\(name.rawValue)}" }
+  }
+
+  let names: [PathParameter]
+  let ids: [Int]
+
+  /// The id named `name`, or nil when the route's path has none.
+  package subscript(name: PathParameter) -> Int? {
+    names.firstIndex(of: name).map { ids[$0] }
+  }
+
+  /// The id named `name`, which the route's path is known to carry.
+  func require(_ name: PathParameter) throws(Missing) -> Int {
+    guard let id = self[name] else { throw Missing(name: name) }
+    return id
+  }
+}

@@ -1,0 +1,115 @@
+/// The path of a route, such as `/lists/{list}/items/{item}/toggle`:
+/// literal segments and stable ids, matched against a request's raw path.
+///
+/// A literal matches its own bytes only, so a percent-encoded spelling
+/// (`%6cists`) never matches. `{name}` matches a stable id and records it
+/// under `name` (see `PathParameter`).
+package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
+  ExpressibleByStringLiteral
+{
+  enum Segment: Sendable, Hashable {
+    /// The segment's bytes.
+    case literal([UInt8])
+    case id(PathParameter)
+  }
+
+  let segments: [Segment]
+  /// The path parameters, in the order the pattern names them.
+  let parameterNames: [PathParameter]
+  package let description: String
+
+  /// Parses a pattern written in the route table. A malformed one is a
+  /// mistake in the table, caught when the table is built at start-up.
+  init(_ text: String) {
+    precondition(text.hasPrefix("/"), "a route's path starts with /: \(text)")
+    description = text
+    segments =
+      text == "/"
+      ? []
+      : text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+        Self.segment($0, of: text)
+      }
+    parameterNames = segments.compactMap { if case .id(let name) = $0 { name } else { nil } }
+    precondition(
+      Set(parameterNames).count == parameterNames.count, "a parameter named twice in \(text)")
+  }
+
+  package init(stringLiteral text: String) { self.init(text) }
+
+  private static func segment(_ text: Substring, of pattern: String) -> Segment {
+    if text.hasPrefix("{") && text.hasSuffix("}") {
+      guard let name = PathParameter(rawValue: String(text.dropFirst().dropLast())) else {
+        preconditionFailure("no path parameter named \(text) in \(pattern)")
+      }
+      return .id(name)
+    }
+    // A literal of digits alone could also be an id, and `{`, `}`, `%` or
+    // a byte outside ASCII would never match a path as the product spells it.
+    precondition(
+      !text.isEmpty && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        && !text.contains(where: { "{}%".contains($0) })
+        && !text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") },
+      "malformed segment \(text.debugDescription) in \(pattern)")
+    return .literal(Array(text.utf8))
+  }
+
+  /// The literals in order, nil for an id: two patterns of the same shape
+  /// match the same paths, whatever their ids are named.
+  var shape: [[UInt8]?] {
+    segments.map { if case .literal(let literal) = $0 { literal } else { nil } }
+  }
+
+  /// The ids in `path` in the order of `parameterNames`, or nil when it
+  /// does not match. `path` is a raw path of as many segments as the
+  /// pattern, none of them empty (see `RouteTable.segmentCount(of:)`). The
+  /// literals are compared first, so a path of another shape costs no id
+  /// parsing.
+  func match(_ path: UnsafeBufferPointer<UInt8>) -> [Int]? {
+    var start = 1
+    for segment in segments {
+      let end = Self.end(ofSegmentAt: start, in: path)
+      if case .literal(let literal) = segment, !literal.elementsEqual(path[start..<end]) {
+        return nil
+      }
+      start = end + 1
+    }
+    if parameterNames.isEmpty { return [] }
+    var ids: [Int] = []
+    ids.reserveCapacity(parameterNames.count)
+    start = 1
+    for segment in segments {
+      let end = Self.end(ofSegmentAt: start, in: path)
+      if case .id = segment {
+        guard let id = Self.identifier(path[start..<end]) else { return nil }
+        ids.append(id)
+      }
+      start = end + 1
+    }
+    return ids
+  }
+
+  /// The index of the `/` after the segment that starts at `start`, or the
+  /// path's end.
+  private static func end(ofSegmentAt start: Int, in path: UnsafeBufferPointer<UInt8>) -> Int {
+    var end = start
+    while end < path.count && path[end] != UInt8(ascii: "/") { end += 1 }
+    return end
+  }
+
+  /// At most 18 digits, so every id fits an `Int` (whose largest value has 19).
+  static let maximumIdentifierDigits = 18
+
+  /// A stable id: 1 to 18 ASCII digits without a leading zero, so `0`,
+  /// `01`, `+1`, `-1`, `1e3`, `١` (a non-ASCII digit) and 19 digits all fail.
+  static func identifier<Digits: Collection<UInt8>>(_ digits: Digits) -> Int? {
+    guard let first = digits.first, first != UInt8(ascii: "0"),
+      digits.count <= maximumIdentifierDigits
+    else { return nil }
+    var value = 0
+    for digit in digits {
+      guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int(digit - UInt8(ascii: "0"))
+    }
+    return value
+  }
+}

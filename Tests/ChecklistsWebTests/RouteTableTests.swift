@@ -1,0 +1,232 @@
+import FastCGI
+import Testing
+
+@testable import ChecklistsWeb
+
+@Suite struct RouteTableTests {
+  /// Every address of the product with the method that reaches it, the
+  /// route it reaches and the ids it carries.
+  static let addresses: [(method: String, path: String, route: String, ids: [PathParameter: Int])] =
+    [
+      ("GET", "/", "GET /", [:]),
+      ("GET", "/lists", "GET /lists", [:]),
+      ("GET", "/lists/new", "GET /lists/new", [:]),
+      ("POST", "/lists", "POST /lists", [:]),
+      ("GET", "/lists/7", "GET /lists/{list}", [.list: 7]),
+      ("GET", "/lists/7/edit", "GET /lists/{list}/edit", [.list: 7]),
+      ("POST", "/lists/7", "POST /lists/{list}", [.list: 7]),
+      ("POST", "/lists/7/delete", "POST /lists/{list}/delete", [.list: 7]),
+      ("POST", "/lists/7/items", "POST /lists/{list}/items", [.list: 7]),
+      (
+        "GET", "/lists/7/items/42/edit", "GET /lists/{list}/items/{item}/edit",
+        [.list: 7, .item: 42]
+      ),
+      ("POST", "/lists/7/items/42", "POST /lists/{list}/items/{item}", [.list: 7, .item: 42]),
+      (
+        "POST", "/lists/7/items/42/toggle", "POST /lists/{list}/items/{item}/toggle",
+        [.list: 7, .item: 42]
+      ),
+      (
+        "POST", "/lists/7/items/42/delete", "POST /lists/{list}/items/{item}/delete",
+        [.list: 7, .item: 42]
+      ),
+      ("GET", "/settings", "GET /settings", [:]),
+      ("POST", "/settings", "POST /settings", [:]),
+      ("POST", "/settings/reset", "POST /settings/reset", [:]),
+    ]
+
+  static func resolve(_ method: String, _ path: String) -> RouteTable.Outcome {
+    RouteTable.checklists.resolve(method: method, path: path)
+  }
+
+  /// The route an outcome reached, its ids and whether it drops the body;
+  /// nil for a `404` or `405`.
+  static func reached(_ outcome: RouteTable.Outcome)
+    -> (route: String, ids: [PathParameter: Int], headOnly: Bool)?
+  {
+    guard case .matched(let match) = outcome else { return nil }
+    var ids: [PathParameter: Int] = [:]
+    for name in PathParameter.allCases { ids[name] = match.parameters[name] }
+    return (match.route.description, ids, match.headOnly)
+  }
+
+  static func isNotFound(_ outcome: RouteTable.Outcome) -> Bool {
+    if case .notFound = outcome { true } else { false }
+  }
+
+  @Test func everyAddressOfTheProductRoutes() throws {
+    for entry in Self.addresses {
+      let reached = try #require(Self.reached(Self.resolve(entry.method, entry.path)))
+      #expect(reached.route == entry.route, "\(entry.method) \(entry.path)")
+      #expect(reached.ids == entry.ids, "\(entry.method) \(entry.path)")
+      #expect(!reached.headOnly)
+    }
+    #expect(Self.addresses.count == RouteTable.checklists.routes.count)
+  }
+
+  @Test func headIsRoutedAsGetWithTheBodyDropped() throws {
+    for entry in Self.addresses where entry.method == "GET" {
+      let reached = try #require(Self.reached(Self.resolve("HEAD", entry.path)))
+      #expect(reached.route == entry.route && reached.ids == entry.ids && reached.headOnly)
+    }
+  }
+
+  @Test func routesFromARequestValue() throws {
+    let request = Request(method: "POST", path: "/lists/3/items/9/toggle", query: "x=1")
+    let reached = try #require(Self.reached(RouteTable.checklists.resolve(request)))
+    #expect(reached.route == "POST /lists/{list}/items/{item}/toggle")
+    #expect(reached.ids == [.list: 3, .item: 9])
+  }
+
+  @Test func changesArePostsAndScreensAreGets() throws {
+    for entry in Self.addresses {
+      guard case .matched(let match) = Self.resolve(entry.method, entry.path) else {
+        Issue.record("\(entry.method) \(entry.path) not routed")
+        continue
+      }
+      #expect(match.route.isChange == (entry.method == "POST"), "\(match.route)")
+    }
+  }
+
+  @Test func otherMethodsOnKnownAddressesAre405WithAllow() {
+    let cases: [(method: String, path: String, allow: String)] = [
+      ("POST", "/", "GET, HEAD"),
+      ("DELETE", "/lists", "GET, HEAD, POST"),
+      ("PUT", "/lists/7", "GET, HEAD, POST"),
+      ("POST", "/lists/new", "GET, HEAD"),
+      ("GET", "/lists/7/delete", "POST"),
+      ("HEAD", "/lists/7/items", "POST"),
+      ("GET", "/lists/7/items/42", "POST"),
+      ("GET", "/lists/7/items/42/toggle", "POST"),
+      ("POST", "/lists/7/items/42/edit", "GET, HEAD"),
+      ("OPTIONS", "/settings", "GET, HEAD, POST"),
+      ("GET", "/settings/reset", "POST"),
+      // Methods are case-sensitive: `get` is not `GET`.
+      ("get", "/lists", "GET, HEAD, POST"),
+    ]
+    for entry in cases {
+      let outcome = Self.resolve(entry.method, entry.path)
+      #expect(outcome.allowHeader == entry.allow, "\(entry.method) \(entry.path): \(outcome)")
+    }
+    #expect(RouteTable.Outcome.notFound.allowHeader == nil)
+  }
+
+  @Test func hostileIdentifiersAreNotFound() {
+    let ids = [
+      "0", "-1", "+1", "01", "007", "abc", "1a", "1.0", "1e3", " 1", "1 ", "%31",
+      "99999999999999999999", "1000000000000000000", "١", "１",
+    ]
+    for id in ids {
+      #expect(Self.isNotFound(Self.resolve("GET", "/lists/\(id)")), "list \(id)")
+      #expect(Self.isNotFound(Self.resolve("GET", "/lists/1/items/\(id)/edit")), "item \(id)")
+    }
+  }
+
+  @Test func theLargestIdentifierHas18Digits() throws {
+    let largest = try #require(Self.reached(Self.resolve("GET", "/lists/999999999999999999")))
+    #expect(largest.route == "GET /lists/{list}" && largest.ids == [.list: 999_999_999_999_999_999])
+    let smallest = try #require(Self.reached(Self.resolve("GET", "/lists/1")))
+    #expect(smallest.route == "GET /lists/{list}" && smallest.ids == [.list: 1])
+  }
+
+  @Test func percentEncodedPathsAreNeverDecoded() {
+    let paths = [
+      "/lists/%2e%2e", "/lists/%2E%2E/edit", "/lists%2F7", "/lists/7%2Fedit", "/%6cists",
+      "/lists/..", "/lists/.", "/lists/7/../7", "/lists/7/items/%34%32/toggle",
+    ]
+    for path in paths {
+      #expect(Self.isNotFound(Self.resolve("GET", path)), "\(path)")
+      #expect(Self.isNotFound(Self.resolve("POST", path)), "\(path)")
+    }
+  }
+
+  @Test func trailingSlashesEmptySegmentsAndOtherShapesAreNotFound() {
+    let paths = [
+      "", "lists", "/lists/", "//lists", "/lists//7", "/lists/7/", "/settings/", "/Lists",
+      "/lists/new/edit", "/lists/7/items/42/toggle/more", "/lists/7/items", "/settings/reset/x",
+      "/lists/7/item/42/edit", "/settings/7", "/favicon.ico", "/lists;x", "/lists?x",
+      "/" + String(repeating: "a", count: 10_000),
+    ]
+    for path in paths {
+      // `/lists/7/items` is a POST-only address, so it is a 405 for GET, not a 404.
+      if path == "/lists/7/items" {
+        #expect(Self.resolve("GET", path).allowHeader == "POST")
+        continue
+      }
+      #expect(Self.isNotFound(Self.resolve("GET", path)), "\(path)")
+    }
+  }
+
+  @Test func identifierParsing() {
+    #expect(RoutePattern.identifier("1".utf8) == 1)
+    #expect(RoutePattern.identifier("123456789012345678".utf8) == 123_456_789_012_345_678)
+    #expect(RoutePattern.identifier("1234567890123456789".utf8) == nil)
+    #expect(RoutePattern.identifier("".utf8) == nil)
+    #expect(RoutePattern.identifier("0".utf8) == nil)
+  }
+
+  /// Each route of the table is reached by its own method at a path of its
+  /// pattern (ids filled in), with those ids; none is shadowed by another.
+  @Test func everyRouteOfTheTableIsReachable() throws {
+    let sample: [PathParameter: Int] = [.list: 7, .item: 42]
+    for route in RouteTable.checklists.routes {
+      var path = route.pattern.description
+      for (name, id) in sample { path = path.replacing("{\(name.rawValue)}", with: "\(id)") }
+      let reached = try #require(Self.reached(Self.resolve("\(route.method)", path)), "\(route)")
+      #expect(reached.route == route.description)
+      #expect(reached.ids == sample.filter { route.pattern.parameterNames.contains($0.key) })
+    }
+  }
+
+  /// `Allow` lists what the table declares at an address, and nothing else:
+  /// declaring one more route there changes it.
+  @Test func allowFollowsFromTheTable() throws {
+    let answer: Route.ChangeHandler = { _ in Response(status: 303) }
+    let postOnly = RouteTable([.post("/things/{list}", answer)])
+    #expect(postOnly.resolve(method: "GET", path: "/things/3").allowHeader == "POST")
+    #expect(Self.isNotFound(postOnly.resolve(method: "GET", path: "/things/new")))
+    let both = RouteTable(
+      [.post("/things/{list}", answer), .get("/things/{list}", { _ in Response(status: 200) })])
+    #expect(both.resolve(method: "PUT", path: "/things/3").allowHeader == "GET, HEAD, POST")
+    let reached = try #require(Self.reached(both.resolve(method: "GET", path: "/things/3")))
+    #expect(reached.route == "GET /things/{list}" && reached.ids == [.list: 3])
+  }
+
+  /// Only the Checklist and All Lists screens are kept whole by the memo.
+  @Test func theRevisitedScreensAreTheChecklistAndAllLists() {
+    let revisited = RouteTable.checklists.routes.filter(\.isRevisited).map(\.description)
+    #expect(Set(revisited) == ["GET /lists", "GET /lists/{list}"])
+  }
+
+  /// Every `POST` route checks its form against forgery before it runs (a
+  /// post without the token is refused and changes nothing); no `GET`
+  /// route does.
+  @Test func theForgeryCheckFollowsFromTheTable() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    let before = browser.storedFiles()
+    for route in RouteTable.checklists.routes {
+      let path = route.pattern.description.replacing("{list}", with: "1")
+        .replacing("{item}", with: "1")
+      let response =
+        route.isChange
+        ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)
+        : browser.get(path)
+      if route.isChange {
+        #expect(response.status == 403, "\(route)")
+      } else {
+        #expect([200, 303].contains(response.status), "\(route): \(response.status)")
+      }
+    }
+    #expect(browser.storedFiles() == before)
+  }
+
+  /// A handler that asks for an id its route's path does not carry is a
+  /// mistake in the table, told apart from a missing list.
+  @Test func anIdThePathDoesNotCarryIsAMistake() throws {
+    let parameters = RouteParameters(names: [.list], ids: [7])
+    #expect(try parameters.require(.list) == 7)
+    #expect(parameters[.item] == nil)
+    #expect(throws: RouteParameters.Missing.self) { try parameters.require(.item) }
+  }
+}
