@@ -4,6 +4,7 @@
 // tmpfs, so that fsync costs what it will cost in production).
 import CBenchSupport
 import ChecklistsModel
+import FileSystem
 import Foundation
 import Logging
 import Storage

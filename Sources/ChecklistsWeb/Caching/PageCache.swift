@@ -1,4 +1,5 @@
-import Storage
+import FileSystem
+import Support
 
 /// Rendered Checklist pages, reused while nothing they show has changed.
 ///
