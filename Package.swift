@@ -25,14 +25,25 @@ let package = Package(
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
 
-    // Files: atomic durable writes, locks, the checklists store.
+    // Small shared pieces: hex, the LRU cache, the lock box, the binary plist check.
+    .target(name: "Support"),
+
+    // Files: every system call on a file (Internals/Syscalls.swift), atomic durable
+    // writes, locks, identities and snapshots, the decoded-file cache.
     // CFileSystem: the Linux calls glibc declares only under _GNU_SOURCE (renameat2, leases).
     .target(name: "CFileSystem"),
     .target(
+      name: "FileSystem",
+      dependencies: [
+        "CFileSystem", "Support", .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
+
+    // The checklists files: the store, its file format, the visitor directories.
+    .target(
       name: "Storage",
       dependencies: [
-        "ChecklistsModel",
-        "CFileSystem",
+        "ChecklistsModel", "FileSystem", "Support",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -43,6 +54,8 @@ let package = Package(
       name: "ChecklistsWeb",
       dependencies: [
         "FastCGI",
+        "FileSystem",
+        "Support",
         "Storage",
         "Preferences",
         "ChecklistsModel",
@@ -55,12 +68,16 @@ let package = Package(
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
     .target(name: "HTMLTemplates"),
 
-    // The executable: serve, generate, check.
+    // The executable: serve, generate, check, prune.
     .executableTarget(
       name: "checklists",
       dependencies: [
         "FastCGI",
+        "FileSystem",
+        "Support",
         "Storage",
+        "Preferences",
+        "ChecklistsModel",
         "ChecklistsWeb",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
@@ -71,10 +88,29 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
 
     .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
-    .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel", "TestSupport"]),
+    .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel"]),
+    .testTarget(name: "SupportTests", dependencies: ["Support"]),
+    .testTarget(
+      name: "FileSystemTests",
+      dependencies: [
+        "FileSystem", "Support", "TestSupport",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
     .testTarget(
       name: "StorageTests",
-      dependencies: ["Storage", "ChecklistsModel", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "Storage", "FileSystem", "ChecklistsModel", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // The executable's maintenance commands (check, prune).
+    .testTarget(
+      name: "checklistsTests",
+      dependencies: [
+        "checklists", "Storage", "Preferences", "FileSystem", "Support", "ChecklistsModel",
+        "TestSupport", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     // A child process for StorageTests' crash and concurrency tests.
     .executableTarget(
@@ -89,7 +125,7 @@ let package = Package(
     .executableTarget(
       name: "bench-store",
       dependencies: [
-        "Storage", "ChecklistsModel", "CBenchSupport",
+        "Storage", "FileSystem", "ChecklistsModel", "CBenchSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Benchmarks/Store"
@@ -112,7 +148,7 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        .product(name: "Logging", package: "swift-log"),
+        "FileSystem", "Support", "TestSupport", .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates", "TestSupport"]),
     .executableTarget(
@@ -123,11 +159,14 @@ let package = Package(
     // Preferences: UserDefaults semantics for web visitors (cookie, persistent, registration).
     .target(
       name: "Preferences",
-      dependencies: ["Storage", .product(name: "Logging", package: "swift-log")]
+      dependencies: ["FileSystem", "Support", .product(name: "Logging", package: "swift-log")]
     ),
     .testTarget(
       name: "PreferencesTests",
-      dependencies: ["Preferences", "Storage", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "Preferences", "FileSystem", "Support", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     // The child process of PreferencesTests (concurrency across processes, kill -9).
     .executableTarget(
@@ -137,7 +176,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "bench-preferences",
-      dependencies: ["Preferences", "Storage", .product(name: "Logging", package: "swift-log")],
+      dependencies: ["Preferences", "FileSystem", .product(name: "Logging", package: "swift-log")],
       path: "Benchmarks/Preferences"
     ),
     // Fuzz targets for the parsers (scripts/fuzz builds it with -D FUZZING and libFuzzer;

@@ -1,3 +1,4 @@
+import FileSystem
 // bench-preferences: what a request pays for preferences.
 //
 //   swift build -c release --product bench-preferences
@@ -10,7 +11,6 @@
 import Foundation
 import Logging
 import Preferences
-import Storage
 
 #if canImport(Glibc)
   import Glibc
@@ -94,7 +94,7 @@ for index in 0..<commits {
 }
 quickSamples.sort()
 
-// The disk's floor: Storage's durable atomic write of a file this size.
+// The disk's floor: FileSystem's durable atomic write of a file this size.
 let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/Preferences.plist"))
 var floorSamples: [Double] = []
 for _ in 0..<200 {

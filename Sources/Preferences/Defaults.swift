@@ -1,6 +1,6 @@
+import FileSystem
 import Foundation
 import Logging
-import Storage
 
 /// The process-wide defaults: the registration domain, which keys live in
 /// cookies, the observers, and a cache of visitors' persistent domains.
@@ -8,27 +8,24 @@ import Storage
 /// One instance serves every request; each request opens a
 /// `VisitorDefaults` scope with `visitor(directory:cookies:isHTTPS:)`.
 /// Thread-safe: its state sits behind one lock, held only for dictionary
-/// operations, never across file I/O.
+/// operations, never across file I/O; the parsed domains are kept by
+/// `VersionedFile`, keyed by the visitor's directory.
 public final class Defaults: @unchecked Sendable {
   let logger: Logger
   let format: PropertyListSerialization.PropertyListFormat
   let durable: Bool
+  /// Each visitor's `Preferences.plist`, parsed.
+  private let file: VersionedFile<[String: PlistValue]>
 
-  /// Guards the state below; its condition signals a cache update.
+  /// Guards the state below; its condition signals that a commit cached
+  /// what it wrote.
   private let lock = NSCondition()
   private var registration: [String: PlistValue] = [:]
   private var cookieKinds: [String: CookieValueKind] = [:]
   private var observers: [UInt64: @Sendable (PreferencesChange) -> Void] = [:]
   private var nextObserver: UInt64 = 0
-  private var cache: LRUCache<String, CachedDomain>
   private var committers: [String: Committer] = [:]
   private var writes = 0
-
-  /// A persistent domain as read from (or written to) one version of a file.
-  struct CachedDomain: Sendable {
-    var identity: FileIdentity
-    var domain: [String: PlistValue]
-  }
 
   /// - Parameters:
   ///   - logger: where unreadable files and failed writes are reported.
@@ -43,7 +40,12 @@ public final class Defaults: @unchecked Sendable {
     self.logger = logger
     self.format = format
     self.durable = durable
-    self.cache = LRUCache(capacity: cacheCapacity)
+    self.file = VersionedFile(
+      lockName: PreferencesFile.lockName, cacheCapacity: cacheCapacity, setAsideDurably: durable,
+      decode: { bytes in
+        guard let domain = PreferencesFile.decode(bytes) else { throw PreferencesFile.NotADomain() }
+        return domain
+      })
   }
 
   /// Merges `defaults` into the registration domain (later values win). It
@@ -106,8 +108,8 @@ public final class Defaults: @unchecked Sendable {
   /// The persistent domain stored in the visitor directory `name`, or nil
   /// when it has none (an unreadable file also reads as nil).
   public func persistentDomain(forName name: String) -> [String: Any]? {
-    let path = name + "/" + PreferencesFile.fileName
-    guard PreferencesFile.identity(path) != nil else { return nil }
+    let path = PreferencesFile.path(inDirectory: name)
+    guard (try? FileIdentity.of(path)) != nil else { return nil }
     let loaded = loadDomain(name)
     if loaded.problem != nil { return nil }
     return loaded.domain.mapValues(\.foundationValue)
@@ -129,6 +131,13 @@ public final class Defaults: @unchecked Sendable {
     _ = try scope.commit()
   }
 
+  /// Marks the visitor as seen now on the lock file of their persistent
+  /// domain in `directory` (a renewal of their cookie; see `checklists
+  /// check`). Metadata only; nothing happens when there is no such file.
+  public func markActive(directory: String) {
+    FileNames.markModifiedNow(PreferencesFile.lockPath(inDirectory: directory))
+  }
+
   // MARK: Internals
 
   /// How many files this instance has written (for tests).
@@ -145,47 +154,15 @@ public final class Defaults: @unchecked Sendable {
   /// A domain for reading, from the cache when the file's identity is the
   /// cached one. An unparsable file is kept aside and reads as empty.
   func loadDomain(_ directory: String) -> (domain: [String: PlistValue], problem: String?) {
-    let path = directory + "/" + PreferencesFile.fileName
-    for attempt in 0..<6 {
-      guard let identity = PreferencesFile.identity(path) else { return ([:], nil) }
-      let cached = lock.withLock { cache.value(forKey: directory) }
-      if let cached, cached.identity == identity { return (cached.domain, nil) }
-      if attempt < 4, awaitCacheUpdate(directory, from: cached?.identity) { continue }
-      let snapshot: PreferencesFile.Snapshot?
-      do {
-        snapshot = try PreferencesFile.read(path, unless: cached?.identity)
-      } catch {
-        logger.error("preferences unreadable", metadata: ["error": "\(error)"])
-        return ([:], Defaults.unreadableMessage)
+    let path = PreferencesFile.path(inDirectory: directory)
+    do {
+      let version = try file.load(path, key: directory, attempts: 6) { attempt, seen in
+        attempt < 4 && awaitCacheUpdate(directory, from: seen)
       }
-      guard let snapshot else { return ([:], nil) }
-      // No bytes: the open file was the cached version after all.
-      guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
-      if let domain = PreferencesFile.decode(bytes) {
-        lock.withLock {
-          // Only over the entry seen before reading: a commit may have
-          // cached a newer version meanwhile, which this one must not hide.
-          if cache.value(forKey: directory)?.identity == cached?.identity {
-            cache.setValue(
-              CachedDomain(identity: snapshot.identity, domain: domain), forKey: directory)
-          }
-        }
-        return (domain, nil)
-      }
-      do {
-        let moved = try FileLock.withLock(directory + "/" + PreferencesFile.lockName) {
-          () throws -> String? in
-          // Another request may have kept it aside and written a new one.
-          guard PreferencesFile.identity(path) == snapshot.identity else { return nil }
-          return try PreferencesFile.quarantine(path, durable: durable)
-        }
-        if let moved { return ([:], keptAside(moved, path: path)) }
-      } catch {
-        logger.error("preferences unreadable", metadata: ["error": "\(error)"])
-        return ([:], Defaults.unreadableMessage)
-      }
+      return (version?.value ?? [:], nil)
+    } catch {
+      return ([:], problem(error, path: path))
     }
-    return ([:], Defaults.unreadableMessage)
   }
 
   /// When a commit of this process is under way for `directory`, waits
@@ -195,10 +172,22 @@ public final class Defaults: @unchecked Sendable {
   private func awaitCacheUpdate(_ directory: String, from seen: FileIdentity?) -> Bool {
     lock.withLock {
       guard committers[directory] != nil else { return false }
-      if cache.value(forKey: directory)?.identity != seen { return true }
+      // A commit caches, then signals under this lock: held from here to
+      // the wait, no signal can come in between.
+      if file.cachedIdentity(forKey: directory) != seen { return true }
       _ = lock.wait(until: Date(timeIntervalSinceNow: 0.01))
       return true
     }
+  }
+
+  /// What the visitor is told when their file cannot be loaded; a file
+  /// that does not parse was kept aside.
+  private func problem(_ error: VersionedFileError, path: String) -> String {
+    if case .setAside(_, let keptAs, _) = error {
+      return keptAside((keptAs as NSString).lastPathComponent, path: path)
+    }
+    logger.error("preferences unreadable", metadata: ["error": "\(error)"])
+    return Defaults.unreadableMessage
   }
 
   static let unreadableMessage =
@@ -270,10 +259,11 @@ public final class Defaults: @unchecked Sendable {
   }
 
   private func write(_ batch: [Pending], directory: String) {
-    let path = directory + "/" + PreferencesFile.fileName
+    let path = PreferencesFile.path(inDirectory: directory)
     do {
       try AtomicFile.createDirectory(directory, durable: durable)
-      try FileLock.withLock(directory + "/" + PreferencesFile.lockName) { () throws -> Void in
+      try FileLock.withLock(PreferencesFile.lockPath(inDirectory: directory)) {
+        () throws -> Void in
         let (fresh, problem) = try loadLocked(directory, path: path)
         var domain = fresh
         var effective: [[[String]]] = []
@@ -287,13 +277,10 @@ public final class Defaults: @unchecked Sendable {
         if touched.contains(where: { domain[$0] != fresh[$0] }) {
           let bytes = try PreferencesFile.encode(domain, format: format)
           try AtomicFile.write(bytes, to: path, durable: durable)
-          let identity = PreferencesFile.identity(path)
+          let cached = ((try? file.cacheWritten(domain, at: path, key: directory)) ?? nil) != nil
           lock.withLock {
             writes += 1
-            if let identity {
-              cache.setValue(CachedDomain(identity: identity, domain: domain), forKey: directory)
-              lock.broadcast()
-            }
+            if cached { lock.broadcast() }
           }
         }
         for (request, keys) in zip(batch, effective) {
@@ -317,15 +304,11 @@ public final class Defaults: @unchecked Sendable {
   private func loadLocked(_ directory: String, path: String) throws -> (
     [String: PlistValue], String?
   ) {
-    guard let identity = PreferencesFile.identity(path) else { return ([:], nil) }
-    let cached = lock.withLock { cache.value(forKey: directory) }
-    if let cached, cached.identity == identity { return (cached.domain, nil) }
-    guard let snapshot = try PreferencesFile.read(path, unless: cached?.identity) else {
-      return ([:], nil)
+    do {
+      return (try file.loadLocked(path, key: directory)?.value ?? [:], nil)
+    } catch {
+      guard case .setAside(_, let keptAs, _) = error else { throw error }
+      return ([:], keptAside((keptAs as NSString).lastPathComponent, path: path))
     }
-    guard let bytes = snapshot.bytes else { return (cached!.domain, nil) }
-    if let domain = PreferencesFile.decode(bytes) { return (domain, nil) }
-    let moved = try PreferencesFile.quarantine(path, durable: durable)
-    return ([:], keptAside(moved, path: path))
   }
 }

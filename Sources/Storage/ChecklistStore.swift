@@ -1,4 +1,5 @@
 import ChecklistsModel
+import FileSystem
 import Foundation
 import Logging
 
@@ -29,19 +30,17 @@ public final class ChecklistStore: Sendable {
     }
   }
 
-  private struct Cached: Sendable {
-    var identity: FileIdentity
-    var model: DataModel
-  }
-
   public let configuration: Configuration
   private let logger: Logger
-  private let cache: LockedValue<LRUCache<String, Cached>>
+  private let file: VersionedFile<DataModel>
 
   public init(configuration: Configuration, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
-    self.cache = LockedValue(LRUCache(capacity: configuration.cacheCapacity))
+    self.file = VersionedFile(
+      lockName: VisitorDirectory.checklistsLockName, cacheCapacity: configuration.cacheCapacity,
+      decode: { try ChecklistsFile.decode($0) },
+      keepsInPlace: { $0 is DataModel.NewerVersion })  // a newer backend's file is not corrupt
   }
 
   /// The visitor's stored model, or nil when nothing is stored yet. Never
@@ -66,15 +65,10 @@ public final class ChecklistStore: Sendable {
   /// As `load(_:)`, with the version of the file the model came from.
   public func loadVersioned(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
     do {
-      return try current(visitor, locked: false)
-    } catch let error as StoreError {
-      throw error
-    } catch let error as FileError {
-      throw .io(error)
-    } catch let error as FileLock.Busy {
-      throw .busy(error)
+      let version = try file.load(visitor.checklistsPath, key: visitor.key)
+      return Versioned(model: version?.value, version: version?.identity)
     } catch {
-      throw .io(FileError(operation: "load", path: visitor.checklistsPath, errno: EIO))
+      throw storeError(error)
     }
   }
 
@@ -105,7 +99,7 @@ public final class ChecklistStore: Sendable {
     }
     do {
       return try FileLock.withLock(visitor.lockPath) { () throws -> T in
-        let current = try self.current(visitor, locked: true)
+        let current = try self.loadLocked(visitor)
         let stored = current.model
         var model = initial(stored)
         let result = try change(&model)
@@ -127,81 +121,59 @@ public final class ChecklistStore: Sendable {
 
   /// Forgets every cached model (tests, and after a restore from backup).
   public func removeAllCached() {
-    cache.withLock { $0 = LRUCache(capacity: configuration.cacheCapacity) }
+    file.removeAllCached()
   }
 
   /// The number of cached visitors.
-  public var cachedCount: Int { cache.withLock { $0.count } }
+  public var cachedCount: Int { file.cachedCount }
 
   // MARK: Internals
 
-  /// The model on disk now: from the cache when the file's identity matches,
-  /// decoded otherwise. Throws `FileError` or `StoreError.unreadable`.
-  private func current(_ visitor: VisitorDirectory, locked: Bool) throws -> Versioned {
-    let path = visitor.checklistsPath
-    while true {
-      guard let identity = try FileIdentity.of(path) else {
-        cache.withLock { $0.removeValue(forKey: visitor.key) }
-        return Versioned(model: nil, version: nil)
-      }
-      if let cached = cache.withLock({ $0.value(forKey: visitor.key) }), cached.identity == identity
-      {
-        return Versioned(model: cached.model, version: identity)
-      }
-      guard let snapshot = try FileSnapshot.read(path) else { continue }  // deleted meanwhile
-      do {
-        let model = try ChecklistsFile.decode(snapshot.contents)
-        cache.withLock {
-          $0.setValue(Cached(identity: snapshot.identity, model: model), forKey: visitor.key)
-        }
-        return Versioned(model: model, version: snapshot.identity)
-      } catch let error as DataModel.NewerVersion {
-        logger.error(
-          "checklists file of a newer version", metadata: ["path": "\(path)", "reason": "\(error)"])
-        throw FileError(operation: "decode (\(error))", path: path, errno: EPROTO)
-      } catch {
-        if let unreadable = try setAside(visitor, snapshot: snapshot, reason: error, locked: locked)
-        {
-          throw unreadable
-        }
-        // Another process replaced the file meanwhile: read that version.
-      }
+  /// The model on disk now, read by a caller that holds the visitor's lock.
+  private func loadLocked(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
+    do {
+      let version = try file.loadLocked(visitor.checklistsPath, key: visitor.key)
+      return Versioned(model: version?.value, version: version?.identity)
+    } catch {
+      throw storeError(error)
     }
   }
 
-  /// Moves an unreadable file aside, under the visitor's lock and only if it
-  /// is still the version that failed; nil when it was replaced meanwhile.
-  private func setAside(
-    _ visitor: VisitorDirectory, snapshot: FileSnapshot, reason: any Error, locked: Bool
-  ) throws -> StoreError? {
-    let path = visitor.checklistsPath
-    let move = { () throws -> StoreError? in
-      guard try FileIdentity.of(path) == snapshot.identity else { return nil }
-      let keptAs = try CorruptFile.setAside(path)
-      self.cache.withLock { $0.removeValue(forKey: visitor.key) }
-      self.logger.error(
+  /// The store's error for a failed load; an unreadable file (set aside)
+  /// and one of a newer version (left in place) are logged.
+  private func storeError(_ error: VersionedFileError) -> StoreError {
+    switch error {
+    case .io(let error):
+      return .io(error)
+    case .busy(let busy):
+      return .busy(busy)
+    case .setAside(let path, let keptAs, let reason):
+      logger.error(
         "unreadable checklists file set aside",
         metadata: ["path": "\(path)", "keptAs": "\(keptAs)", "reason": "\(reason)"])
-      return StoreError.unreadable(path: path, keptAs: keptAs)
+      return .unreadable(path: path, keptAs: keptAs)
+    case .leftInPlace(let path, let reason):
+      logger.error(
+        "checklists file of a newer version", metadata: ["path": "\(path)", "reason": "\(reason)"])
+      return .io(FileError(operation: "decode (\(reason))", path: path, errno: .protocolError))
+    case .unsettled(let path):
+      return .io(FileError(operation: "load", path: path, errno: .ioError))
     }
-    return locked ? try move() : try FileLock.withLock(visitor.lockPath, move)
   }
 
   private func encode(_ model: DataModel, for visitor: VisitorDirectory) throws -> Data {
     do {
       return try ChecklistsFile.encode(model, format: configuration.format)
     } catch {
-      throw FileError(operation: "encode", path: visitor.checklistsPath, errno: EINVAL)
+      throw FileError(operation: "encode", path: visitor.checklistsPath, errno: .invalidArgument)
     }
   }
 
   private func write(_ bytes: Data, _ model: DataModel, for visitor: VisitorDirectory) throws {
     let path = visitor.checklistsPath
     try AtomicFile.replaceReusingSpare(bytes, at: path, durable: configuration.durable)
-    // Under the lock nobody else writes, so this is the identity of our bytes.
-    guard let identity = try FileIdentity.of(path) else {
-      throw FileError(operation: "stat", path: path, errno: ENOENT)
+    guard try file.cacheWritten(model, at: path, key: visitor.key) != nil else {
+      throw FileError(operation: "stat", path: path, errno: .noSuchFileOrDirectory)
     }
-    cache.withLock { $0.setValue(Cached(identity: identity, model: model), forKey: visitor.key) }
   }
 }

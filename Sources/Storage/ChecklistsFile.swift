@@ -1,7 +1,8 @@
 import ChecklistsModel
 import Foundation
+import Support
 
-/// Encoding, decoding and setting aside of `Checklists.plist`.
+/// Encoding and decoding of `Checklists.plist`.
 enum ChecklistsFile {
   static func encode(
     _ model: DataModel, format: PropertyListSerialization.PropertyListFormat

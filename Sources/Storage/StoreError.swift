@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Why the store could not load or save a visitor's data.
 public enum StoreError: Error, Sendable {
   /// The file could not be decoded; it was moved aside to `keptAs` (never

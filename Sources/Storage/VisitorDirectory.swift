@@ -1,10 +1,14 @@
 import Crypto
+import FileSystem
 import Foundation
+import Support
 
 /// Where one visitor's files live:
 /// `DATA/users/<first 2 hex of key>/<key>/`, where the key is the SHA-256
 /// (hex) of the visitor id, so that a listing or a backup of the data
 /// directory never reveals a cookie. The shard keeps directories small.
+/// Each owner of a file in it (the store, the preferences) names its own
+/// file and lock file there.
 public struct VisitorDirectory: Sendable, Equatable {
   /// SHA-256 of the visitor id, 64 lowercase hex digits.
   public let key: String
@@ -20,47 +24,48 @@ public struct VisitorDirectory: Sendable, Equatable {
     self.init(dataDirectory: dataDirectory, key: Hex.encode(contiguous: digest))
   }
 
-  /// A directory from its key (what `DataCheck` finds on disk).
-  init(dataDirectory: String, key: String) {
+  /// A directory from its key (what `checklists check` finds on disk).
+  public init(dataDirectory: String, key: String) {
     self.key = key
     self.path = "\(dataDirectory)/users/\(key.prefix(2))/\(key)"
     // Stored, not computed: a cached load must not build a string.
     self.checklistsPath = path + "/Checklists.plist"
-    self.preferencesPath = path + "/Preferences.plist"
     self.lockPath = path + "/" + Self.checklistsLockName
-    self.preferencesLockPath = path + "/" + Self.preferencesLockName
   }
 
   /// The name of the lock file of `Checklists.plist`.
   public static let checklistsLockName = ".Checklists.lock"
 
-  /// The name of the lock file of `Preferences.plist`. Named here, not in
-  /// the Preferences module, because `DataCheck` (which cannot see that
-  /// module) must take the same lock before it sets the file aside.
-  public static let preferencesLockName = ".Preferences.lock"
-
   /// The visitor's lists and items.
   public let checklistsPath: String
-  /// The visitor's persistent preferences domain.
-  public let preferencesPath: String
-  /// The file whose `flock` serialises changes of this visitor.
+  /// The file whose `flock` serialises changes of this visitor's checklists.
   public let lockPath: String
-  /// The file whose `flock` serialises changes of `Preferences.plist`.
-  public let preferencesLockPath: String
+
+  /// Marks the visitor as seen now on the checklists lock file, which the
+  /// first change made and nothing writes (`checklists check` and `prune`
+  /// read it). Nothing happens when the visitor has no directory: one who
+  /// never changed anything owns nothing on disk.
+  ///
+  /// Metadata only: no file is created or written, so a crawler's requests
+  /// still cost no disk, and the directory itself is untouched, so the
+  /// pages kept for the visitor stay valid.
+  public func markActive() {
+    FileNames.markModifiedNow(lockPath)
+  }
 }
 
 extension VisitorDirectory {
   /// The names in a directory of the data directory, sorted; none when it
   /// cannot be read (nobody has stored anything yet).
-  static func sortedEntries(_ path: String) -> [String] {
+  public static func sortedEntries(_ path: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
   }
 
   /// True for a shard's name: two lower-case hex digits.
-  static func isShard(_ name: String) -> Bool { isHex(name, count: 2) }
+  public static func isShard(_ name: String) -> Bool { isHex(name, count: 2) }
 
   /// True for a visitor's key (64 lower-case hex digits) in its own shard.
-  static func isKey(_ name: String, inShard shard: String) -> Bool {
+  public static func isKey(_ name: String, inShard shard: String) -> Bool {
     isHex(name, count: 64) && name.hasPrefix(shard)
   }
 

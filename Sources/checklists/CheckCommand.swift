@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Storage
 
 /// `checklists check`: validates every visitor's files.
 struct CheckCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Storage
 
 /// `checklists prune`: lists, or with `--delete` removes, the data of
 /// visitors who have not been seen for a given number of days.

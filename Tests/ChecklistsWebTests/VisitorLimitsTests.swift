@@ -1,9 +1,11 @@
 import ChecklistsModel
 import ChecklistsWeb
 import FastCGI
+import FileSystem
 import Foundation
 import Logging
 import Storage
+import Support
 import Testing
 
 /// Issue 11's cheap exhaustion, through `Application.respond(to:)`: what one

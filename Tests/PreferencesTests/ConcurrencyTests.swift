@@ -1,5 +1,7 @@
 import Foundation
-import XCTest
+import Support
+import TestSupport
+import Testing
 
 @testable import Preferences
 
@@ -7,9 +9,12 @@ import XCTest
   import Glibc
 #endif
 
-final class ConcurrencyTests: XCTestCase {
-  func testEightThreadsSettingDistinctKeysLoseNothing() throws {
-    let directory = makeTemporaryDirectory()
+/// Serialized: each test alone keeps both cores busy.
+@Suite(.serialized) struct ConcurrencyTests {
+  let temporary = TemporaryDirectory("preferences")
+
+  @Test func eightThreadsSettingDistinctKeysLoseNothing() throws {
+    let directory = temporary.makeSubdirectory()
     let defaults = makeDefaults()
     let threads = 8
     let count = 1_000
@@ -17,30 +22,32 @@ final class ConcurrencyTests: XCTestCase {
     _ = recorder.observe(defaults)
     // Real threads: concurrentPerform would run only as many as there are cores.
     let group = DispatchGroup()
+    let failures = LockedValue<[String]>([])
     for thread in 0..<threads {
       group.enter()
       Thread {
         for index in 0..<count {
           let scope = defaults.scope(directory)
           scope.set(index, forKey: "t\(thread)-\(index)")
-          do { _ = try scope.commit() } catch { XCTFail("\(error)") }
+          do { _ = try scope.commit() } catch { failures.withLock { $0.append("\(error)") } }
         }
         group.leave()
       }.start()
     }
     group.wait()
-    XCTAssertEqual(recorder.changes.count, threads * count, "one notification per change")
-    XCTAssertLessThanOrEqual(defaults.writeCount, threads * count, "at most one write per request")
+    #expect(failures.withLock { $0 } == [])
+    #expect(recorder.changes.count == threads * count, "one notification per change")
+    #expect(defaults.writeCount <= threads * count, "at most one write per request")
     let file = try parsedFile(directory + "/Preferences.plist")
-    XCTAssertEqual(file.count, threads * count)
+    #expect(file.count == threads * count)
     for thread in 0..<threads {
-      for index in 0..<count { XCTAssertEqual(file["t\(thread)-\(index)"] as? Int, index) }
+      for index in 0..<count { #expect(file["t\(thread)-\(index)"] as? Int == index) }
     }
   }
 
-  func testTwoProcessesSettingDistinctKeysLoseNothing() throws {
-    let tool = try preferencesTool()
-    let directory = makeTemporaryDirectory()
+  @Test func twoProcessesSettingDistinctKeysLoseNothing() throws {
+    let tool = try BuiltTool.path("preferences-tool")
+    let directory = temporary.makeSubdirectory()
     // 2 processes × 8 threads × 100: the same shape as above, fewer keys,
     // as every commit re-parses the file the other process wrote, which
     // debug builds pay dearly for.
@@ -61,14 +68,14 @@ final class ConcurrencyTests: XCTestCase {
     group.wait()
     for outcome in results.values {
       let (status, output) = try outcome.get()
-      XCTAssertEqual(status, 0, output)
+      #expect(status == 0, "\(output)")
     }
     let file = try parsedFile(directory + "/Preferences.plist")
-    XCTAssertEqual(file.count, 2 * threads * count)
+    #expect(file.count == 2 * threads * count)
     for prefix in ["p", "q"] {
       for thread in 0..<threads {
         for index in 0..<count {
-          XCTAssertEqual(file["\(prefix)-\(thread)-\(index)"] as? Int, index)
+          #expect(file["\(prefix)-\(thread)-\(index)"] as? Int == index)
         }
       }
     }
@@ -76,9 +83,9 @@ final class ConcurrencyTests: XCTestCase {
 
   /// kill -9 at 200 random moments of a loop of durable commits: the file
   /// always parses and holds one commit's values, never a mix.
-  func testKillAtRandomMomentsLeavesAWholeFile() throws {
-    let tool = try preferencesTool()
-    let directory = makeTemporaryDirectory()
+  @Test func killAtRandomMomentsLeavesAWholeFile() throws {
+    let tool = try BuiltTool.path("preferences-tool")
+    let directory = temporary.makeSubdirectory()
     let path = directory + "/Preferences.plist"
     var last = 0
     var observedCommits = 0
@@ -86,26 +93,27 @@ final class ConcurrencyTests: XCTestCase {
       let child = try SpawnedChild(tool, ["loop", directory])
       child.awaitOutput()  // "ready": it has read the file
       usleep(UInt32.random(in: 0...8_000))
-      XCTAssertTrue(child.kill9(), "round \(round): the child ended before the kill")
+      #expect(child.kill9(), "round \(round): the child ended before the kill")
       guard FileManager.default.fileExists(atPath: path) else { continue }
       let file: [String: Any]
       do {
         file = try parsedFile(path)
       } catch {
-        return XCTFail("round \(round): the file does not parse: \(error)")
+        Issue.record("round \(round): the file does not parse: \(error)")
+        return
       }
-      let counter = try XCTUnwrap(file["counter"] as? Int, "round \(round)")
-      XCTAssertEqual(file["a"] as? Int, counter, "round \(round)")
-      XCTAssertEqual(file["b"] as? String, "v\(counter)", "round \(round)")
-      XCTAssertGreaterThanOrEqual(counter, last, "round \(round): went back")
+      let counter = try #require(file["counter"] as? Int, "round \(round)")
+      #expect(file["a"] as? Int == counter, "round \(round)")
+      #expect(file["b"] as? String == "v\(counter)", "round \(round)")
+      #expect(counter >= last, "round \(round): went back")
       if counter > last { observedCommits += 1 }
       last = counter
     }
-    XCTAssertGreaterThan(observedCommits, 20, "the kills should land among commits")
+    #expect(observedCommits > 20, "the kills should land among commits")
     let kept = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
       $0.contains("corrupt")
     }
-    XCTAssertEqual(kept, [])
+    #expect(kept == [])
   }
 }
 

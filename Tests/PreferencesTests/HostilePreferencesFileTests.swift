@@ -1,10 +1,13 @@
 import Foundation
 import Preferences
-import Storage
-import XCTest
+import Support
+import TestSupport
+import Testing
 
 /// Inputs found by the fuzzer (`scripts/fuzz`, target `preferences-plist`).
-final class HostilePreferencesFileTests: XCTestCase {
+@Suite struct HostilePreferencesFileTests {
+  let temporary = TemporaryDirectory("preferences")
+
   /// A binary plist whose dictionary holds a set of a dictionary: Foundation's
   /// `PropertyListSerialization` dereferenced null while bridging the set.
   static let setOfDictionary = Data(
@@ -14,19 +17,19 @@ final class HostilePreferencesFileTests: XCTestCase {
       + "0000003341c8597a5000000008171c2b353a3f454a4e50515456595b5d727b000000000000010100"
       + "0000000000001300000000000000000000000000000084")
 
-  func testASetInABinaryPlistIsRefusedNotFatal() {
-    XCTAssertTrue(BinaryPropertyList.isUnsafeToParse(Self.setOfDictionary))
-    XCTAssertNil(Defaults.decodePersistentDomain(Self.setOfDictionary))
+  @Test func aSetInABinaryPlistIsRefusedNotFatal() {
+    #expect(BinaryPropertyList.isUnsafeToParse(Self.setOfDictionary))
+    #expect(Defaults.decodePersistentDomain(Self.setOfDictionary) == nil)
     // The fuzzer's second find: the same file with another version (`bplist01`).
     var otherVersion = Self.setOfDictionary
     otherVersion[7] = UInt8(ascii: "1")
-    XCTAssertNil(Defaults.decodePersistentDomain(otherVersion))
+    #expect(Defaults.decodePersistentDomain(otherVersion) == nil)
   }
 
   /// A date of NaN or 1e300 seconds (a binary plist can hold any double) trapped the XML
   /// writer when the domain was written back.
-  func testDatesOutsideTheYears1To9999AreWrittenClamped() throws {
-    let directory = makeTemporaryDirectory()
+  @Test func datesOutsideTheYears1To9999AreWrittenClamped() throws {
+    let directory = temporary.makeSubdirectory()
     let defaults = makeDefaults()
     let dates = [Double.nan, .infinity, -.infinity, 1e300, -1e300].map {
       Date(timeIntervalSinceReferenceDate: $0)
@@ -34,46 +37,46 @@ final class HostilePreferencesFileTests: XCTestCase {
     let domain = Dictionary(uniqueKeysWithValues: dates.enumerated().map { ("D\($0)", $1 as Any) })
     try defaults.setPersistentDomain(domain, forName: directory)
     // A second instance reads the file, not the first one's cache.
-    let read = try XCTUnwrap(makeDefaults().persistentDomain(forName: directory))
-    XCTAssertEqual(read.count, dates.count)
-    XCTAssertEqual(read["D3"] as? Date, Date(timeIntervalSince1970: 253_402_300_799))
-    XCTAssertEqual(read["D4"] as? Date, Date(timeIntervalSince1970: -62_135_596_800))
+    let read = try #require(makeDefaults().persistentDomain(forName: directory))
+    #expect(read.count == dates.count)
+    #expect(read["D3"] as? Date == Date(timeIntervalSince1970: 253_402_300_799))
+    #expect(read["D4"] as? Date == Date(timeIntervalSince1970: -62_135_596_800))
   }
 
   /// The fuzzer's find: a key starting with U+FEFF came back without it (Foundation's reader
   /// takes it for a byte-order mark). Such a character is dropped when the value is set, so
   /// what is read back is what was kept; one inside a key or string stays.
-  func testALeadingByteOrderMarkIsDroppedWhenSetNotWhenRead() throws {
-    let directory = makeTemporaryDirectory()
+  @Test func aLeadingByteOrderMarkIsDroppedWhenSetNotWhenRead() throws {
+    let directory = temporary.makeSubdirectory()
     let defaults = makeDefaults()
     let domain: [String: Any] = [
       "\u{FEFF}Index": 1, "Name\u{FEFF}": "\u{FEFF}\u{1}\u{FEFF}value", "\u{1}\u{FEFF}Ratio": 2,
     ]
     try defaults.setPersistentDomain(domain, forName: directory)
-    let kept = try XCTUnwrap(defaults.persistentDomain(forName: directory))
-    let read = try XCTUnwrap(makeDefaults().persistentDomain(forName: directory))
-    XCTAssertEqual(Set(kept.keys), ["Index", "Name\u{FEFF}", "Ratio"])
-    XCTAssertEqual(Set(read.keys), Set(kept.keys))
-    XCTAssertEqual(read["Name\u{FEFF}"] as? String, "value")
-    XCTAssertEqual(kept["Name\u{FEFF}"] as? String, "value")
+    let kept = try #require(defaults.persistentDomain(forName: directory))
+    let read = try #require(makeDefaults().persistentDomain(forName: directory))
+    #expect(Set(kept.keys) == ["Index", "Name\u{FEFF}", "Ratio"])
+    #expect(Set(read.keys) == Set(kept.keys))
+    #expect(read["Name\u{FEFF}"] as? String == "value")
+    #expect(kept["Name\u{FEFF}"] as? String == "value")
   }
 
-  func testTruncatedTrailersAreRefused() {
+  @Test func truncatedTrailersAreRefused() {
     let bytes = Self.setOfDictionary
     for length in [8, 20, 39, 40, 100, bytes.count - 1] {
-      XCTAssertNil(Defaults.decodePersistentDomain(bytes.prefix(length)), "\(length) bytes")
+      #expect(Defaults.decodePersistentDomain(bytes.prefix(length)) == nil, "\(length) bytes")
     }
   }
 
-  func testOrdinaryBinaryAndXMLFilesStillDecode() throws {
+  @Test func ordinaryBinaryAndXMLFilesStillDecode() throws {
     let domain: [String: Any] = ["ChecklistIndex": 2, "List": [1, ["k": "v"]], "Name": "café"]
     for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
       let bytes = try PropertyListSerialization.data(
         fromPropertyList: domain, format: format, options: 0)
-      XCTAssertFalse(BinaryPropertyList.isUnsafeToParse(bytes))
-      let decoded = try XCTUnwrap(Defaults.decodePersistentDomain(bytes))
-      XCTAssertEqual(decoded["ChecklistIndex"] as? Int, 2)
-      XCTAssertEqual(decoded["Name"] as? String, "café")
+      #expect(!BinaryPropertyList.isUnsafeToParse(bytes))
+      let decoded = try #require(Defaults.decodePersistentDomain(bytes))
+      #expect(decoded["ChecklistIndex"] as? Int == 2)
+      #expect(decoded["Name"] as? String == "café")
     }
   }
 }

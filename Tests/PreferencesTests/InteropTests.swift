@@ -1,12 +1,15 @@
 import Foundation
-import XCTest
+import TestSupport
+import Testing
 
 @testable import Preferences
 
 /// Every file we write loads in Python's plistlib and passes `plutil -lint`.
-final class InteropTests: XCTestCase {
+@Suite struct InteropTests {
+  let temporary = TemporaryDirectory("preferences")
+
   private func writeSample(format: PropertyListSerialization.PropertyListFormat) throws -> String {
-    let directory = makeTemporaryDirectory()
+    let directory = temporary.makeSubdirectory()
     let scope = makeDefaults(format: format).scope(directory)
     let date = Date(timeIntervalSince1970: 1_700_000_000.9)
     try scope.set(
@@ -23,7 +26,7 @@ final class InteropTests: XCTestCase {
     return directory + "/Preferences.plist"
   }
 
-  func testPythonPlistlibLoadsEveryWrittenFile() throws {
+  @Test func pythonPlistlibLoadsEveryWrittenFile() throws {
     for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
       let path = try writeSample(format: format)
       let script = """
@@ -40,22 +43,26 @@ final class InteropTests: XCTestCase {
         print('ok')
         """
       let (status, output) = try runCommand("/usr/bin/env", ["python3", "-c", script, path])
-      XCTAssertEqual(status, 0, "\(format): \(output)")
-      XCTAssertEqual(output, "ok\n")
+      #expect(status == 0, "\(format): \(output)")
+      #expect(output == "ok\n")
     }
   }
 
-  func testPlutilLintAcceptsEveryWrittenFile() throws {
-    // The Swift toolchain ships plutil; skipped only where it truly is not.
+  /// The Swift toolchain ships plutil; the test is skipped only where it truly is not.
+  static let plutil: String? = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let plutil = (path.split(separator: ":").map { "\($0)/plutil" } + ["/opt/swift/usr/bin/plutil"])
+    return (path.split(separator: ":").map { "\($0)/plutil" } + ["/opt/swift/usr/bin/plutil"])
       .first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let plutil else { throw XCTSkip("plutil is neither on PATH nor in /opt/swift/usr/bin") }
+  }()
+
+  @Test(.enabled(if: plutil != nil, "plutil is neither on PATH nor in /opt/swift/usr/bin"))
+  func plutilLintAcceptsEveryWrittenFile() throws {
+    let plutil = try #require(Self.plutil)
     for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
       let path = try writeSample(format: format)
       let (status, output) = try runCommand(plutil, ["-lint", path])
-      XCTAssertEqual(status, 0, output)
-      XCTAssertTrue(output.contains("OK"), output)
+      #expect(status == 0, "\(output)")
+      #expect(output.contains("OK"), "\(output)")
     }
   }
 }

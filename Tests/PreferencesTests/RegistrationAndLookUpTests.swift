@@ -1,83 +1,86 @@
 import Foundation
-import XCTest
+import TestSupport
+import Testing
 
 @testable import Preferences
 
 /// USERDEFAULTS.md, "Look-up and registration".
-final class RegistrationAndLookUpTests: XCTestCase {
-  func testRegisterMergesAndLaterValuesWin() {
+@Suite struct RegistrationAndLookUpTests {
+  let temporary = TemporaryDirectory("preferences")
+
+  @Test func registerMergesAndLaterValuesWin() {
     let defaults = makeDefaults()
     defaults.register(defaults: ["A": 1, "B": "one"])
     defaults.register(defaults: ["A": 2])
     let scope = defaults.scope(nil)
-    XCTAssertEqual(scope.integer(forKey: "A"), 2)
-    XCTAssertEqual(scope.string(forKey: "B"), "one")
-    XCTAssertEqual(scope.integer(forKey: "ChecklistIndex"), -1)
-    XCTAssertTrue(scope.bool(forKey: "FirstTime"))
+    #expect(scope.integer(forKey: "A") == 2)
+    #expect(scope.string(forKey: "B") == "one")
+    #expect(scope.integer(forKey: "ChecklistIndex") == -1)
+    #expect(scope.bool(forKey: "FirstTime"))
   }
 
-  func testRegistrationIsNeverWritten() throws {
-    let directory = makeTemporaryDirectory()
+  @Test func registrationIsNeverWritten() throws {
+    let directory = temporary.makeSubdirectory()
     let defaults = makeDefaults()
     defaults.register(defaults: ["A": 1])
     let scope = defaults.scope(directory)
-    XCTAssertEqual(scope.integer(forKey: "A"), 1)
-    XCTAssertFalse(scope.hasChanges)
-    XCTAssertEqual(try scope.commit(), [])
-    XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/Preferences.plist"))
-    XCTAssertEqual(defaults.writeCount, 0)
+    #expect(scope.integer(forKey: "A") == 1)
+    #expect(!scope.hasChanges)
+    #expect(try scope.commit() == [])
+    #expect(!FileManager.default.fileExists(atPath: directory + "/Preferences.plist"))
+    #expect(defaults.writeCount == 0)
   }
 
-  func testMissingKeyGivesUserDefaultsAbsentValues() {
-    let scope = makeDefaults().scope(makeTemporaryDirectory())
-    XCTAssertEqual(scope.integer(forKey: "missing"), 0)
-    XCTAssertFalse(scope.bool(forKey: "missing"))
-    XCTAssertEqual(scope.double(forKey: "missing"), 0)
-    XCTAssertEqual(scope.float(forKey: "missing"), 0)
-    XCTAssertNil(scope.string(forKey: "missing"))
-    XCTAssertNil(scope.data(forKey: "missing"))
-    XCTAssertNil(scope.url(forKey: "missing"))
-    XCTAssertNil(scope.object(forKey: "missing"))
-    XCTAssertNil(scope.date(forKey: "missing"))
-    XCTAssertNil(scope.array(forKey: "missing"))
-    XCTAssertNil(scope.dictionary(forKey: "missing"))
+  @Test func missingKeyGivesUserDefaultsAbsentValues() {
+    let scope = makeDefaults().scope(temporary.makeSubdirectory())
+    #expect(scope.integer(forKey: "missing") == 0)
+    #expect(!scope.bool(forKey: "missing"))
+    #expect(scope.double(forKey: "missing") == 0)
+    #expect(scope.float(forKey: "missing") == 0)
+    #expect(scope.string(forKey: "missing") == nil)
+    #expect(scope.data(forKey: "missing") == nil)
+    #expect(scope.url(forKey: "missing") == nil)
+    #expect(scope.object(forKey: "missing") == nil)
+    #expect(scope.date(forKey: "missing") == nil)
+    #expect(scope.array(forKey: "missing") == nil)
+    #expect(scope.dictionary(forKey: "missing") == nil)
   }
 
-  func testOrderIsCookieThenPersistentThenRegistration() throws {
-    let directory = makeTemporaryDirectory()
+  @Test func orderIsCookieThenPersistentThenRegistration() throws {
+    let directory = temporary.makeSubdirectory()
     let defaults = makeDefaults()
     defaults.register(defaults: ["Shown": "registered"])
     let writer = defaults.scope(directory)
     writer.set("persistent", forKey: "Shown")
     writer.set(7, forKey: "ChecklistIndex")  // cookie-backed: not persistent
     _ = try writer.commit()
-    XCTAssertNil(try parsedFile(directory + "/Preferences.plist")["ChecklistIndex"])
+    #expect(try parsedFile(directory + "/Preferences.plist")["ChecklistIndex"] == nil)
 
     let reader = defaults.scope(directory, cookie: "ChecklistIndex=3")
-    XCTAssertEqual(reader.string(forKey: "Shown"), "persistent")
-    XCTAssertEqual(reader.integer(forKey: "ChecklistIndex"), 3)
-    XCTAssertEqual(defaults.scope(directory).integer(forKey: "ChecklistIndex"), -1)
+    #expect(reader.string(forKey: "Shown") == "persistent")
+    #expect(reader.integer(forKey: "ChecklistIndex") == 3)
+    #expect(defaults.scope(directory).integer(forKey: "ChecklistIndex") == -1)
     let all = reader.dictionaryRepresentation()
-    XCTAssertEqual(all["Shown"] as? String, "persistent")
-    XCTAssertEqual(all["ChecklistIndex"] as? Int, 3)
-    XCTAssertEqual(all["FirstTime"] as? Bool, true)
+    #expect(all["Shown"] as? String == "persistent")
+    #expect(all["ChecklistIndex"] as? Int == 3)
+    #expect(all["FirstTime"] as? Bool == true)
   }
 
-  func testReadAfterSetInTheSameScopeSeesTheNewValue() {
-    let scope = makeDefaults().scope(makeTemporaryDirectory())
+  @Test func readAfterSetInTheSameScopeSeesTheNewValue() {
+    let scope = makeDefaults().scope(temporary.makeSubdirectory())
     scope.set(false, forKey: "FirstTime")
     scope.set(4, forKey: "ChecklistIndex")
-    XCTAssertFalse(scope.bool(forKey: "FirstTime"))
-    XCTAssertEqual(scope.integer(forKey: "ChecklistIndex"), 4)
+    #expect(!scope.bool(forKey: "FirstTime"))
+    #expect(scope.integer(forKey: "ChecklistIndex") == 4)
     scope.removeObject(forKey: "FirstTime")
-    XCTAssertTrue(scope.bool(forKey: "FirstTime"))
+    #expect(scope.bool(forKey: "FirstTime"))
   }
 
-  func testVisitorDefaultsServesTheModelLayersProtocol() {
-    let preferences: any ChecklistPreferences = makeDefaults().scope(makeTemporaryDirectory())
+  @Test func visitorDefaultsServesTheModelLayersProtocol() {
+    let preferences: any ChecklistPreferences = makeDefaults().scope(temporary.makeSubdirectory())
     preferences.set(2, forKey: "ChecklistIndex")
     preferences.set(false, forKey: "FirstTime")
-    XCTAssertEqual(preferences.integer(forKey: "ChecklistIndex"), 2)
-    XCTAssertFalse(preferences.bool(forKey: "FirstTime"))
+    #expect(preferences.integer(forKey: "ChecklistIndex") == 2)
+    #expect(!preferences.bool(forKey: "FirstTime"))
   }
 }

@@ -1,15 +1,17 @@
 import Foundation
 import Logging
-import XCTest
+import TestSupport
+import Testing
 
 @testable import Preferences
 
-/// A fresh directory per test, on the same disk as the worktree's temp dir.
-func makeTemporaryDirectory(_ name: String = #function) -> String {
-  let safe = name.filter { $0.isLetter || $0.isNumber }
-  let path = NSTemporaryDirectory() + "prefs-\(safe)-\(UUID().uuidString)"
-  try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
+extension TemporaryDirectory {
+  /// A new empty directory inside this one (removed with it).
+  func makeSubdirectory() -> String {
+    let path = appending(UUID().uuidString)
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    return path
+  }
 }
 
 func quietLogger() -> Logger {
@@ -49,7 +51,7 @@ final class ChangeRecorder: @unchecked Sendable {
 func parsedFile(_ path: String) throws -> [String: Any] {
   let data = try Data(contentsOf: URL(fileURLWithPath: path))
   let root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-  return try XCTUnwrap(root as? [String: Any])
+  return try #require(root as? [String: Any])
 }
 
 /// The model layer's protocol: VisitorDefaults must conform with no code.

@@ -1,30 +1,32 @@
 import ChecklistsModel
+import FileSystem
 import Foundation
-import XCTest
+import TestSupport
+import Testing
 
 @testable import Storage
 
-final class ChecklistStoreTests: XCTestCase {
+@Suite struct ChecklistStoreTests {
   let visitorID = "0123456789abcdef0123456789abcdef"
+  let temporary = TemporaryDirectory("checklists-store")
+  var data: String { temporary.path }
 
-  func testVisitorDirectoryHashesTheID() {
+  @Test func visitorDirectoryHashesTheID() {
     let visitor = VisitorDirectory(dataDirectory: "/data", visitorID: "abc")
     // SHA-256("abc")
     let key = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    XCTAssertEqual(visitor.key, key)
-    XCTAssertEqual(visitor.path, "/data/users/ba/\(key)")
-    XCTAssertEqual(visitor.checklistsPath, "/data/users/ba/\(key)/Checklists.plist")
-    XCTAssertEqual(visitor.preferencesPath, "/data/users/ba/\(key)/Preferences.plist")
-    XCTAssertFalse(visitor.path.contains("abc"))
+    #expect(visitor.key == key)
+    #expect(visitor.path == "/data/users/ba/\(key)")
+    #expect(visitor.checklistsPath == "/data/users/ba/\(key)/Checklists.plist")
+    #expect(visitor.lockPath == "/data/users/ba/\(key)/.Checklists.lock")
+    #expect(!visitor.path.contains("abc"))
   }
 
-  func testLoadNeverWritesAndFirstChangeCreatesPrivateDirectory() throws {
-    let data = try makeDataDirectory(self)
+  @Test func loadNeverWritesAndFirstChangeCreatesPrivateDirectory() throws {
     let store = makeStore(data)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
-    XCTAssertNil(try store.load(visitor))
-    XCTAssertFalse(
-      FileManager.default.fileExists(atPath: data + "/users"), "a load created nothing")
+    #expect(try store.load(visitor) == nil)
+    #expect(!FileManager.default.fileExists(atPath: data + "/users"), "a load created nothing")
 
     let listID = try store.update(visitor, initial: storedOrFirstRun) { model in
       try model.addList(name: "Groceries", icon: .groceries)
@@ -32,144 +34,125 @@ final class ChecklistStoreTests: XCTestCase {
     for directory in [data + "/users", visitor.path] {
       let mode =
         try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
-      XCTAssertEqual(mode, 0o700, directory)
+      #expect(mode == 0o700, "\(directory)")
     }
     let fileMode =
       try FileManager.default.attributesOfItem(atPath: visitor.checklistsPath)[
         .posixPermissions] as? Int
-    XCTAssertEqual(fileMode, 0o600)
-    let loaded = try XCTUnwrap(try makeStore(data).load(visitor))
-    XCTAssertEqual(loaded.lists.map(\.name), ["Groceries", "List"])
-    XCTAssertEqual(loaded.checklist(id: listID)?.icon, .groceries)
+    #expect(fileMode == 0o600)
+    let loaded = try #require(try makeStore(data).load(visitor))
+    #expect(loaded.lists.map(\.name) == ["Groceries", "List"])
+    #expect(loaded.checklist(id: listID)?.icon == .groceries)
   }
 
-  func testUnchangedOrRefusedUpdateWritesNothing() throws {
-    let data = try makeDataDirectory(self)
+  @Test func unchangedOrRefusedUpdateWritesNothing() throws {
     let store = makeStore(data)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     try store.update(visitor, initial: storedOrEmpty) { _ in }
-    XCTAssertFalse(FileManager.default.fileExists(atPath: visitor.checklistsPath))
+    #expect(!FileManager.default.fileExists(atPath: visitor.checklistsPath))
 
     try store.update(visitor, initial: storedOrFirstRun) { _ in }
     let identity = try FileIdentity.of(visitor.checklistsPath)
-    XCTAssertNotNil(identity)
-    XCTAssertThrowsError(
+    #expect(identity != nil)
+    #expect(throws: ChecklistsError.emptyText) {
       try store.update(visitor, initial: storedModel) { model in
         try model.addList(name: "kept?", icon: .none)
         try model.addItem(text: " ", toList: model.lists[0].id)
       }
-    ) { XCTAssertEqual($0 as? ChecklistsError, .emptyText) }
+    }
     try store.update(visitor, initial: storedModel) { model in _ = model.lists.count }
-    XCTAssertEqual(try FileIdentity.of(visitor.checklistsPath), identity, "nothing was written")
-    XCTAssertEqual(try makeStore(data).load(visitor), .firstRun())
+    #expect(try FileIdentity.of(visitor.checklistsPath) == identity, "nothing was written")
+    #expect(try makeStore(data).load(visitor) == .firstRun())
   }
 
-  func testCorruptFileIsKeptAsideWithTypedError() throws {
-    let data = try makeDataDirectory(self)
+  @Test func corruptFileIsKeptAsideWithTypedError() throws {
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
     let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>version".utf8)
     try garbage.write(to: URL(fileURLWithPath: visitor.checklistsPath))
 
     let store = makeStore(data)
-    do {
-      _ = try store.load(visitor)
-      XCTFail("a corrupt file must not load")
-    } catch let error {
-      guard case .unreadable(let path, let keptAs) = error else { return XCTFail("\(error)") }
-      XCTAssertEqual(path, visitor.checklistsPath)
-      XCTAssertTrue(keptAs.hasPrefix(visitor.checklistsPath + ".corrupt-"), keptAs)
-      XCTAssertEqual(FileManager.default.contents(atPath: keptAs), garbage, "kept byte for byte")
-      XCTAssertFalse(error.message.isEmpty)
+    let error = #expect(throws: StoreError.self, "a corrupt file must not load") {
+      try store.load(visitor)
     }
-    XCTAssertNil(try store.load(visitor))
+    if let error {
+      guard case .unreadable(let path, let keptAs) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(path == visitor.checklistsPath)
+      #expect(keptAs.hasPrefix(visitor.checklistsPath + ".corrupt-"), "\(keptAs)")
+      #expect(FileManager.default.contents(atPath: keptAs) == garbage, "kept byte for byte")
+      #expect(!error.message.isEmpty)
+    }
+    #expect(try store.load(visitor) == nil)
     try store.update(visitor, initial: storedOrFirstRun) { model in
       try model.addList(name: "Fresh", icon: .none)
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: visitor.path)
-    XCTAssertEqual(
-      names.filter { $0.contains(".corrupt-") }.count, 1, "the corrupt copy is never overwritten")
+    #expect(
+      names.filter { $0.contains(".corrupt-") }.count == 1,
+      "the corrupt copy is never overwritten")
   }
 
-  func testCorruptFileMetInsideUpdateIsNotOverwritten() throws {
-    let data = try makeDataDirectory(self)
+  @Test func corruptFileMetInsideUpdateIsNotOverwritten() throws {
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
     try Data("not a plist".utf8).write(to: URL(fileURLWithPath: visitor.checklistsPath))
     var called = false
-    XCTAssertThrowsError(
+    #expect {
       try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in called = true }
-    ) { error in
-      guard case .unreadable = error as? StoreError else { return XCTFail("\(error)") }
+    } throws: { error in
+      guard case .unreadable = error as? StoreError else { return false }
+      return true
     }
-    XCTAssertFalse(called)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: visitor.checklistsPath))
+    #expect(!called)
+    #expect(!FileManager.default.fileExists(atPath: visitor.checklistsPath))
   }
 
-  func testCacheIsInvalidatedWhenAnotherProcessWrites() throws {
-    let data = try makeDataDirectory(self)
+  @Test func cacheIsInvalidatedWhenAnotherProcessWrites() throws {
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     let mine = makeStore(data)
     let theirs = makeStore(data)  // another backend process sharing the data directory
     try mine.update(visitor, initial: storedOrFirstRun) { _ in }
-    XCTAssertEqual(try mine.load(visitor)?.lists.count, 1)
-    XCTAssertEqual(mine.cachedCount, 1)
+    #expect(try mine.load(visitor)?.lists.count == 1)
+    #expect(mine.cachedCount == 1)
 
     try theirs.update(visitor, initial: storedModel) { try $0.addList(name: "Theirs", icon: .none) }
-    XCTAssertEqual(try mine.load(visitor)?.lists.map(\.name), ["List", "Theirs"])
+    #expect(try mine.load(visitor)?.lists.map(\.name) == ["List", "Theirs"])
 
     // Inside the lock, my update starts from their latest version too.
     try theirs.update(visitor, initial: storedModel) { try $0.addList(name: "Again", icon: .none) }
     try mine.update(visitor, initial: storedModel) { try $0.addList(name: "Mine", icon: .none) }
-    XCTAssertEqual(
-      try theirs.load(visitor)?.lists.map(\.name), ["Again", "List", "Mine", "Theirs"])
+    #expect(try theirs.load(visitor)?.lists.map(\.name) == ["Again", "List", "Mine", "Theirs"])
 
     try FileManager.default.removeItem(atPath: visitor.checklistsPath)
-    XCTAssertNil(try mine.load(visitor))
+    #expect(try mine.load(visitor) == nil)
   }
 
-  func testCacheIsBounded() throws {
-    let data = try makeDataDirectory(self)
+  @Test func cacheIsBounded() throws {
     let store = ChecklistStore(
       configuration: .init(dataDirectory: data, cacheCapacity: 3, durable: false),
       logger: .init(label: "test"))
     for n in 0..<10 {
       let visitor = VisitorDirectory(dataDirectory: data, visitorID: "visitor-\(n)")
       try store.update(visitor, initial: storedOrFirstRun) { _ in }
-      XCTAssertNotNil(try store.load(visitor))
+      #expect(try store.load(visitor) != nil)
     }
-    XCTAssertEqual(store.cachedCount, 3)
+    #expect(store.cachedCount == 3)
   }
 
-  func testLRUEvictsLeastRecentlyUsed() {
-    var cache = LRUCache<String, Int>(capacity: 2)
-    cache.setValue(1, forKey: "a")
-    cache.setValue(2, forKey: "b")
-    XCTAssertEqual(cache.value(forKey: "a"), 1)
-    cache.setValue(3, forKey: "c")  // evicts b
-    XCTAssertNil(cache.value(forKey: "b"))
-    cache.removeValue(forKey: "a")
-    cache.setValue(4, forKey: "a")
-    cache.setValue(5, forKey: "d")
-    XCTAssertEqual(cache.count, 2)
-    XCTAssertEqual(cache.value(forKey: "a"), 4)
-    XCTAssertEqual(cache.value(forKey: "d"), 5)
-    XCTAssertNil(cache.value(forKey: "c"))
-  }
-
-  func testBinaryFormatRoundTrips() throws {
-    let data = try makeDataDirectory(self)
+  @Test func binaryFormatRoundTrips() throws {
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     try makeStore(data, format: .binary).update(visitor, initial: storedOrFirstRun) { model in
       try model.addItem(text: "Milk & <eggs>", toList: model.lists[0].id)
     }
-    let bytes = try XCTUnwrap(FileManager.default.contents(atPath: visitor.checklistsPath))
-    XCTAssertEqual(bytes.prefix(8), Data("bplist00".utf8))
-    XCTAssertEqual(try makeStore(data).load(visitor)?.lists[0].items.first?.text, "Milk & <eggs>")
+    let bytes = try #require(FileManager.default.contents(atPath: visitor.checklistsPath))
+    #expect(bytes.prefix(8) == Data("bplist00".utf8))
+    #expect(try makeStore(data).load(visitor)?.lists[0].items.first?.text == "Milk & <eggs>")
   }
 
-  func testNewerVersionIsLeftInPlace() throws {
-    let data = try makeDataDirectory(self)
+  @Test func newerVersionIsLeftInPlace() throws {
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
     let newer = try PropertyListSerialization.data(
@@ -178,10 +161,11 @@ final class ChecklistStoreTests: XCTestCase {
       ],
       format: .xml, options: 0)
     try newer.write(to: URL(fileURLWithPath: visitor.checklistsPath))
-    XCTAssertThrowsError(try makeStore(data).load(visitor)) { error in
-      guard case .io = error as? StoreError else { return XCTFail("\(error)") }
+    let error = #expect(throws: StoreError.self) { try makeStore(data).load(visitor) }
+    if let error, case .io = error {} else { Issue.record("\(String(describing: error))") }
+    #expect(throws: (any Error).self) {
+      try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
     }
-    XCTAssertThrowsError(try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in })
-    XCTAssertEqual(FileManager.default.contents(atPath: visitor.checklistsPath), newer)
+    #expect(FileManager.default.contents(atPath: visitor.checklistsPath) == newer)
   }
 }

@@ -1,26 +1,26 @@
 import ChecklistsModel
 import Foundation
-import XCTest
+import Testing
 
 @testable import Storage
 
 /// The direct writer must produce exactly what Foundation's encoder writes,
 /// so that nothing about the file changes but the time it takes.
-final class ChecklistsXMLWriterTests: XCTestCase {
+@Suite struct ChecklistsXMLWriterTests {
   private func foundation(_ model: DataModel) throws -> [UInt8] {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     return Array(try encoder.encode(model))
   }
 
-  func testEmptyModelMatchesFoundation() throws {
+  @Test func emptyModelMatchesFoundation() throws {
     let model = DataModel()
-    XCTAssertEqual(
-      String(decoding: ChecklistsXMLWriter.document(model), as: UTF8.self),
-      String(decoding: try foundation(model), as: UTF8.self))
+    #expect(
+      String(decoding: ChecklistsXMLWriter.document(model), as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
   }
 
-  func testListsItemsAndMarkupCharactersMatchFoundation() throws {
+  @Test func listsItemsAndMarkupCharactersMatchFoundation() throws {
     var model = DataModel()
     let groceries = try model.addList(
       name: "Fish & <Chips> \"today\" 'ok' ünïcödé 🐟", icon: .groceries)
@@ -29,13 +29,13 @@ final class ChecklistsXMLWriterTests: XCTestCase {
     _ = try model.addItem(text: "]]> <![CDATA[ x", toList: groceries)
     _ = try model.toggleItem(id: first, inList: groceries)
     let document = ChecklistsXMLWriter.document(model)
-    XCTAssertEqual(
-      String(decoding: document, as: UTF8.self),
-      String(decoding: try foundation(model), as: UTF8.self))
-    XCTAssertEqual(try ChecklistsFile.decode(Data(document)), model)
+    #expect(
+      String(decoding: document, as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
+    #expect(try ChecklistsFile.decode(Data(document)) == model)
   }
 
-  func testRandomModelsMatchFoundationAndReadBack() throws {
+  @Test func randomModelsMatchFoundationAndReadBack() throws {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("ab <>&\"'é🙂xyz0123")
     func text() -> String {
@@ -54,8 +54,8 @@ final class ChecklistsXMLWriterTests: XCTestCase {
         }
       }
       let document = ChecklistsXMLWriter.document(model)
-      XCTAssertEqual(document, try foundation(model))
-      XCTAssertEqual(try ChecklistsFile.decode(Data(document)), model)
+      #expect(document == (try foundation(model)))
+      #expect(try ChecklistsFile.decode(Data(document)) == model)
     }
   }
 }

@@ -2,10 +2,12 @@ import ChecklistsModel
 import Foundation
 import Logging
 import Storage
-import XCTest
+import Support
+import TestSupport
+import Testing
 
 /// Inputs found by the fuzzer (`scripts/fuzz`, target `checklists-plist`).
-final class HostileFileTests: XCTestCase {
+@Suite struct HostileFileTests {
   private func xmlFile(version: [UInt8]) -> Data {
     Data(
       Array(
@@ -15,24 +17,27 @@ final class HostileFileTests: XCTestCase {
 
   /// Twenty 0xFF bytes in `<integer>` stopped the process inside Foundation's decoder;
   /// now such a file is refused as corrupt (and so set aside by the store).
-  func testBytesThatAreNotUTF8AreRefusedNotFatal() {
-    XCTAssertThrowsError(
-      try ChecklistStore.decodeChecklistsFile(xmlFile(version: Array(repeating: 0xFF, count: 20))))
-    XCTAssertThrowsError(try ChecklistStore.decodeChecklistsFile(Data([0xFF, 0xFE, 0xFF])))
+  @Test func bytesThatAreNotUTF8AreRefusedNotFatal() {
+    #expect(throws: (any Error).self) {
+      try ChecklistStore.decodeChecklistsFile(xmlFile(version: Array(repeating: 0xFF, count: 20)))
+    }
+    #expect(throws: (any Error).self) {
+      try ChecklistStore.decodeChecklistsFile(Data([0xFF, 0xFE, 0xFF]))
+    }
   }
 
-  func testUTF8AndBinaryFilesStillDecode() throws {
+  @Test func utf8AndBinaryFilesStillDecode() throws {
     let model = DataModel()
     for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
       let encoder = PropertyListEncoder()
       encoder.outputFormat = format
-      XCTAssertEqual(try ChecklistStore.decodeChecklistsFile(try encoder.encode(model)), model)
+      #expect(try ChecklistStore.decodeChecklistsFile(try encoder.encode(model)) == model)
     }
   }
 
-  func testTheStoreSetsSuchAFileAside() throws {
-    let directory = NSTemporaryDirectory() + "hostile-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+  @Test func theStoreSetsSuchAFileAside() throws {
+    let temporary = TemporaryDirectory("hostile")
+    let directory = temporary.path
     let store = ChecklistStore(
       configuration: .init(dataDirectory: directory), logger: .init(label: "test"))
     let visitor = VisitorDirectory(
@@ -42,8 +47,8 @@ final class HostileFileTests: XCTestCase {
       withIntermediateDirectories: true)
     try xmlFile(version: Array(repeating: 0xFF, count: 20)).write(
       to: URL(fileURLWithPath: visitor.checklistsPath))
-    XCTAssertThrowsError(try store.load(visitor))
-    XCTAssertNil(try store.load(visitor))
+    #expect(throws: StoreError.self) { try store.load(visitor) }
+    #expect(try store.load(visitor) == nil)
   }
 
   /// A binary property list of `objects` (object 0 on top), with 1-byte offsets and
@@ -67,7 +72,7 @@ final class HostileFileTests: XCTestCase {
   /// An array or dictionary whose count (an 8-byte integer after the marker) times the
   /// reference size is above `Int.max` trapped Foundation's binary decoder; the fuzzer
   /// found it in CI. Such files, and others whose objects run out of bounds, are refused.
-  func testMalformedBinaryObjectsAreRefusedNotFatal() {
+  @Test func malformedBinaryObjectsAreRefusedNotFatal() {
     let huge: [UInt8] = [0x13, 0x80, 0, 0, 0, 0, 0, 0, 0]
     let cases: [String: [[UInt8]]] = [
       "array of 2^63": [[0xAF] + huge],
@@ -80,23 +85,25 @@ final class HostileFileTests: XCTestCase {
     ]
     for (name, objects) in cases {
       let file = binaryFile(objects)
-      XCTAssertTrue(BinaryPropertyList.isUnsafeToParse(file), name)
-      XCTAssertThrowsError(try ChecklistStore.decodeChecklistsFile(file), name)
+      #expect(BinaryPropertyList.isUnsafeToParse(file), "\(name)")
+      #expect(throws: (any Error).self, "\(name)") {
+        try ChecklistStore.decodeChecklistsFile(file)
+      }
     }
-    XCTAssertFalse(BinaryPropertyList.isUnsafeToParse(binaryFile([[0xA1, 0x01], [0x09]])))
+    #expect(!BinaryPropertyList.isUnsafeToParse(binaryFile([[0xA1, 0x01], [0x09]])))
   }
 
   /// Every one-byte change and every truncation of a real binary file decodes or throws;
   /// none stops the process.
-  func testEveryOneByteChangeOfABinaryFileDecodesOrThrows() throws {
+  @Test func everyOneByteChangeOfABinaryFileDecodesOrThrows() throws {
     var model = DataModel()
     let list = try model.addList(name: "Errands", icon: .folder)
     for name in ["Milk", "Bread", "Café"] { _ = try model.addItem(text: name, toList: list) }
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .binary
     let file = try encoder.encode(model)
-    XCTAssertFalse(BinaryPropertyList.isUnsafeToParse(file))
-    XCTAssertEqual(try ChecklistStore.decodeChecklistsFile(file), model)
+    #expect(!BinaryPropertyList.isUnsafeToParse(file))
+    #expect(try ChecklistStore.decodeChecklistsFile(file) == model)
     for position in file.indices {
       for value: UInt8 in [0x00, 0x0F, 0x1F, 0x7F, 0x80, 0xAF, 0xDF, 0xFF] {
         var changed = file

@@ -1,30 +1,33 @@
 import ChecklistsModel
 import Foundation
-import XCTest
+import TestSupport
+import Testing
 
 @testable import Storage
 
 /// Other processes: a writer killed with SIGKILL at random moments, and two
 /// processes changing one visitor at once.
-final class StoreProcessTests: XCTestCase {
+@Suite struct StoreProcessTests {
   let visitorID = "fedcba9876543210fedcba9876543210"
+  let temporary = TemporaryDirectory("store-process")
+  var data: String { temporary.path }
 
   /// The state the child commits at step k (see Tests/Tools/StoreChild).
-  private func assertIsStep(_ model: DataModel, _ step: Int, _ message: String) {
-    XCTAssertEqual(model.lists.count, 1, message)
-    guard let list = model.lists.first else { return }
-    XCTAssertEqual(list.name, "Step \(step)", message)
-    XCTAssertEqual(list.items.map(\.text), ["item \(step)"], message)
-    XCTAssertEqual(list.items.map(\.checked), [step % 2 == 1], message)
+  private func requireIsStep(_ model: DataModel, _ step: Int, _ message: String) throws {
+    try #require(model.lists.count == 1, "\(message)")
+    let list = model.lists[0]
+    try #require(list.name == "Step \(step)", "\(message)")
+    try #require(list.items.map(\.text) == ["item \(step)"], "\(message)")
+    try #require(list.items.map(\.checked) == [step % 2 == 1], "\(message)")
   }
 
   private func step(of model: DataModel) -> Int {
     model.lists.first.flatMap { Int($0.name.dropFirst("Step ".count)) } ?? -1
   }
 
-  func testKilledWriterLeavesTheStateBeforeOrAfterItsLastChange() throws {
-    let child = try storeChildURL()
-    let data = try makeDataDirectory(self)
+  /// Stops at the first kill that finds anything wrong (`#require`).
+  @Test func killedWriterLeavesTheStateBeforeOrAfterItsLastChange() throws {
+    let child = try BuiltTool.path("store-child")
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     var random = SeededGenerator(seed: 9)
     var committed = 0  // the last state known to be on disk
@@ -37,32 +40,31 @@ final class StoreProcessTests: XCTestCase {
       usleep(UInt32.random(in: 0..<3_000, using: &random))
       kill(process.pid, SIGKILL)
       printed += process.readToEnd()
-      XCTAssertEqual(process.wait().signal, SIGKILL, "the child died on its own")
+      try #require(process.wait().signal == SIGKILL, "the child died on its own")
       kills += 1
 
       let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
       let lastPrinted = lines.last(where: { _ in true }).flatMap { Int($0) } ?? committed
-      XCTAssertGreaterThanOrEqual(lastPrinted, committed)
+      try #require(lastPrinted >= committed)
       let model: DataModel
       do {
-        model = try XCTUnwrap(try makeStore(data).load(visitor), "kill \(kills): no file")
-      } catch {
-        return XCTFail("kill \(kills): the file does not load: \(error)")
+        model = try #require(try makeStore(data).load(visitor), "kill \(kills): no file")
+      } catch let error as StoreError {
+        Issue.record("kill \(kills): the file does not load: \(error)")
+        return
       }
       let onDisk = step(of: model)
-      XCTAssertTrue(
+      try #require(
         onDisk == lastPrinted || onDisk == lastPrinted + 1,
         "kill \(kills): on disk step \(onDisk), last committed \(lastPrinted)")
-      assertIsStep(model, onDisk, "kill \(kills)")
+      try requireIsStep(model, onDisk, "kill \(kills)")
       committed = onDisk
-      if testRun?.failureCount ?? 0 > 0 { return }
     }
-    XCTAssertGreaterThan(committed, 200, "the child made progress between kills")
+    #expect(committed > 200, "the child made progress between kills")
   }
 
-  func testTwoProcessesWithFourThreadsLoseNoToggle() throws {
-    let child = try storeChildURL()
-    let data = try makeDataDirectory(self)
+  @Test func twoProcessesWithFourThreadsLoseNoToggle() throws {
+    let child = try BuiltTool.path("store-child")
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     // Each thread toggles its own 5 items, 50 times each: only it touches
     // them, so every toggle must flip what the previous one left, and each
@@ -76,7 +78,7 @@ final class StoreProcessTests: XCTestCase {
 
     let children = try (0..<processes).map { p in
       let process = Process()
-      process.executableURL = child
+      process.executableURL = URL(fileURLWithPath: child)
       process.arguments = [
         "toggle", data, visitorID, "\(listID)", "\(threads)", "\(p * threads * itemsPerThread)",
         "\(itemsPerThread)", "\(togglesPerThread)", "--fast",
@@ -90,13 +92,13 @@ final class StoreProcessTests: XCTestCase {
       let printed = String(
         decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
-      XCTAssertEqual(process.terminationStatus, 0)
-      XCTAssertEqual(printed, "lost 0\n", "toggles seen lost by the child")
+      #expect(process.terminationStatus == 0)
+      #expect(printed == "lost 0\n", "toggles seen lost by the child")
     }
-    let model = try XCTUnwrap(try makeStore(data).load(visitor))
-    let items = try XCTUnwrap(model.checklist(id: listID)?.items)
-    XCTAssertEqual(items.count, total)
-    XCTAssertEqual(items.filter(\.checked).map(\.text), [], "items whose last toggle was lost")
-    XCTAssertEqual(model.nextItemID, seeded.nextItemID)
+    let model = try #require(try makeStore(data).load(visitor))
+    let items = try #require(model.checklist(id: listID)?.items)
+    #expect(items.count == total)
+    #expect(items.filter(\.checked).map(\.text) == [], "items whose last toggle was lost")
+    #expect(model.nextItemID == seeded.nextItemID)
   }
 }

@@ -1,13 +1,15 @@
 import ChecklistsModel
 import Foundation
-import XCTest
+import TestSupport
+import Testing
 
 @testable import Storage
 
 /// Random sequences of changes applied both through the store and to a
 /// deliberately naive reference; the two must agree after every step, and
-/// so must a fresh store that reads the file from disk.
-final class StorePropertyTests: XCTestCase {
+/// so must a fresh store that reads the file from disk. Stops at the first
+/// step where they disagree (`#require`).
+@Suite struct StorePropertyTests {
   /// The reference: plain arrays, sorted only when compared.
   struct Reference {
     struct Item: Equatable {
@@ -40,8 +42,9 @@ final class StorePropertyTests: XCTestCase {
   ]
   let texts = ["Milk", "eggs", "x", "  spaced ", "multi\nline", "", "\t", "Ça va", "<b>&amp;</b>"]
 
-  func testRandomChangesAgreeWithReferenceAndDisk() throws {
-    let data = try makeDataDirectory(self)
+  @Test func randomChangesAgreeWithReferenceAndDisk() throws {
+    let temporary = TemporaryDirectory("store-property")
+    let data = temporary.path
     let store = makeStore(data)
     let visitor = VisitorDirectory(
       dataDirectory: data, visitorID: "0123456789abcdef0123456789abcdef")
@@ -52,10 +55,9 @@ final class StorePropertyTests: XCTestCase {
       let refused = try applyRandomChange(
         &reference, store: store, visitor: visitor, random: &random)
       let fromCache = try store.load(visitor) ?? DataModel()
-      assertAgree(fromCache, reference, "step \(step) (cached)\(refused ? ", refused" : "")")
+      try requireAgree(fromCache, reference, "step \(step) (cached)\(refused ? ", refused" : "")")
       let fromDisk = try makeStore(data).load(visitor) ?? DataModel()
-      XCTAssertEqual(fromDisk, fromCache, "step \(step) (reloaded from disk)")
-      if testRun?.failureCount ?? 0 > 0 { return }
+      try #require(fromDisk == fromCache, "step \(step) (reloaded from disk)")
     }
   }
 
@@ -129,9 +131,9 @@ final class StorePropertyTests: XCTestCase {
     }
     do {
       try store.update(visitor, initial: storedOrEmpty, mutate)
-      XCTAssertTrue(expectSuccess, "the store accepted a change the reference refuses")
+      try #require(expectSuccess, "the store accepted a change the reference refuses")
     } catch is ChecklistsError {
-      XCTAssertFalse(expectSuccess, "the store refused a change the reference accepts")
+      try #require(!expectSuccess, "the store refused a change the reference accepts")
     }
     return !expectSuccess
   }
@@ -144,15 +146,17 @@ final class StorePropertyTests: XCTestCase {
     return trimmed.isEmpty ? nil : trimmed
   }
 
-  private func assertAgree(_ model: DataModel, _ reference: Reference, _ message: String) {
+  private func requireAgree(_ model: DataModel, _ reference: Reference, _ message: String)
+    throws
+  {
     let expected = reference.inDisplayOrder
-    XCTAssertEqual(model.lists.map(\.id), expected.map(\.id), message)
-    XCTAssertEqual(model.lists.map(\.name), expected.map(\.name), message)
-    XCTAssertEqual(model.lists.map(\.icon), expected.map(\.icon), message)
+    try #require(model.lists.map(\.id) == expected.map(\.id), "\(message)")
+    try #require(model.lists.map(\.name) == expected.map(\.name), "\(message)")
+    try #require(model.lists.map(\.icon) == expected.map(\.icon), "\(message)")
     for (list, ref) in zip(model.lists, expected) {
-      XCTAssertEqual(
-        list.items.map { Reference.Item(id: $0.id, text: $0.text, checked: $0.checked) }, ref.items,
-        message)
+      try #require(
+        list.items.map { Reference.Item(id: $0.id, text: $0.text, checked: $0.checked) }
+          == ref.items, "\(message)")
     }
   }
 }

@@ -1,14 +1,16 @@
 import ChecklistsModel
 import Foundation
-import XCTest
+import TestSupport
+import Testing
 
 @testable import Storage
 
 /// The cap on one visitor's stored checklists (issue 11: 500 lists × 5,000
 /// items made a file of tens of MB, re-encoded on every change).
-
-final class StoredSizeTests: XCTestCase {
+@Suite struct StoredSizeTests {
   let visitorID = "0123456789abcdef0123456789abcdef"
+  let temporary = TemporaryDirectory("stored-size")
+  var data: String { temporary.path }
 
   /// Adds items of `text` in batches of `batch` (one write each), a new
   /// list every 5,000, until the store refuses; returns the items stored.
@@ -31,11 +33,11 @@ final class StoredSizeTests: XCTestCase {
         }
         stored += batch
       } catch let error as ChecklistsError {
-        XCTAssertEqual(error, .storageFull(limit: Limits.maximumStoredBytes))
+        #expect(error == .storageFull(limit: Limits.maximumStoredBytes))
         return stored
       }
     }
-    XCTFail("\(stored) items of \(text.utf8.count) bytes stored without refusal")
+    Issue.record("\(stored) items of \(text.utf8.count) bytes stored without refusal")
     return stored
   }
 
@@ -43,26 +45,25 @@ final class StoredSizeTests: XCTestCase {
     try FileManager.default.attributesOfItem(atPath: visitor.checklistsPath)[.size] as! Int
   }
 
-  func testAChangeBeyondTheCapIsRefusedAndWritesNothing() throws {
-    let data = try makeDataDirectory(self)
+  @Test func aChangeBeyondTheCapIsRefusedAndWritesNothing() throws {
     let store = makeStore(data)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     let text = String(repeating: "x", count: Limits.maximumTextLength)
     let stored = try fill(store, visitor, text: text, batch: 100)
     let before = try Data(contentsOf: URL(fileURLWithPath: visitor.checklistsPath))
-    XCTAssertLessThanOrEqual(before.count, Limits.maximumStoredBytes + stored)
-    XCTAssertGreaterThan(before.count, Limits.maximumStoredBytes - 100 * 1_200)
+    #expect(before.count <= Limits.maximumStoredBytes + stored)
+    #expect(before.count > Limits.maximumStoredBytes - 100 * 1_200)
     // What the cap means in items of 1,000 characters (Limits' doc comment).
-    XCTAssert((1_700...1_900).contains(stored), "\(stored) items of 1,000 characters")
+    #expect((1_700...1_900).contains(stored), "\(stored) items of 1,000 characters")
 
-    XCTAssertThrowsError(
+    #expect(throws: ChecklistsError.storageFull(limit: Limits.maximumStoredBytes)) {
       try store.update(visitor, initial: storedOrEmpty) { model in
         for _ in 0..<100 { try model.addItem(text: text, toList: model.lists[0].id) }
       }
-    ) { XCTAssertEqual($0 as? ChecklistsError, .storageFull(limit: Limits.maximumStoredBytes)) }
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: visitor.checklistsPath)), before)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: visitor.checklistsPath)) == before)
     store.removeAllCached()
-    XCTAssertEqual(try store.load(visitor)?.lists.first?.items.count, stored)
+    #expect(try store.load(visitor)?.lists.first?.items.count == stored)
 
     // Deleting always passes, and makes room again.
     try store.update(visitor, initial: storedOrEmpty) { model in
@@ -74,20 +75,19 @@ final class StoredSizeTests: XCTestCase {
     }
   }
 
-  func testTheCapInShortItems() throws {
-    let data = try makeDataDirectory(self)
+  @Test func theCapInShortItems() throws {
     let store = makeStore(data)
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
     let stored = try fill(store, visitor, text: "Buy the milk", batch: 100)
-    XCTAssert((12_000...13_500).contains(stored), "\(stored) items of 12 characters")
+    #expect((12_000...13_500).contains(stored), "\(stored) items of 12 characters")
     // Counted as if checked: an unchecked item may add its one byte more.
-    XCTAssertLessThanOrEqual(try fileSize(visitor), Limits.maximumStoredBytes + stored)
-    XCTAssertGreaterThan(try fileSize(visitor), Limits.maximumStoredBytes - 100 * 170)
+    #expect(try fileSize(visitor) <= Limits.maximumStoredBytes + stored)
+    #expect(try fileSize(visitor) > Limits.maximumStoredBytes - 100 * 170)
   }
 
   /// `<false/>` is a byte longer than `<true/>`: unchecking an item of a
   /// full visitor grows the file, and must still pass.
-  func testUncheckingAtTheCapPasses() throws {
+  @Test func uncheckingAtTheCapPasses() throws {
     var model = DataModel()
     let list = try model.addList(name: "Full", icon: .folder)
     let item = try model.addItem(text: "done", toList: list)
@@ -95,15 +95,18 @@ final class StoredSizeTests: XCTestCase {
     let checked = model
     try model.toggleItem(id: item, inList: list)
     let limit = Limits.maximumStoredBytes
-    XCTAssertNoThrow(
+    #expect(throws: Never.self) {
       try StoredSize.check(
-        encoded: limit + 1, model: model, storedBytes: Int64(limit), stored: checked))
-    XCTAssertThrowsError(
+        encoded: limit + 1, model: model, storedBytes: Int64(limit), stored: checked)
+    }
+    #expect(throws: ChecklistsError.self) {
       try StoredSize.check(
-        encoded: limit + 2, model: model, storedBytes: Int64(limit), stored: checked))
+        encoded: limit + 2, model: model, storedBytes: Int64(limit), stored: checked)
+    }
     // A file over the cap from before it existed may still shrink.
-    XCTAssertNoThrow(
+    #expect(throws: Never.self) {
       try StoredSize.check(
-        encoded: limit * 3, model: checked, storedBytes: Int64(limit * 4), stored: checked))
+        encoded: limit * 3, model: checked, storedBytes: Int64(limit * 4), stored: checked)
+    }
   }
 }

@@ -1,5 +1,6 @@
 import ChecklistsModel
 import FastCGI
+import FileSystem
 import Foundation
 import HTMLTemplates
 import Logging
@@ -192,6 +193,7 @@ public final class Application: Sendable {
   func updateModel<T>(_ session: VisitorSession, _ change: (inout DataModel) throws -> T) throws
     -> T
   {
-    try store.update(session.directory, preferences: session.preferences, change)
+    try FirstRunUpdate(preferences: session.preferences).update(
+      session.directory, in: store, change)
   }
 }

@@ -74,7 +74,8 @@ struct VisitorSession {
       directory: directory.path, cookies: cookies, isHTTPS: request.isHTTPS)
     if sendsVisitorCookie && !isNew {
       preferences.renewCookies()
-      VisitorActivity.markActive(directory)
+      directory.markActive()
+      defaults.markActive(directory: directory.path)
     }
   }
 

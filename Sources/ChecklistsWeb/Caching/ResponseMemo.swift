@@ -1,6 +1,7 @@
 import FastCGI
+import FileSystem
 import Foundation
-import Storage
+import Support
 
 /// Whole answers to a returning visitor's repeated `GET`s, reused while
 /// nothing they were computed from has changed.

@@ -1,6 +1,6 @@
 import Crypto
 import FastCGI
-import Storage
+import Support
 
 /// CSRF tokens bound to a visitor: `HMAC-SHA256(server secret, visitor id)`
 /// as 64 lower-case hex digits, sent in every form as the `csrf` field.

@@ -1,12 +1,6 @@
 import Crypto
+import FileSystem
 import Foundation
-import Storage
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// The server's own 32 random bytes, the key of every CSRF token.
 ///
@@ -64,24 +58,24 @@ public struct ServerSecret: Sendable {
   {
     let path = "\(directory)/\(fileName)"
     if let existing = try read(path) { return existing }
-    let candidate =
-      "\(directory)/.\(fileName).new-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    let process = ProcessInfo.processInfo.processIdentifier
+    let candidate = "\(directory)/.\(fileName).new-\(process)-\(UInt64.random(in: 0...UInt64.max))"
     do {
       try AtomicFile.write(randomBytes(), to: candidate, durable: durable)
     } catch {
       throw .file(error)
     }
-    defer { unlink(candidate) }
-    if link(candidate, path) == 0 {
-      if durable {
-        do { try AtomicFile.syncDirectory(directory) } catch { throw .file(error) }
+    defer { try? FileNames.remove(candidate) }
+    do {
+      if try FileNames.link(candidate, as: path), durable {
+        try AtomicFile.syncDirectory(directory)
       }
-    } else if errno != EEXIST {
-      throw .file(FileError(operation: "link", path: path, errno: errno))
+    } catch {
+      throw .file(error)
     }
     // Whoever won the race, the file now holds the one secret everybody uses.
     guard let secret = try read(path) else {
-      throw .file(FileError(operation: "open", path: path, errno: ENOENT))
+      throw .file(FileError(operation: "open", path: path, errno: .noSuchFileOrDirectory))
     }
     return secret
   }

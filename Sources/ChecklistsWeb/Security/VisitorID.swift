@@ -1,4 +1,4 @@
-import Storage
+import Support
 
 /// The random 128-bit value that recognises a visitor, spelled as 32
 /// lower-case hex digits in the visitor cookie.

@@ -1,6 +1,6 @@
+import FileSystem
 import Foundation
 import HTMLTemplates
-import Storage
 
 /// The pages nginx serves by itself (SPEC §6), rendered from the same
 /// layout as the dynamic ones: the `404` and `50x` pages it shows when a

@@ -1,43 +1,23 @@
 import Foundation
-import Storage
+import Support
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+/// A visitor's `Preferences.plist`: its name and its lock file's name in
+/// the visitor's directory (for the operator's commands, which check and
+/// prune files under the same locks), and its encoding.
+public enum PreferencesFile {
+  /// The name of the persistent domain's file in the visitor's directory.
+  public static let fileName = "Preferences.plist"
+  /// The name of the lock file whose `flock` serialises its writers.
+  public static let lockName = ".Preferences.lock"
 
-/// The file operations on one visitor's `Preferences.plist`.
-enum PreferencesFile {
-  static let fileName = "Preferences.plist"
-  static let lockName = VisitorDirectory.preferencesLockName
-
-  /// The identity of the file now, nil when it is missing or cannot be
-  /// examined (the caller then reads it, and reports what goes wrong).
-  static func identity(_ path: String) -> FileIdentity? {
-    (try? FileIdentity.of(path)) ?? nil
+  /// The persistent domain's file in the visitor directory `directory`.
+  public static func path(inDirectory directory: String) -> String {
+    directory + "/" + fileName
   }
 
-  /// A file's contents and the identity of exactly the version read.
-  struct Snapshot {
-    /// Nil when the identity was the one the caller already knew.
-    var bytes: Data?
-    var identity: FileIdentity
-  }
-
-  /// Reads the file (`FileSnapshot`: one descriptor, so the identity belongs
-  /// to the bytes even when another process renames a new version in
-  /// meanwhile). When the file is still `known` (the cached version), its
-  /// bytes are not read: with many threads, a version is often replaced
-  /// between a `stat` and the cache look-up, and re-parsing it was 40% of
-  /// a busy visitor's commits.
-  static func read(_ path: String, unless known: FileIdentity? = nil) throws(FileError) -> Snapshot?
-  {
-    if let known, try FileIdentity.of(path) == known {
-      return Snapshot(bytes: nil, identity: known)
-    }
-    guard let snapshot = try FileSnapshot.read(path) else { return nil }
-    return Snapshot(bytes: snapshot.contents, identity: snapshot.identity)
+  /// The lock file of the persistent domain in `directory`.
+  public static func lockPath(inDirectory directory: String) -> String {
+    directory + "/" + lockName
   }
 
   /// Parses a persistent domain; nil when the bytes are not a property list
@@ -50,6 +30,11 @@ enum PreferencesFile {
     return PlistValue.parsedDictionary(dictionary)
   }
 
+  /// Bytes that `decode` refuses: the file is corrupt.
+  struct NotADomain: Error, CustomStringConvertible {
+    var description: String { "not a property list whose root is a dictionary" }
+  }
+
   static func encode(
     _ domain: [String: PlistValue], format: PropertyListSerialization.PropertyListFormat
   ) throws(PreferencesError) -> Data {
@@ -60,12 +45,5 @@ enum PreferencesFile {
     } catch {
       throw .io("encoding the binary property list: \(error)")
     }
-  }
-
-  /// Renames an unreadable file to `Preferences.plist.corrupt-<UTC time>`,
-  /// never over an earlier one, and returns the new name. The caller holds
-  /// the visitor's lock.
-  static func quarantine(_ path: String, durable: Bool) throws(FileError) -> String {
-    (try CorruptFile.setAside(path, durable: durable) as NSString).lastPathComponent
   }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The typed getters' conversions, as swift-corelibs-foundation's
 /// `UserDefaults` does them (see USERDEFAULTS.md): numbers and booleans
 /// convert into each other, strings are scanned leniently.

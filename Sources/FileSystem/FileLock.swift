@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Support
+import SystemPackage
 
 /// An exclusive advisory lock (`flock`) on a lock file.
 ///
@@ -18,7 +15,7 @@
 /// the next is refused at once (`Busy.crowded`). And a thread waits at most
 /// `timeout` (another process may hold the lock), polling with
 /// `LOCK_NB`, then gives up (`Busy.timedOut`). An uncontended lock costs
-/// one `flock`, as before.
+/// one `flock`.
 public enum FileLock {
   /// Threads of this process that may wait for or hold one lock file.
   public static let maximumThreads = 4
@@ -55,9 +52,11 @@ public enum FileLock {
   ) throws -> T {
     try admit(path)
     defer { leave(path) }
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw FileError(operation: "open", path: path, errno: errno) }
-    defer { close(fd) }  // closing the descriptor releases the lock
+    let fd: FileDescriptor
+    do { fd = try system_open(path, .createOrOpen, permissions: 0o600) } catch {
+      throw FileError(operation: "open", path: path, errno: error)
+    }
+    defer { system_close(fd) }  // closing the descriptor releases the lock
     try acquire(fd, path: path, timeout: timeout)
     return try body()
   }
@@ -91,30 +90,20 @@ public enum FileLock {
   /// `flock` without blocking, retried with a growing pause (0.5 ms
   /// doubling up to 16 ms: a handover costs little next to a durable write)
   /// until `timeout` has passed.
-  private static func acquire(_ fd: Int32, path: String, timeout: Duration) throws {
+  private static func acquire(_ fd: FileDescriptor, path: String, timeout: Duration) throws {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     var pause: Duration = .microseconds(500)
-    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      switch errno {
-      case EINTR: continue
-      case EWOULDBLOCK:
-        let now = clock.now
-        if now >= deadline { throw Busy(path: path, reason: .timedOut) }
-        clock.sleepSynchronously(for: min(pause, now.duration(to: deadline)))
-        pause = min(pause * 2, .milliseconds(16))
-      default: throw FileError(operation: "flock", path: path, errno: errno)
+    while true {
+      let taken: Bool
+      do { taken = try system_flock_exclusive_nonblocking(fd) } catch {
+        throw FileError(operation: "flock", path: path, errno: error)
       }
+      if taken { return }
+      let now = clock.now
+      if now >= deadline { throw Busy(path: path, reason: .timedOut) }
+      system_nanosleep(min(pause, now.duration(to: deadline)))
+      pause = min(pause * 2, .milliseconds(16))
     }
-  }
-}
-
-extension ContinuousClock {
-  /// Sleeps the calling thread (a worker thread, never a task).
-  fileprivate func sleepSynchronously(for duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&pause, &remaining) != 0 && errno == EINTR { pause = remaining }
   }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
 
 /// A system call on a file failed.
 public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -10,16 +6,16 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
   public var operation: String
   /// The path it was called on.
   public var path: String
-  /// The `errno` it set.
-  public var errno: Int32
+  /// The error it reported.
+  public var errno: Errno
 
-  public init(operation: String, path: String, errno: Int32) {
+  public init(operation: String, path: String, errno: Errno) {
     self.operation = operation
     self.path = path
     self.errno = errno
   }
 
   public var description: String {
-    "\(operation) \(path): \(String(cString: strerror(errno)))"
+    "\(operation) \(path): \(errno.description)"
   }
 }

@@ -1,29 +1,16 @@
+import FileSystem
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Preferences
+import Storage
 
 /// When each visitor was last seen, told by the modification times of
 /// their files: every write puts a new version of a file in place, and a
 /// returning visitor whose cookie is renewed (at most once a day) has their
-/// lock files' times set to the present. So a visitor who keeps coming back
-/// looks active even if they never change anything, and `checklists check`
-/// and `prune` can tell who has gone.
+/// lock files' times set to the present (`VisitorDirectory.markActive`,
+/// `Defaults.markActive`). So a visitor who keeps coming back looks active
+/// even if they never change anything, and `checklists check` and `prune`
+/// can tell who has gone.
 public enum VisitorActivity {
-  /// Marks the visitor as seen now, on the lock files that every visitor
-  /// directory holds (each is made by the first write under it and never
-  /// written). Nothing happens when the visitor has no directory: one who
-  /// never changed anything owns nothing on disk.
-  ///
-  /// Metadata only: no file is created or written, so a crawler's requests
-  /// still cost no disk, and the directory itself is untouched, so the
-  /// pages kept for the visitor stay valid.
-  public static func markActive(_ visitor: VisitorDirectory) {
-    _ = utimensat(AT_FDCWD, visitor.lockPath, nil, 0)
-    _ = utimensat(AT_FDCWD, visitor.preferencesLockPath, nil, 0)
-  }
-
   /// One visitor's directory and when it was last active.
   public struct Visitor: Sendable, Equatable {
     public var directory: String
@@ -62,24 +49,23 @@ public enum VisitorActivity {
   /// - Parameter ignoring: names of files whose times do not count (the
   ///   lock files `prune` itself had to create).
   static func visitor(at path: String, ignoring: Set<String> = []) -> Visitor? {
-    var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
-    var latest: timespec?
+    guard let info = try? FileStatus.of(path), info.isDirectory else { return nil }
+    var latest: FileStatus?
     var bytes: Int64 = 0
     for name in VisitorDirectory.sortedEntries(path) where !ignoring.contains(name) {
-      var file = stat()
-      guard stat("\(path)/\(name)", &file) == 0 else { continue }
-      bytes += Int64(file.st_size)
+      guard let file = try? FileStatus.of("\(path)/\(name)") else { continue }
+      bytes += file.size
       if let current = latest,
-        (file.st_mtim.tv_sec, file.st_mtim.tv_nsec) <= (current.tv_sec, current.tv_nsec)
+        (file.modifiedSeconds, file.modifiedNanoseconds)
+          <= (current.modifiedSeconds, current.modifiedNanoseconds)
       {
         continue
       }
-      latest = file.st_mtim
+      latest = file
     }
     // An empty directory (a first write that failed) counts from its own time.
-    let time = latest ?? info.st_mtim
-    let seconds = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    let time = latest ?? info
+    let seconds = Double(time.modifiedSeconds) + Double(time.modifiedNanoseconds) / 1e9
     return Visitor(directory: path, lastActive: Date(timeIntervalSince1970: seconds), bytes: bytes)
   }
 
@@ -114,20 +100,19 @@ public enum VisitorActivity {
       let directory = paths.path
       let pruned = "\(directory.dropLast(paths.key.utf8.count)).pruned-\(paths.key)"
       // Taking a lock creates its file if missing, with the present time.
+      let preferencesLockPath = PreferencesFile.lockPath(inDirectory: directory)
       let created = Set(
         [
           (paths.lockPath, VisitorDirectory.checklistsLockName),
-          (paths.preferencesLockPath, VisitorDirectory.preferencesLockName),
+          (preferencesLockPath, PreferencesFile.lockName),
         ].filter { (try? FileIdentity.of($0.0)) == nil }.map(\.1))
       do {
         let moved = try FileLock.withLock(paths.lockPath) {
-          try FileLock.withLock(paths.preferencesLockPath) { () -> Bool in
+          try FileLock.withLock(preferencesLockPath) { () -> Bool in
             guard let again = visitor(at: directory, ignoring: created),
               again.idleDays(now: now) >= idleDays
             else { return false }
-            guard rename(directory, pruned) == 0 else {
-              throw FileError(operation: "rename", path: directory, errno: errno)
-            }
+            try FileNames.rename(directory, to: pruned)
             return true
           }
         }

@@ -1,5 +1,9 @@
 import ChecklistsModel
+import FileSystem
 import Foundation
+import Preferences
+import Storage
+import Support
 
 /// Validates every visitor's files under `DATA/users` (the `check` command).
 public enum DataCheck {
@@ -53,11 +57,11 @@ public enum DataCheck {
         let visitor = VisitorDirectory(dataDirectory: dataDirectory, key: key)
         check(visitor.checklistsPath, lock: visitor.lockPath, repair: repair, into: &report) {
           data in
-          _ = try ChecklistsFile.decode(data)
+          _ = try ChecklistStore.decodeChecklistsFile(data)
         }
         check(
-          visitor.preferencesPath, lock: visitor.preferencesLockPath, repair: repair,
-          into: &report
+          PreferencesFile.path(inDirectory: visitor.path),
+          lock: PreferencesFile.lockPath(inDirectory: visitor.path), repair: repair, into: &report
         ) { data in
           guard !BinaryPropertyList.isUnsafeToParse(data) else { throw NotADictionary() }
           let plist = try PropertyListSerialization.propertyList(from: data, format: nil)

@@ -2,7 +2,7 @@
 ///
 /// Entries live in arrays linked by index (no per-entry class allocation),
 /// which keeps 10,000 cached visitors within a few KiB each. Not
-/// thread-safe: `ChecklistStore` holds it in a `Mutex`.
+/// thread-safe: its users hold it in a `LockedValue`.
 public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   @usableFromInline struct Entry: Sendable {
     @usableFromInline var key: Key

@@ -1,11 +1,5 @@
-import CFileSystem
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
 
 /// Writes a file so that readers and a crash at any moment see either the
 /// old contents or the new ones, never a mix or nothing.
@@ -26,16 +20,15 @@ public enum AtomicFile {
   /// - Throws: `FileError` naming the system call that failed.
   public static func write(
     _ bytes: some ContiguousBytes, to path: String, durable: Bool = true,
-    permissions: mode_t = 0o600
+    permissions: UInt32 = 0o600
   ) throws(FileError) {
     let (directory, name) = split(path)
     let temporary = try writeTemporary(
       bytes, replacing: path, directory: directory, name: name, durable: durable,
       permissions: permissions)
-    guard rename(temporary, path) == 0 else {
-      let error = FileError(operation: "rename", path: path, errno: errno)
-      unlink(temporary)
-      throw error
+    do { try system_rename(temporary, path) } catch {
+      try? system_unlink(temporary)
+      throw FileError(operation: "rename", path: path, errno: error)
     }
     if durable { try syncDirectory(directory) }
   }
@@ -75,11 +68,16 @@ public enum AtomicFile {
     let (directory, name) = split(path)
     let spare = "\(directory)/.\(name).spare"
     if try refill(spare: spare, replacing: path, with: bytes, durable: durable) {
-      if checklists_exchange(spare, path) == 0 {
-        if durable { try syncDirectory(directory) }
-        return
+      let swapped: Bool
+      do {
+        try system_exchange(spare, path)
+        swapped = true
+      } catch .noSuchFileOrDirectory {
+        swapped = (try? system_rename(spare, path)) != nil  // nothing to replace yet
+      } catch {
+        swapped = false
       }
-      if errno == ENOENT, rename(spare, path) == 0 {  // nothing to replace yet
+      if swapped {
         if durable { try syncDirectory(directory) }
         return
       }
@@ -87,13 +85,14 @@ public enum AtomicFile {
     let temporary = try writeTemporary(
       bytes, replacing: path, directory: directory, name: name, durable: durable,
       permissions: 0o600)
-    if checklists_exchange(temporary, path) == 0 {
+    if (try? system_exchange(temporary, path)) != nil {
       // The replaced version becomes the spare (a reader may keep the old spare open).
-      if rename(temporary, spare) != 0 { unlink(temporary) }
-    } else if rename(temporary, path) != 0 {
-      let error = FileError(operation: "rename", path: path, errno: errno)
-      unlink(temporary)
-      throw error
+      if (try? system_rename(temporary, spare)) == nil { try? system_unlink(temporary) }
+    } else {
+      do { try system_rename(temporary, path) } catch {
+        try? system_unlink(temporary)
+        throw FileError(operation: "rename", path: path, errno: error)
+      }
     }
     if durable { try syncDirectory(directory) }
   }
@@ -103,23 +102,18 @@ public enum AtomicFile {
   private static func refill(
     spare: String, replacing path: String, with bytes: some ContiguousBytes, durable: Bool
   ) throws(FileError) -> Bool {
-    let fd = open(spare, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    guard checklists_take_write_lease(fd) == 0 else { return false }
-    defer { _ = checklists_release_lease(fd) }
+    guard let fd = try? system_open(spare, .rewrite) else { return false }
+    defer { system_close(fd) }
+    guard (try? system_take_write_lease(fd)) != nil else { return false }
+    defer { system_release_lease(fd) }
     // Another name for it (a snapshot made with hard links) must keep its version too.
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_nlink == 1 else { return false }
-    var failure = writeAll(bytes, to: fd, path: spare)
-    if failure == nil, ftruncate(fd, off_t(bytes.withUnsafeBytes { $0.count })) != 0 {
-      failure = FileError(operation: "ftruncate", path: spare, errno: errno)
+    guard let status = try? system_fstat(fd), status.linkCount == 1 else { return false }
+    try writeAll(bytes, to: fd, path: spare)
+    do { try system_ftruncate(fd, bytes.withUnsafeBytes { $0.count }) } catch {
+      throw FileError(operation: "ftruncate", path: spare, errno: error)
     }
-    if failure == nil { failure = stampNewer(fd, than: path, naming: spare) }
-    if failure == nil, durable, fsync(fd) != 0 {
-      failure = FileError(operation: "fsync", path: spare, errno: errno)
-    }
-    if let failure { throw failure }
+    try stampNewer(fd, than: path, naming: spare)
+    if durable { try flush(fd, path: spare) }
     return true
   }
 
@@ -127,24 +121,27 @@ public enum AtomicFile {
   /// `durable`, and returns its path; on failure nothing is left behind.
   private static func writeTemporary(
     _ bytes: some ContiguousBytes, replacing path: String, directory: String, name: String,
-    durable: Bool, permissions: mode_t
+    durable: Bool, permissions: UInt32
   ) throws(FileError) -> String {
-    let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-    guard fd >= 0 else { throw FileError(operation: "open", path: temporary, errno: errno) }
+    let temporary =
+      "\(directory)/.\(name).tmp-\(system_getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd: FileDescriptor
+    do { fd = try system_open(temporary, .createNew, permissions: permissions) } catch {
+      throw FileError(operation: "open", path: temporary, errno: error)
+    }
     // The umask must not narrow a mode asked for on purpose; a private file
     // (0600) is what `open` made under any sensible umask.
-    if permissions & 0o077 != 0 { fchmod(fd, permissions) }
-    var failure = writeAll(bytes, to: fd, path: temporary)
-    if failure == nil { failure = stampNewer(fd, than: path, naming: temporary) }
-    if failure == nil, durable, fsync(fd) != 0 {
-      failure = FileError(operation: "fsync", path: temporary, errno: errno)
+    if permissions & 0o077 != 0 { try? system_fchmod(fd, permissions) }
+    do throws(FileError) {
+      try writeAll(bytes, to: fd, path: temporary)
+      try stampNewer(fd, than: path, naming: temporary)
+      if durable { try flush(fd, path: temporary) }
+    } catch {
+      system_close(fd)
+      try? system_unlink(temporary)
+      throw error
     }
-    close(fd)
-    if let failure {
-      unlink(temporary)
-      throw failure
-    }
+    system_close(fd)
     return temporary
   }
 
@@ -155,43 +152,49 @@ public enum AtomicFile {
   /// one), so two versions written within one tick could otherwise share
   /// inode, size and time, and another process's cache (`FileIdentity`)
   /// would take the newer for the older.
-  private static func stampNewer(_ fd: Int32, than path: String, naming: String) -> FileError? {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    var current = stat()
-    if stat(path, &current) == 0 {
-      let old = current.st_mtim
-      if old.tv_sec > now.tv_sec || (old.tv_sec == now.tv_sec && old.tv_nsec >= now.tv_nsec) {
-        now = old
-        now.tv_nsec += 1_000
-        if now.tv_nsec >= 1_000_000_000 {
-          now.tv_sec += 1
-          now.tv_nsec -= 1_000_000_000
+  private static func stampNewer(_ fd: FileDescriptor, than path: String, naming: String)
+    throws(FileError)
+  {
+    var stamp = system_clock_realtime()
+    if let current = try? system_stat(path) {
+      let old = FileTime(seconds: current.modifiedSeconds, nanoseconds: current.modifiedNanoseconds)
+      if old >= stamp {
+        stamp = old
+        stamp.nanoseconds += 1_000
+        if stamp.nanoseconds >= 1_000_000_000 {
+          stamp.seconds += 1
+          stamp.nanoseconds -= 1_000_000_000
         }
       }
     }
-    let times = [now, now]  // access and modification: a new version
-    guard futimens(fd, times) == 0 else {
-      return FileError(operation: "futimens", path: naming, errno: errno)
+    // Access and modification: a new version.
+    do { try system_futimens(fd, stamp) } catch {
+      throw FileError(operation: "futimens", path: naming, errno: error)
     }
-    return nil
   }
 
-  /// Writes all of `bytes` from offset 0 of `fd`; the error, if any.
-  private static func writeAll(_ bytes: some ContiguousBytes, to fd: Int32, path: String)
-    -> FileError?
+  /// Writes all of `bytes` from offset 0 of `fd`.
+  private static func writeAll(_ bytes: some ContiguousBytes, to fd: FileDescriptor, path: String)
+    throws(FileError)
   {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = pwrite(fd, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
-        if written < 0 {
-          if errno == EINTR { continue }
-          return FileError(operation: "write", path: path, errno: errno)
+    let written = bytes.withUnsafeBytes { buffer in
+      Result { () throws(Errno) in
+        var offset = 0
+        while offset < buffer.count {
+          offset += try system_pwrite(
+            fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]), at: offset)
         }
-        offset += written
       }
-      return nil
+    }
+    do { try written.get() } catch {
+      throw FileError(operation: "write", path: path, errno: error)
+    }
+  }
+
+  /// Flushes the file `fd` to disk.
+  private static func flush(_ fd: FileDescriptor, path: String) throws(FileError) {
+    do { try system_fsync(fd) } catch {
+      throw FileError(operation: "fsync", path: path, errno: error)
     }
   }
 
@@ -208,31 +211,16 @@ public enum AtomicFile {
 
   /// Flushes a directory's entries (a rename or a new file in it) to disk.
   public static func syncDirectory(_ directory: String) throws(FileError) {
-    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { throw FileError(operation: "open", path: directory, errno: errno) }
-    defer { close(fd) }
-    guard fsync(fd) == 0 else { throw FileError(operation: "fsync", path: directory, errno: errno) }
+    let fd: FileDescriptor
+    do { fd = try system_open(directory, .directory) } catch {
+      throw FileError(operation: "open", path: directory, errno: error)
+    }
+    defer { system_close(fd) }
+    try flush(fd, path: directory)
   }
 
   /// Reads a whole file, or returns nil when it does not exist.
   public static func read(_ path: String) throws(FileError) -> Data? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      if errno == ENOENT { return nil }
-      throw FileError(operation: "open", path: path, errno: errno)
-    }
-    defer { close(fd) }
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FileError(operation: "read", path: path, errno: errno)
-      }
-      if count == 0 { break }
-      data.append(contentsOf: chunk[0..<count])
-    }
-    return data
+    try FileSnapshot.read(path)?.contents
   }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension AtomicFile {
   /// Creates `path` and its missing parents, each private (0700). The one
   /// implementation for the store and the preferences, which both create a
@@ -20,13 +14,12 @@ extension AtomicFile {
   /// - Parameter durable: when false, skips the `fsync` calls (tests and
   ///   benchmarks only).
   public static func createDirectory(_ path: String, durable: Bool) throws(FileError) {
-    var info = stat()
-    if stat(path, &info) == 0 { return }
+    if (try? system_stat(path)) != nil { return }
     let parent = split(path).directory
     if parent != path { try createDirectory(parent, durable: durable) }
-    if mkdir(path, 0o700) != 0 && errno != EEXIST {
-      throw FileError(operation: "mkdir", path: path, errno: errno)
-    }
+    do { try system_mkdir(path, 0o700) } catch  where error != .fileExists {
+      throw FileError(operation: "mkdir", path: path, errno: error)
+    } catch {}
     guard durable else { return }
     try syncDirectory(path)
     try syncDirectory(parent)

@@ -1,14 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import Storage
+@testable import FileSystem
 
 @Suite struct AtomicFileTests {
-  let directory: String = {
-    let path = NSTemporaryDirectory() + "atomic-\(UUID().uuidString)"
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }()
+  let temporary = TemporaryDirectory("atomic")
+  var directory: String { temporary.path }
 
   @Test func writesThenReplacesWithoutLeavingTemporaries() throws {
     let path = directory + "/file.plist"

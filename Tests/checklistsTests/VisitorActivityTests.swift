@@ -1,14 +1,22 @@
 import ChecklistsModel
+import FileSystem
 import Foundation
-import XCTest
+import Logging
+import Preferences
+import TestSupport
+import Testing
 
 @testable import Storage
+@testable import checklists
 
 /// Who has gone: the directory's time says when a visitor was last seen,
 /// `prune` lists (dry run) or removes those idle long enough, and never
 /// one who came back meanwhile.
-final class VisitorActivityTests: XCTestCase {
-  private func visitorWithData(_ data: String, _ id: String) throws -> VisitorDirectory {
+@Suite struct VisitorActivityTests {
+  let temporary = TemporaryDirectory("visitor-activity")
+  var data: String { temporary.path }
+
+  private func visitorWithData(_ id: String) throws -> VisitorDirectory {
     let visitor = VisitorDirectory(dataDirectory: data, visitorID: id)
     try makeStore(data).update(visitor, initial: storedOrFirstRun) { model in
       _ = try model.addItem(text: "milk", toList: 1)
@@ -26,61 +34,65 @@ final class VisitorActivityTests: XCTestCase {
     try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: visitor.path)
   }
 
-  func testLastActiveIsTheLatestTimeOfTheDirectoryAndItsFiles() throws {
-    let data = try makeDataDirectory(self)
-    let visitor = try visitorWithData(data, "a")
+  /// What a renewal of the visitor's cookie does (`VisitorSession`): each
+  /// owner marks its lock file.
+  private func markActive(_ visitor: VisitorDirectory) {
+    visitor.markActive()
+    Defaults(logger: Logger(label: "VisitorActivityTests")).markActive(directory: visitor.path)
+  }
+
+  @Test func lastActiveIsTheLatestTimeOfTheDirectoryAndItsFiles() throws {
+    let visitor = try visitorWithData("a")
     try backdate(visitor, days: 50)
     var found = VisitorActivity.visitors(dataDirectory: data)
-    XCTAssertEqual(found.map(\.directory), [visitor.path])
-    XCTAssertEqual(found.first?.idleDays(now: Date()), 50)
-    XCTAssertGreaterThan(found.first?.bytes ?? 0, 100)
+    #expect(found.map(\.directory) == [visitor.path])
+    #expect(found.first?.idleDays(now: Date()) == 50)
+    #expect(found.first?.bytes ?? 0 > 100)
     // A file written since counts, as does a renewal that marks the directory.
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSinceNow: -3 * 86_400)],
       ofItemAtPath: visitor.checklistsPath)
     found = VisitorActivity.visitors(dataDirectory: data)
-    XCTAssertEqual(found.first?.idleDays(now: Date()), 3)
-    VisitorActivity.markActive(visitor)
-    XCTAssertEqual(VisitorActivity.visitors(dataDirectory: data).first?.idleDays(now: Date()), 0)
+    #expect(found.first?.idleDays(now: Date()) == 3)
+    markActive(visitor)
+    #expect(VisitorActivity.visitors(dataDirectory: data).first?.idleDays(now: Date()) == 0)
     // Marking a visitor without a directory creates nothing.
     let stranger = VisitorDirectory(dataDirectory: data, visitorID: "stranger")
-    VisitorActivity.markActive(stranger)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: stranger.path))
+    markActive(stranger)
+    #expect(!FileManager.default.fileExists(atPath: stranger.path))
   }
 
-  func testPruneIsADryRunUnlessToldAndRemovesOnlyTheIdle() throws {
-    let data = try makeDataDirectory(self)
-    let idle = try visitorWithData(data, "idle")
-    let recent = try visitorWithData(data, "recent")
+  @Test func pruneIsADryRunUnlessToldAndRemovesOnlyTheIdle() throws {
+    let idle = try visitorWithData("idle")
+    let recent = try visitorWithData("recent")
     try backdate(idle, days: 500)
     try backdate(recent, days: 20)
 
     let dryRun = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: true)
-    XCTAssertEqual(dryRun.idle.map(\.directory), [idle.path])
-    XCTAssertTrue(FileManager.default.fileExists(atPath: idle.checklistsPath), "nothing removed")
+    #expect(dryRun.idle.map(\.directory) == [idle.path])
+    #expect(FileManager.default.fileExists(atPath: idle.checklistsPath), "nothing removed")
 
     let pruned = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
-    XCTAssertEqual(pruned.idle.map(\.directory), [idle.path])
-    XCTAssertEqual(pruned.failures, [])
-    XCTAssertFalse(FileManager.default.fileExists(atPath: idle.path))
-    XCTAssertTrue(FileManager.default.fileExists(atPath: recent.checklistsPath))
+    #expect(pruned.idle.map(\.directory) == [idle.path])
+    #expect(pruned.failures == [])
+    #expect(!FileManager.default.fileExists(atPath: idle.path))
+    #expect(FileManager.default.fileExists(atPath: recent.checklistsPath))
     let shard = (idle.path as NSString).deletingLastPathComponent
-    XCTAssertEqual(
-      try FileManager.default.contentsOfDirectory(atPath: shard).filter { $0.hasPrefix(".") }, [],
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: shard).filter { $0.hasPrefix(".") } == [],
       "no half-removed directory left behind")
-    XCTAssertEqual(try makeStore(data).load(recent)?.checklist(id: 1)?.items.count, 1)
+    #expect(try makeStore(data).load(recent)?.checklist(id: 1)?.items.count == 1)
   }
 
   /// A visitor who came back between the listing and the removal (their
   /// change waited for the lock, or is already on disk) is kept.
-  func testPruneKeepsAVisitorActiveAgainUnderTheLock() throws {
-    let data = try makeDataDirectory(self)
-    let visitor = try visitorWithData(data, "back")
+  @Test func pruneKeepsAVisitorActiveAgainUnderTheLock() throws {
+    let visitor = try visitorWithData("back")
     try backdate(visitor, days: 500)
     let listed = VisitorActivity.visitors(dataDirectory: data)
-    XCTAssertEqual(listed.first?.idleDays(now: Date()), 500)
+    #expect(listed.first?.idleDays(now: Date()) == 500)
     let store = makeStore(data)
-    let model = try XCTUnwrap(store.load(visitor))
+    let model = try #require(try store.load(visitor))
     let locked = DispatchSemaphore(value: 0)
     let comeBack = Thread {
       try? FileLock.withLock(visitor.lockPath) {
@@ -94,7 +106,7 @@ final class VisitorActivityTests: XCTestCase {
     comeBack.start()
     locked.wait()
     let report = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
-    XCTAssertEqual(report.skipped, [visitor.path])
-    XCTAssertTrue(FileManager.default.fileExists(atPath: visitor.checklistsPath))
+    #expect(report.skipped == [visitor.path])
+    #expect(FileManager.default.fileExists(atPath: visitor.checklistsPath))
   }
 }

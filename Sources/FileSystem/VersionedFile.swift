@@ -1,0 +1,214 @@
+import Foundation
+import Support
+
+/// The decoded values of one kind of file, one file per key (a visitor),
+/// kept while the file is unchanged: the one cache of decoded files, used
+/// by the checklists store and the preferences.
+///
+/// A value is valid while the identity of the file now (`stat`) equals the
+/// identity of the bytes it was decoded from (`FileSnapshot`) or written as
+/// (`cacheWritten`). Writers replace a file only under its lock and only by
+/// a rename (`AtomicFile`), so another process's write is seen at the next
+/// load. A version that cannot be decoded is moved aside (`CorruptFile`)
+/// under the file's lock, and only if it is still that version: another
+/// process may have set it aside and written a good one meanwhile, which is
+/// then read instead. Thread-safe; the cache is bounded (least recently
+/// used go first).
+public final class VersionedFile<Value: Sendable>: Sendable {
+  /// A value and the identity of the version of the file it stands for.
+  public struct Version: Sendable {
+    public var value: Value
+    public var identity: FileIdentity
+
+    public init(value: Value, identity: FileIdentity) {
+      self.value = value
+      self.identity = identity
+    }
+  }
+
+  @usableFromInline let cache: LockedValue<LRUCache<String, Version>>
+  @usableFromInline let cacheCapacity: Int
+  @usableFromInline let lockName: String
+  @usableFromInline let setAsideDurably: Bool
+  @usableFromInline let decode: @Sendable (Data) throws -> Value
+  @usableFromInline let keepsInPlace: @Sendable (any Error) -> Bool
+
+  /// - Parameters:
+  ///   - lockName: the name of the lock file beside each file, which its
+  ///     writers hold to replace it.
+  ///   - cacheCapacity: how many keys' values stay decoded.
+  ///   - setAsideDurably: flush the directory after moving a file aside.
+  ///   - decode: the value of a file's bytes; what it throws makes the
+  ///     file corrupt, unless `keepsInPlace` says otherwise.
+  ///   - keepsInPlace: true for a decoding error that does not make the
+  ///     file corrupt (it is then left in place and reported).
+  public init(
+    lockName: String, cacheCapacity: Int, setAsideDurably: Bool = false,
+    decode: @escaping @Sendable (Data) throws -> Value,
+    keepsInPlace: @escaping @Sendable (any Error) -> Bool = { _ in false }
+  ) {
+    self.cache = LockedValue(LRUCache(capacity: cacheCapacity))
+    self.cacheCapacity = cacheCapacity
+    self.lockName = lockName
+    self.setAsideDurably = setAsideDurably
+    self.decode = decode
+    self.keepsInPlace = keepsInPlace
+  }
+
+  /// The value of the file at `path` now, nil when there is none. Never
+  /// writes, except to move an undecodable version aside under the lock.
+  ///
+  /// - Parameters:
+  ///   - path: the file.
+  ///   - key: its cache entry (the visitor).
+  ///   - attempts: how many times a version replaced meanwhile is looked
+  ///     at again before giving up (`.unsettled`).
+  ///   - awaitingWriter: called before a file that is not the cached
+  ///     version is read, with the attempt (from 0) and the cached
+  ///     identity; true to look again instead (a writer of this process is
+  ///     about to cache what it wrote, which costs less than decoding it).
+  /// - Throws: `VersionedFileError`; `.setAside` once for a file that
+  ///   cannot be decoded (the next load then finds none).
+  @inlinable
+  public func load(
+    _ path: String, key: String, attempts: Int = .max,
+    awaitingWriter: (_ attempt: Int, _ cached: FileIdentity?) -> Bool = { _, _ in false }
+  ) throws(VersionedFileError) -> Version? {
+    try current(path, key: key, attempts: attempts, locked: false, awaitingWriter: awaitingWriter)
+  }
+
+  /// As `load`, for a caller that holds the file's lock (a writer that
+  /// starts from the stored value): an undecodable version is moved aside
+  /// without taking the lock again.
+  @inlinable
+  public func loadLocked(_ path: String, key: String) throws(VersionedFileError) -> Version? {
+    try current(path, key: key, attempts: .max, locked: true) { _, _ in false }
+  }
+
+  /// Caches `value` as the one of the file at `path` now. The caller has
+  /// just replaced the file with the encoding of `value` and still holds its
+  /// lock, so nobody else wrote since: the identity of the file now is the
+  /// identity of those bytes.
+  ///
+  /// - Returns: that identity; nil when the file is gone.
+  @discardableResult
+  public func cacheWritten(_ value: Value, at path: String, key: String) throws(FileError)
+    -> FileIdentity?
+  {
+    guard let identity = try FileIdentity.of(path) else { return nil }
+    cache.withLock { $0.setValue(Version(value: value, identity: identity), forKey: key) }
+    return identity
+  }
+
+  /// The identity of the version cached for `key`, if any.
+  public func cachedIdentity(forKey key: String) -> FileIdentity? {
+    cache.withLock { $0.value(forKey: key)?.identity }
+  }
+
+  /// The number of cached keys.
+  public var cachedCount: Int { cache.withLock { $0.count } }
+
+  /// Forgets every cached value.
+  public func removeAllCached() {
+    cache.withLock { $0 = LRUCache(capacity: cacheCapacity) }
+  }
+
+  // MARK: Internals
+
+  /// What one look at a file that is not the cached version found.
+  @usableFromInline enum Outcome {
+    case version(Version)
+    /// Replaced or removed meanwhile: look again.
+    case replaced
+  }
+
+  /// The cached value while the file's identity is the cached one, else
+  /// the decoded file (`refresh`).
+  @inlinable
+  func current(
+    _ path: String, key: String, attempts: Int, locked: Bool,
+    awaitingWriter: (_ attempt: Int, _ cached: FileIdentity?) -> Bool
+  ) throws(VersionedFileError) -> Version? {
+    var attempt = 0
+    while attempt < attempts {
+      defer { attempt += 1 }
+      let identity: FileIdentity
+      do {
+        guard let found = try FileIdentity.of(path) else {
+          cache.withLock { $0.removeValue(forKey: key) }
+          return nil
+        }
+        identity = found
+      } catch {
+        throw .io(error)
+      }
+      let cached = cache.withLock { $0.value(forKey: key) }
+      if let cached, cached.identity == identity { return cached }
+      if awaitingWriter(attempt, cached?.identity) { continue }
+      switch try refresh(path, key: key, cached: cached, locked: locked) {
+      case .version(let version): return version
+      case .replaced: continue
+      }
+    }
+    throw .unsettled(path: path)
+  }
+
+  /// Reads and decodes the file, unless it is the cached version after all:
+  /// with many threads, a version is often replaced between a `stat` and
+  /// the cache look-up, and decoding it again was 40% of a busy visitor's
+  /// preferences commits.
+  @usableFromInline
+  func refresh(_ path: String, key: String, cached: Version?, locked: Bool)
+    throws(VersionedFileError) -> Outcome
+  {
+    let snapshot: FileSnapshot
+    do {
+      if let cached, try FileIdentity.of(path) == cached.identity { return .version(cached) }
+      guard let read = try FileSnapshot.read(path) else { return .replaced }
+      snapshot = read
+    } catch {
+      throw .io(error)
+    }
+    let value: Value
+    do {
+      value = try decode(snapshot.contents)
+    } catch {
+      if keepsInPlace(error) { throw .leftInPlace(path: path, reason: error) }
+      guard let keptAs = try setAside(path, key: key, version: snapshot.identity, locked: locked)
+      else { return .replaced }
+      throw .setAside(path: path, keptAs: keptAs, reason: error)
+    }
+    let version = Version(value: value, identity: snapshot.identity)
+    cache.withLock { cache in
+      // Only over the entry seen before reading: a writer may have cached a
+      // newer version meanwhile, which this one must not hide.
+      if cache.value(forKey: key)?.identity == cached?.identity {
+        cache.setValue(version, forKey: key)
+      }
+    }
+    return .version(version)
+  }
+
+  /// Moves an undecodable file aside, under its lock and only if it is
+  /// still `version`; the new path, or nil when it was replaced meanwhile.
+  private func setAside(_ path: String, key: String, version: FileIdentity, locked: Bool)
+    throws(VersionedFileError) -> String?
+  {
+    let move = { () throws(FileError) -> String? in
+      guard try FileIdentity.of(path) == version else { return nil }
+      let keptAs = try CorruptFile.setAside(path, durable: self.setAsideDurably)
+      self.cache.withLock { $0.removeValue(forKey: key) }
+      return keptAs
+    }
+    let lockPath = AtomicFile.split(path).directory + "/" + lockName
+    do {
+      return locked ? try move() : try FileLock.withLock(lockPath) { try move() }
+    } catch let error as FileError {
+      throw .io(error)
+    } catch let error as FileLock.Busy {
+      throw .busy(error)
+    } catch {
+      throw .io(FileError(operation: "flock", path: lockPath, errno: .ioError))
+    }
+  }
+}

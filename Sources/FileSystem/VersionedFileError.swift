@@ -1,0 +1,27 @@
+/// Why a `VersionedFile` could not give the value of a file.
+public enum VersionedFileError: Error, Sendable, CustomStringConvertible {
+  /// A system call failed.
+  case io(FileError)
+  /// The lock under which an undecodable version is set aside was not
+  /// taken (`FileLock`); nothing was moved.
+  case busy(FileLock.Busy)
+  /// The file could not be decoded; it was moved aside to `keptAs` (never
+  /// overwritten or deleted).
+  case setAside(path: String, keptAs: String, reason: any Error)
+  /// The decoder refused the file without calling it corrupt (e.g. written
+  /// by a newer version): it is left where it is.
+  case leftInPlace(path: String, reason: any Error)
+  /// Each read met a version that was replaced before it could be set
+  /// aside, as many times as the caller allowed.
+  case unsettled(path: String)
+
+  public var description: String {
+    switch self {
+    case .io(let error): "\(error)"
+    case .busy(let busy): "\(busy)"
+    case .setAside(let path, let keptAs, let reason): "\(path): \(reason); kept as \(keptAs)"
+    case .leftInPlace(let path, let reason): "\(path): \(reason)"
+    case .unsettled(let path): "\(path): replaced during every read"
+    }
+  }
+}
