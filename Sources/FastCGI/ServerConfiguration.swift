@@ -10,6 +10,13 @@ public struct ServerConfiguration: Sendable {
     case loopback(port: Int)
   }
 
+  /// The threads `scripts/backend-threads` gives for `scripts/settings.env`
+  /// (nginx's 2 workers × 16 kept connections + 32 spare).
+  public static let defaultThreads = 64
+  /// nginx's `client_max_body_size 64k` (nginx.conf): a body nginx lets
+  /// through is read whole.
+  public static let defaultMaximumBodySize = 64 * 1024
+
   public var address: Address
   /// Worker threads, each blocked in its own accept. With nginx's
   /// `fastcgi_keep_conn`, a thread stays with an idle kept connection, so
@@ -27,7 +34,8 @@ public struct ServerConfiguration: Sendable {
   public var saturationWarningInterval: Duration
 
   public init(
-    address: Address, threads: Int = 16, maximumBodySize: Int = 64 * 1024, backlog: Int32 = 1024,
+    address: Address, threads: Int = defaultThreads, maximumBodySize: Int = defaultMaximumBodySize,
+    backlog: Int32 = 1024,
     saturationWarningInterval: Duration = .seconds(60)
   ) {
     self.address = address

@@ -35,7 +35,8 @@ public final class Defaults: @unchecked Sendable {
   ///   - cacheCapacity: how many visitors' domains stay parsed in memory.
   public init(
     logger: Logger, format: PropertyListSerialization.PropertyListFormat = .xml,
-    durable: Bool = true, cacheCapacity: Int = 10_000
+    durable: Bool = true,
+    cacheCapacity: Int = VersionedFile<Data>.defaultCapacity
   ) {
     self.logger = logger
     self.format = format

@@ -20,7 +20,7 @@ public final class ChecklistStore: Sendable {
     public var durable: Bool
 
     public init(
-      dataDirectory: String, cacheCapacity: Int = 10_000,
+      dataDirectory: String, cacheCapacity: Int = VersionedFile<DataModel>.defaultCapacity,
       format: PropertyListSerialization.PropertyListFormat = .xml, durable: Bool = true
     ) {
       self.dataDirectory = dataDirectory

@@ -22,13 +22,13 @@ struct ServeCommand: ParsableCommand {
     help:
       "Worker threads; keep it above the idle connections nginx keeps (upstream keepalive × nginx workers)."
   )
-  var threads: Int = 64
+  var threads: Int = ServerConfiguration.defaultThreads
 
   @Option(help: "The data directory.")
   var data: String = "data"
 
   @Option(help: "Largest request body read, in bytes (nginx's client_max_body_size is the same).")
-  var maxBody: Int = 64 * 1024
+  var maxBody: Int = ServerConfiguration.defaultMaximumBodySize
 
   @Option(help: "The Mustache templates.")
   var templates: String = "Templates"
@@ -37,10 +37,12 @@ struct ServeCommand: ParsableCommand {
   var `public`: String = "Public"
 
   @Option(help: "Visitors whose checklists and preferences stay decoded in memory.")
-  var cacheCapacity: Int = 10_000
+  var cacheCapacity: Int = ApplicationConfiguration.defaultCacheCapacity
 
-  @Option(help: "Rendered Checklist pages kept in memory (each at most 16 KiB).")
-  var pageCacheCapacity: Int = 1_000
+  @Option(
+    name: .customLong("page-cache-capacity"),
+    help: "Whole answers to revisited pages kept in memory (each body at most 16 KiB).")
+  var memoCapacity: Int = ApplicationConfiguration.defaultMemoCapacity
 
   @Option(
     help:
@@ -54,7 +56,7 @@ struct ServeCommand: ParsableCommand {
     }
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
-    guard pageCacheCapacity > 0 else {
+    guard memoCapacity > 0 else {
       throw ValidationError("--page-cache-capacity must be at least 1.")
     }
     if let publicOrigin, PublicOrigin(publicOrigin) == nil {
@@ -76,7 +78,7 @@ struct ServeCommand: ParsableCommand {
       application = try Application(
         configuration: ApplicationConfiguration(
           dataDirectory: data, templatesDirectory: templates, publicDirectory: `public`,
-          cacheCapacity: cacheCapacity, pageCacheCapacity: pageCacheCapacity,
+          cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
           publicOrigin: origin),
         logger: logger)
     } catch {

@@ -43,7 +43,7 @@ public final class Application: Sendable {
       logger: logger, durable: configuration.durable,
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
-    memo = ResponseMemo(capacity: configuration.pageCacheCapacity)
+    memo = ResponseMemo(capacity: configuration.memoCapacity)
     routes = .checklists  // built here, so a mistake in the table stops the start
     store = ChecklistStore(
       configuration: .init(

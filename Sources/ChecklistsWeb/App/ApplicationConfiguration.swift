@@ -1,7 +1,15 @@
+import ChecklistsModel
+import FileSystem
 import Foundation
 
 /// Where the application finds its files and how it stores visitors' data.
 public struct ApplicationConfiguration: Sendable {
+  /// Visitors whose decoded checklists and preferences stay in memory.
+  public static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
+  /// Answers the response memo keeps (`--page-cache-capacity`): at most
+  /// 16 KiB each, so at most 16 MiB.
+  public static let defaultMemoCapacity = 1_000
+
   /// The data directory: `secret` and `users/…` live here.
   public var dataDirectory: String
   /// The Mustache templates (`Templates/`).
@@ -16,7 +24,7 @@ public struct ApplicationConfiguration: Sendable {
   public var cacheCapacity: Int
   /// How many whole answers to revisited pages (Checklist, All Lists) the
   /// response memo keeps; a body is kept only up to 16 KiB.
-  public var pageCacheCapacity: Int
+  public var memoCapacity: Int
   /// The one origin browsers reach the site at, when the operator gives it:
   /// then the only `Origin` a post may carry. Nil: posts are compared with
   /// the request's `Host` and listening port.
@@ -24,15 +32,16 @@ public struct ApplicationConfiguration: Sendable {
 
   public init(
     dataDirectory: String, templatesDirectory: String = "Templates",
-    publicDirectory: String = "Public", durable: Bool = true, cacheCapacity: Int = 10_000,
-    pageCacheCapacity: Int = 1_000, publicOrigin: PublicOrigin? = nil
+    publicDirectory: String = "Public", durable: Bool = true,
+    cacheCapacity: Int = defaultCacheCapacity, memoCapacity: Int = defaultMemoCapacity,
+    publicOrigin: PublicOrigin? = nil
   ) {
     self.dataDirectory = dataDirectory
     self.templatesDirectory = templatesDirectory
     self.publicDirectory = publicDirectory
     self.durable = durable
     self.cacheCapacity = cacheCapacity
-    self.pageCacheCapacity = pageCacheCapacity
+    self.memoCapacity = memoCapacity
     self.publicOrigin = publicOrigin
   }
 }
