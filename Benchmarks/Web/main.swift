@@ -123,9 +123,45 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile"),
   print("(checksum \(sink))")
   exit(0)
 }
+// The FastCGI boundary on every request: nginx's parameters into a
+// `Request` (a browser's GET: the CGI variables of nginx.conf and the
+// headers a browser sends), and the response's head out.
+let browserParameters = [
+  "REQUEST_METHOD": "GET", "REQUEST_URI": "/lists/2", "DOCUMENT_URI": "/lists/2",
+  "QUERY_STRING": "", "CONTENT_TYPE": "", "CONTENT_LENGTH": "", "SERVER_PROTOCOL": "HTTP/1.1",
+  "REMOTE_ADDR": "192.0.2.10", "HTTPS": "on", "HTTP_HOST": "checklists.example",
+  "HTTP_USER_AGENT":
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+  "HTTP_ACCEPT": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9", "HTTP_ACCEPT_ENCODING": "gzip, deflate, br, zstd",
+  "HTTP_COOKIE": "__Host-visitor=\(someone.hex).20000; __Host-ChecklistIndex=0",
+  "HTTP_SEC_FETCH_SITE": "same-origin", "HTTP_SEC_FETCH_MODE": "navigate",
+  "HTTP_SEC_FETCH_DEST": "document", "HTTP_SEC_FETCH_USER": "?1",
+  "HTTP_UPGRADE_INSECURE_REQUESTS": "1", "HTTP_IF_NONE_MATCH": "\"0123456789abcdef-1c2a\"",
+  "HTTP_PRIORITY": "u=0, i",
+]
+report(
+  "Request(parameters:) (a browser's GET, \(browserParameters.count) parameters)",
+  measure(100_000) {
+    sink &+= Request(parameters: browserParameters).path.utf8.count
+  }, goal: 5_000)
+let listPage = application.respond(to: get)
+report(
+  "Response.encodedHead (list page)",
+  measure(200_000) { sink &+= listPage.encodedHead().count }, goal: 2_000)
 report(
   "GET /lists/2 (20 items, \(size) bytes)",
   measure(20_000) { sink &+= application.respond(to: get).body.count }, goal: 20_000)
+var getParameters = browserParameters
+getParameters["HTTPS"] = nil
+getParameters["HTTP_IF_NONE_MATCH"] = nil
+getParameters["HTTP_COOKIE"] = "visitor=\(someone.hex); ChecklistIndex=0"
+report(
+  "GET /lists/2 from parameters to head",
+  measure(20_000) {
+    let response = application.respond(to: Request(parameters: getParameters))
+    sink &+= response.encodedHead().count + response.body.count
+  }, goal: 25_000)
 let settings = Request(
   method: "GET", path: "/settings", headers: ["cookie": "visitor=\(someone.hex)"])
 report(
