@@ -20,7 +20,10 @@ let package = Package(
       pkgConfig: "fcgi",
       providers: [.apt(["libfcgi-dev"])]
     ),
-    .target(name: "FastCGI", dependencies: ["CFastCGI"]),
+    .target(
+      name: "FastCGI",
+      dependencies: ["CFastCGI", .product(name: "HTTPTypes", package: "swift-http-types")]
+    ),
 
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
@@ -48,6 +51,7 @@ let package = Package(
         "ChecklistsModel",
         "HTMLTemplates",
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -70,7 +74,12 @@ let package = Package(
     // What every test target shares: temporary directories, built tools, seeded randomness.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-    .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
+    .testTarget(
+      name: "FastCGITests",
+      dependencies: [
+        "FastCGI", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]
+    ),
     .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel"]),
     .testTarget(
       name: "StorageTests",
@@ -98,13 +107,16 @@ let package = Package(
       name: "bench-scale",
       dependencies: [
         "ChecklistsWeb", "ChecklistsModel", "Storage", "FastCGI",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Benchmarks/Scale"
     ),
     .executableTarget(
       name: "bench-web",
-      dependencies: ["ChecklistsWeb", "FastCGI"],
+      dependencies: [
+        "ChecklistsWeb", "FastCGI", .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
       path: "Benchmarks/Web"
     ),
 
@@ -112,6 +124,7 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
+        "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
@@ -145,7 +158,7 @@ let package = Package(
     .executableTarget(
       name: "fuzz",
       dependencies: [
-        "ChecklistsWeb", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
+        "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",

@@ -2,6 +2,7 @@ import ChecklistsWeb
 import Dispatch
 import FastCGI
 import Foundation
+import HTTPTypes
 import Logging
 
 // Per-request costs of the web layer's pure pieces, in release builds.
@@ -37,7 +38,7 @@ report(
   "Router.resolve (5 paths)",
   measure(200_000) {
     for path in paths {
-      if case .route = Router.resolve(method: "POST", path: path) { sink &+= 1 }
+      if case .route = Router.resolve(method: .post, path: path) { sink &+= 1 }
     }
   }, goal: 5_000)
 
@@ -62,11 +63,8 @@ report(
   measure(100_000) { sink &+= csrf.token(for: visitor).utf8.count }, goal: 10_000)
 
 let request = Request(
-  method: "POST", path: "/lists",
-  headers: [
-    "host": "checklists.example", "origin": "https://checklists.example",
-    "sec-fetch-site": "same-origin",
-  ],
+  method: .post, path: "/lists", authority: "checklists.example",
+  headerFields: [.origin: "https://checklists.example", .secFetchSite: "same-origin"],
   isHTTPS: true)
 report(
   "CSRF.verdict (origin + token)",
@@ -103,18 +101,17 @@ let someonesToken = CSRF(secret: try ServerSecret.loadOrCreate(inDirectory: data
 func post(_ path: String, _ fields: String) -> Response {
   application.respond(
     to: Request(
-      method: "POST", path: path,
-      headers: [
-        "cookie": "visitor=\(someone.hex)",
-        "content-type": "application/x-www-form-urlencoded",
+      method: .post, path: path,
+      headerFields: [
+        .cookie: "visitor=\(someone.hex)", .contentType: "application/x-www-form-urlencoded",
       ],
       body: Array("csrf=\(someonesToken)&\(fields)".utf8)))
 }
 _ = post("/lists", "name=Bench")
 for number in 0..<20 { _ = post("/lists/2/items", "text=item+\(number)") }
 let get = Request(
-  method: "GET", path: "/lists/2",
-  headers: ["cookie": "visitor=\(someone.hex); ChecklistIndex=0"])
+  method: .get, path: "/lists/2",
+  headerFields: [.cookie: "visitor=\(someone.hex); ChecklistIndex=0"])
 let size = application.respond(to: get).body.count
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"),
   let count = Int(CommandLine.arguments[flag + 1])
@@ -163,11 +160,11 @@ report(
     sink &+= response.encodedHead().count + response.body.count
   }, goal: 25_000)
 let settings = Request(
-  method: "GET", path: "/settings", headers: ["cookie": "visitor=\(someone.hex)"])
+  method: .get, path: "/settings", headerFields: [.cookie: "visitor=\(someone.hex)"])
 report(
   "GET /settings", measure(20_000) { sink &+= application.respond(to: settings).body.count },
   goal: 10_000)
-let health = Request(method: "GET", path: "/health")
+let health = Request(method: .get, path: "/health")
 report(
   "GET /health", measure(200_000) { sink &+= application.respond(to: health).body.count },
   goal: 1_000)

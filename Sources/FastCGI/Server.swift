@@ -238,7 +238,7 @@ public final class Server: @unchecked Sendable {
     let response = handler(request)
     let head = response.encodedHead()
     guard head.withUnsafeBytes({ connection.write($0) }) else { return false }
-    if request.method != "HEAD", !response.body.isEmpty {
+    if request.method != .head, !response.body.isEmpty {
       guard response.body.withUnsafeBytes({ connection.write($0) }) else { return false }
     }
     return bodyComplete

@@ -1,27 +1,28 @@
 import FastCGI
+import HTTPTypes
 import Testing
 
 @testable import ChecklistsWeb
 
 @Suite struct RouterTests {
   /// Every address of the specification with the method that reaches it.
-  static let table: [(method: String, path: String, route: Route)] = [
-    ("GET", "/", .landing),
-    ("GET", "/lists", .allLists),
-    ("GET", "/lists/new", .newListForm),
-    ("POST", "/lists", .createList),
-    ("GET", "/lists/7", .checklist(list: 7)),
-    ("GET", "/lists/7/edit", .editListForm(list: 7)),
-    ("POST", "/lists/7", .updateList(list: 7)),
-    ("POST", "/lists/7/delete", .deleteList(list: 7)),
-    ("POST", "/lists/7/items", .addItem(list: 7)),
-    ("GET", "/lists/7/items/42/edit", .editItemForm(list: 7, item: 42)),
-    ("POST", "/lists/7/items/42", .updateItem(list: 7, item: 42)),
-    ("POST", "/lists/7/items/42/toggle", .toggleItem(list: 7, item: 42)),
-    ("POST", "/lists/7/items/42/delete", .deleteItem(list: 7, item: 42)),
-    ("GET", "/settings", .settings),
-    ("POST", "/settings", .saveSettings),
-    ("POST", "/settings/reset", .resetSettings),
+  static let table: [(method: HTTPRequest.Method, path: String, route: Route)] = [
+    (.get, "/", .landing),
+    (.get, "/lists", .allLists),
+    (.get, "/lists/new", .newListForm),
+    (.post, "/lists", .createList),
+    (.get, "/lists/7", .checklist(list: 7)),
+    (.get, "/lists/7/edit", .editListForm(list: 7)),
+    (.post, "/lists/7", .updateList(list: 7)),
+    (.post, "/lists/7/delete", .deleteList(list: 7)),
+    (.post, "/lists/7/items", .addItem(list: 7)),
+    (.get, "/lists/7/items/42/edit", .editItemForm(list: 7, item: 42)),
+    (.post, "/lists/7/items/42", .updateItem(list: 7, item: 42)),
+    (.post, "/lists/7/items/42/toggle", .toggleItem(list: 7, item: 42)),
+    (.post, "/lists/7/items/42/delete", .deleteItem(list: 7, item: 42)),
+    (.get, "/settings", .settings),
+    (.post, "/settings", .saveSettings),
+    (.post, "/settings/reset", .resetSettings),
   ]
 
   @Test func everyAddressOfTheSpecificationRoutes() {
@@ -34,38 +35,38 @@ import Testing
   }
 
   @Test func headIsRoutedAsGetWithTheBodyDropped() {
-    for entry in Self.table where entry.method == "GET" {
+    for entry in Self.table where entry.method == .get {
       #expect(
-        Router.resolve(method: "HEAD", path: entry.path) == .route(entry.route, headOnly: true))
+        Router.resolve(method: .head, path: entry.path) == .route(entry.route, headOnly: true))
     }
   }
 
   @Test func routesFromARequestValue() {
-    let request = Request(method: "POST", path: "/lists/3/items/9/toggle", query: "x=1")
+    let request = Request(method: .post, path: "/lists/3/items/9/toggle", query: "x=1")
     #expect(Router.resolve(request) == .route(.toggleItem(list: 3, item: 9), headOnly: false))
   }
 
   @Test func changesArePostsAndScreensAreGets() {
     for entry in Self.table {
-      #expect(entry.route.isChange == (entry.method == "POST"), "\(entry.route)")
+      #expect(entry.route.isChange == (entry.method == .post), "\(entry.route)")
     }
   }
 
   @Test func otherMethodsOnKnownAddressesAre405WithAllow() {
-    let cases: [(method: String, path: String, allow: String)] = [
-      ("POST", "/", "GET, HEAD"),
-      ("DELETE", "/lists", "GET, HEAD, POST"),
-      ("PUT", "/lists/7", "GET, HEAD, POST"),
-      ("POST", "/lists/new", "GET, HEAD"),
-      ("GET", "/lists/7/delete", "POST"),
-      ("HEAD", "/lists/7/items", "POST"),
-      ("GET", "/lists/7/items/42", "POST"),
-      ("GET", "/lists/7/items/42/toggle", "POST"),
-      ("POST", "/lists/7/items/42/edit", "GET, HEAD"),
-      ("OPTIONS", "/settings", "GET, HEAD, POST"),
-      ("GET", "/settings/reset", "POST"),
+    let cases: [(method: HTTPRequest.Method, path: String, allow: String)] = [
+      (.post, "/", "GET, HEAD"),
+      (.delete, "/lists", "GET, HEAD, POST"),
+      (.put, "/lists/7", "GET, HEAD, POST"),
+      (.post, "/lists/new", "GET, HEAD"),
+      (.get, "/lists/7/delete", "POST"),
+      (.head, "/lists/7/items", "POST"),
+      (.get, "/lists/7/items/42", "POST"),
+      (.get, "/lists/7/items/42/toggle", "POST"),
+      (.post, "/lists/7/items/42/edit", "GET, HEAD"),
+      (.options, "/settings", "GET, HEAD, POST"),
+      (.get, "/settings/reset", "POST"),
       // Methods are case-sensitive: `get` is not `GET`.
-      ("get", "/lists", "GET, HEAD, POST"),
+      (HTTPRequest.Method("get")!, "/lists", "GET, HEAD, POST"),
     ]
     for entry in cases {
       let outcome = Router.resolve(method: entry.method, path: entry.path)
@@ -80,18 +81,18 @@ import Testing
       "99999999999999999999", "1000000000000000000", "١", "１",
     ]
     for id in ids {
-      #expect(Router.resolve(method: "GET", path: "/lists/\(id)") == .notFound, "list \(id)")
+      #expect(Router.resolve(method: .get, path: "/lists/\(id)") == .notFound, "list \(id)")
       #expect(
-        Router.resolve(method: "GET", path: "/lists/1/items/\(id)/edit") == .notFound, "item \(id)")
+        Router.resolve(method: .get, path: "/lists/1/items/\(id)/edit") == .notFound, "item \(id)")
     }
   }
 
   @Test func theLargestIdentifierHas18Digits() {
     #expect(
-      Router.resolve(method: "GET", path: "/lists/999999999999999999")
+      Router.resolve(method: .get, path: "/lists/999999999999999999")
         == .route(.checklist(list: 999_999_999_999_999_999), headOnly: false))
     #expect(
-      Router.resolve(method: "GET", path: "/lists/1")
+      Router.resolve(method: .get, path: "/lists/1")
         == .route(.checklist(list: 1), headOnly: false))
   }
 
@@ -101,8 +102,8 @@ import Testing
       "/lists/..", "/lists/.", "/lists/7/../7", "/lists/7/items/%34%32/toggle",
     ]
     for path in paths {
-      #expect(Router.resolve(method: "GET", path: path) == .notFound, "\(path)")
-      #expect(Router.resolve(method: "POST", path: path) == .notFound, "\(path)")
+      #expect(Router.resolve(method: .get, path: path) == .notFound, "\(path)")
+      #expect(Router.resolve(method: .post, path: path) == .notFound, "\(path)")
     }
   }
 
@@ -116,10 +117,10 @@ import Testing
     for path in paths {
       // `/lists/7/items` is a POST-only address, so it is a 405 for GET, not a 404.
       if path == "/lists/7/items" {
-        #expect(Router.resolve(method: "GET", path: path).allowHeader == "POST")
+        #expect(Router.resolve(method: .get, path: path).allowHeader == "POST")
         continue
       }
-      #expect(Router.resolve(method: "GET", path: path) == .notFound, "\(path)")
+      #expect(Router.resolve(method: .get, path: path) == .notFound, "\(path)")
     }
   }
 

@@ -112,13 +112,13 @@ final class PersistentDomainTests: XCTestCase {
     let recorder = ChangeRecorder()
     _ = recorder.observe(defaults)
 
-    let scope = defaults.scope(directory, cookie: "ChecklistIndex=2")
+    let scope = defaults.scope(directory, cookies: ["ChecklistIndex": "2"])
     scope.resetToRegisteredDefaults(forKeys: ["OpenLastList", "HideCheckedItems", "ChecklistIndex"])
     XCTAssertTrue(scope.bool(forKey: "OpenLastList"))
     XCTAssertFalse(scope.bool(forKey: "HideCheckedItems"))
     XCTAssertEqual(scope.integer(forKey: "ChecklistIndex"), -1)
     let cookies = try scope.commit()
-    XCTAssertEqual(cookies, [.deletion(name: "ChecklistIndex", secure: false)])
+    XCTAssertEqual(cookies, [.remove(key: "ChecklistIndex")])
     XCTAssertEqual(defaults.writeCount, writes + 1)
     XCTAssertEqual(
       recorder.changes,

@@ -53,7 +53,7 @@ final class RegistrationAndLookUpTests: XCTestCase {
     _ = try writer.commit()
     XCTAssertNil(try parsedFile(directory + "/Preferences.plist")["ChecklistIndex"])
 
-    let reader = defaults.scope(directory, cookie: "ChecklistIndex=3")
+    let reader = defaults.scope(directory, cookies: ["ChecklistIndex": "3"])
     XCTAssertEqual(reader.string(forKey: "Shown"), "persistent")
     XCTAssertEqual(reader.integer(forKey: "ChecklistIndex"), 3)
     XCTAssertEqual(defaults.scope(directory).integer(forKey: "ChecklistIndex"), -1)

@@ -66,7 +66,7 @@ extension Application {
           context: ItemFormScreen.context(
             list: list, item: item, text: text, error: error.message,
             csrf: csrf.token(for: session.id)),
-          status: 422)
+          status: .unprocessableContent)
       }
 
     case .toggleItem(let listID, let itemID):
@@ -170,7 +170,7 @@ extension Application {
       context: ListFormScreen.context(
         editing: list, name: name, icon: icon, error: error.message,
         csrf: csrf.token(for: session.id), icons: icons),
-      status: 422)
+      status: .unprocessableContent)
   }
 }
 

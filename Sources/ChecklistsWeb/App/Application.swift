@@ -2,6 +2,7 @@ import ChecklistsModel
 import FastCGI
 import Foundation
 import HTMLTemplates
+import HTTPTypes
 import Logging
 import Preferences
 import Storage
@@ -81,17 +82,19 @@ public final class Application: Sendable {
   /// computed (see `ResponseMemo`), and the page is computed whole even when
   /// the browser's copy is current, so that a revalidation is kept too.
   func respondRemembering(_ route: Route, _ request: Request, key: ResponseMemo.Key) -> Response {
-    let cookies = RequestCookies(header: request.header("cookie"))
+    let cookies = request.cookies
     let visitor = visitor(cookies, request)
     let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path)
     var unconditional = request
-    if request.headers["if-none-match"] != nil { unconditional.headers["if-none-match"] = nil }
+    if request.headerFields.contains(.ifNoneMatch) {
+      unconditional.head.headerFields[.ifNoneMatch] = nil
+    }
     let response = SecurityHeaders.applying(
       to: handle(route, unconditional, cookies: cookies, visitor: visitor))
     if let version {
       memo.keep(response, version: version, until: visitor.cookieDue, for: key)
     }
-    guard response.status == 200, let tag = response.header("ETag") else { return response }
+    guard response.status == .ok, let tag = response.headerFields[.eTag] else { return response }
     let etag = ETag(keptValue: tag)
     return etag.isNotModified(request) ? notModified(etag, setting: response) : response
   }
@@ -100,15 +103,13 @@ public final class Application: Sendable {
   /// the cookies the full answer sets: a revalidated page still moves
   /// `ChecklistIndex` (the landing rule) and renews the visitor cookie.
   func notModified(_ etag: ETag, setting page: Response? = nil) -> Response {
-    var headers = [("ETag", etag.value)]
-    for cookie in page?.headers(named: "Set-Cookie") ?? [] {
-      headers.append(("Set-Cookie", cookie))
-    }
-    return SecurityHeaders.applying(to: Response(status: 304, headers: headers))
+    var response = Response.notModified(etag)
+    response.headerFields.append(contentsOf: page?.headerFields[fields: .setCookie] ?? [])
+    return SecurityHeaders.applying(to: response)
   }
 
   /// Who the request's cookies name.
-  func visitor(_ cookies: RequestCookies, _ request: Request) -> VisitorSession.Visitor {
+  func visitor(_ cookies: Cookies, _ request: Request) -> VisitorSession.Visitor {
     VisitorSession.Visitor(
       cookies: cookies, isHTTPS: request.isHTTPS, dataDirectory: configuration.dataDirectory,
       today: VisitorCookie.today())
@@ -118,13 +119,13 @@ public final class Application: Sendable {
   /// the cookies: the visitor's own when they are new, and the cookie-backed
   /// preferences that changed.
   func handle(_ route: Route, _ request: Request) -> Response {
-    let cookies = RequestCookies(header: request.header("cookie"))
+    let cookies = request.cookies
     return handle(route, request, cookies: cookies, visitor: visitor(cookies, request))
   }
 
   /// `handle` for a visitor already told from the cookies.
   func handle(
-    _ route: Route, _ request: Request, cookies: RequestCookies, visitor: VisitorSession.Visitor
+    _ route: Route, _ request: Request, cookies: Cookies, visitor: VisitorSession.Visitor
   ) -> Response {
     let session = VisitorSession(
       request: request, cookies: cookies, visitor: visitor, defaults: defaults)
@@ -137,14 +138,14 @@ public final class Application: Sendable {
       }
       response =
         route.isChange ? try change(route, request, session) : try show(route, request, session)
-      for cookie in try session.preferences.commit() {
-        response.headers.append(("Set-Cookie", cookie.headerValue))
+      for cookie in session.preferenceCookies(for: try session.preferences.commit()) {
+        response.setCookie(cookie)
       }
     } catch {
       response = renderer.errorResponse(webError(for: error, route: route))
     }
     for cookie in session.visitorCookies(isHTTPS: request.isHTTPS) {
-      response.headers.append(("Set-Cookie", cookie.headerValue))
+      response.setCookie(cookie)
     }
     return response
   }

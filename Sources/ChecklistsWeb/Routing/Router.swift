@@ -1,4 +1,5 @@
 import FastCGI
+import HTTPTypes
 
 /// Maps a request's method and raw path to a `Route`, or says why it cannot.
 ///
@@ -14,14 +15,14 @@ public enum Router {
     /// `HEAD`, which is routed as `GET`: answer as for `GET`, then drop the body.
     case route(Route, headOnly: Bool)
     /// A known address with another method: answer `405` with `Allow`.
-    case methodNotAllowed(allowed: [String])
+    case methodNotAllowed(allowed: [HTTPRequest.Method])
     /// No such address: answer `404`.
     case notFound
 
     /// The `Allow` header value for a `405`, e.g. `GET, HEAD, POST`.
     public var allowHeader: String? {
       guard case .methodNotAllowed(let allowed) = self else { return nil }
-      return allowed.joined(separator: ", ")
+      return allowed.map(\.rawValue).joined(separator: ", ")
     }
   }
 
@@ -37,14 +38,14 @@ public enum Router {
 
   /// Routes a method (case-sensitive, as HTTP methods are) and a raw path
   /// (without the query string).
-  public static func resolve(method: String, path: String) -> Outcome {
+  public static func resolve(method: HTTPRequest.Method, path: String) -> Outcome {
     guard let endpoints = endpoints(forPath: path) else { return .notFound }
     switch method {
-    case "GET":
+    case .get:
       if let route = endpoints.get { return .route(route, headOnly: false) }
-    case "HEAD":
+    case .head:
       if let route = endpoints.get { return .route(route, headOnly: true) }
-    case "POST":
+    case .post:
       if let route = endpoints.post { return .route(route, headOnly: false) }
     default:
       break
@@ -57,8 +58,8 @@ public enum Router {
     var get: Route?
     var post: Route?
 
-    var allowedMethods: [String] {
-      (get == nil ? [] : ["GET", "HEAD"]) + (post == nil ? [] : ["POST"])
+    var allowedMethods: [HTTPRequest.Method] {
+      (get == nil ? [] : [.get, .head]) + (post == nil ? [] : [.post])
     }
   }
 

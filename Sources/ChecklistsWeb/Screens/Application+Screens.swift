@@ -105,20 +105,12 @@ extension Application {
 
   /// A rendered page with its tag: `200`, or `304` with no body.
   func page(body: [UInt8], etag: ETag, _ request: Request) -> Response {
-    if etag.isNotModified(request) {
-      return Response(status: 304, headers: [("ETag", etag.value)])
-    }
-    return Response(
-      status: 200,
-      headers: [("Content-Type", "text/html; charset=utf-8"), ("ETag", etag.value)], body: body)
+    etag.isNotModified(request) ? .notModified(etag) : .page(body, etag: etag)
   }
 
   /// `303 See Other`: the answer to every change (Post/Redirect/Get), and
   /// the landing rule's way into a list.
   func redirect(to location: String) -> Response {
-    Response(
-      status: 303,
-      headers: [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
-      body: Array("See \(location)\n".utf8))
+    .redirect(to: location)
   }
 }

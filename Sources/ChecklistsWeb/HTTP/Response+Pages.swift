@@ -1,0 +1,46 @@
+import FastCGI
+import HTTPTypes
+
+/// The kinds of answer the product gives, made in one place.
+extension Response {
+  /// A `text/html` page, with `headerFields` after its `Content-Type`.
+  static func html(
+    _ body: [UInt8], status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]
+  ) -> Response {
+    var fields = HTTPFields([htmlContentType])
+    fields.append(contentsOf: headerFields)
+    return Response(status: status, headerFields: fields, body: body)
+  }
+
+  /// A `text/plain` answer, with `headerFields` after its `Content-Type`.
+  static func plainText(
+    _ body: [UInt8], status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]
+  ) -> Response {
+    var fields = HTTPFields([plainTextContentType])
+    fields.append(contentsOf: headerFields)
+    return Response(status: status, headerFields: fields, body: body)
+  }
+
+  /// A rendered page with its tag.
+  static func page(_ body: [UInt8], etag: ETag) -> Response {
+    html(body, headerFields: [.eTag: etag.value])
+  }
+
+  /// `304 Not Modified`: the browser's copy, whose tag is `etag`, is current.
+  static func notModified(_ etag: ETag) -> Response {
+    Response(status: .notModified, headerFields: [.eTag: etag.value])
+  }
+
+  /// `303 See Other` to `location`: the answer to every change
+  /// (Post/Redirect/Get), and the landing rule's way into a list.
+  static func redirect(to location: String) -> Response {
+    Response(
+      status: .seeOther,
+      headerFields: HTTPFields([HTTPField(name: .location, value: location), plainTextContentType]),
+      body: Array("See \(location)\n".utf8))
+  }
+
+  static let htmlContentType = HTTPField(name: .contentType, value: "text/html; charset=utf-8")
+  static let plainTextContentType = HTTPField(
+    name: .contentType, value: "text/plain; charset=utf-8")
+}
