@@ -66,14 +66,24 @@ public struct Request: Sendable {
   /// The path without the query string, still percent-encoded.
   public var path: String {
     let target = target
-    guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
-    return String(target[..<mark])
+    guard let mark = Self.queryMark(in: target) else { return target }
+    return String(target.utf8[..<mark])!
   }
 
   /// The part after the first `?`, without it; empty when there is none.
   public var query: String {
     let target = target
-    guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
-    return String(target[target.utf8.index(after: mark)...])
+    guard let mark = Self.queryMark(in: target) else { return "" }
+    return String(target.utf8[target.utf8.index(after: mark)...])!
+  }
+
+  /// Where the first `?` of `target` is. Searched in the string's bytes at
+  /// once: several parts of a request ask for the path.
+  private static func queryMark(in target: String) -> String.Index? {
+    let offset = target.utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.firstIndex(of: UInt8(ascii: "?"))
+    }
+    guard let found = offset else { return target.utf8.firstIndex(of: UInt8(ascii: "?")) }
+    return found.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
   }
 }

@@ -21,28 +21,33 @@ extension Response {
       head.append(UInt8(ascii: " "))
       head.append(contentsOf: phrase.utf8)
     }
-    head.append(contentsOf: Self.lineEnd)
+    Self.endLine(&head)
     for field in headerFields {
-      Self.appendSanitised(field.name.rawName.utf8, to: &head)
+      // A name is an HTTP token: it holds no line break.
+      head.append(contentsOf: field.name.rawName.utf8)
       head.append(contentsOf: ": ".utf8)
-      field.withUnsafeBytesOfValue { Self.appendSanitised($0, to: &head) }
-      head.append(contentsOf: Self.lineEnd)
+      Self.appendSanitised(field.value, to: &head)
+      Self.endLine(&head)
     }
-    if status != .noContent, status != .notModified, !headerFields.contains(.contentLength) {
+    if status != .noContent, status != .notModified, !headerFields.hasField(.contentLength) {
       head.append(contentsOf: "Content-Length: ".utf8)
       head.append(contentsOf: String(body.count).utf8)
-      head.append(contentsOf: Self.lineEnd)
+      Self.endLine(&head)
     }
-    head.append(contentsOf: Self.lineEnd)
+    Self.endLine(&head)
     return head
   }
 
-  private static let lineEnd: [UInt8] = [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+  private static func endLine(_ bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "\r"))
+    bytes.append(UInt8(ascii: "\n"))
+  }
 
-  private static func appendSanitised(
-    _ text: some Collection<UInt8>, to bytes: inout [UInt8]
-  ) {
-    let clean = text.withContiguousStorageIfAvailable { utf8 -> Bool in
+  /// Appends `text`, any CR or LF in it replaced by a space. A field's
+  /// value holds none (swift-http-types replaces them when the field is
+  /// made); this keeps the head safe whatever a field was made from.
+  private static func appendSanitised(_ text: String, to bytes: inout [UInt8]) {
+    let clean = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
       // Rare: a line break, replaced by a space. Checked before copying, in
       // one pass over contiguous bytes (this runs for every header sent).
       guard !utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") })
@@ -51,7 +56,7 @@ extension Response {
       return true
     }
     if clean == true { return }
-    for byte in text {
+    for byte in text.utf8 {
       bytes.append(
         byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") ? UInt8(ascii: " ") : byte)
     }

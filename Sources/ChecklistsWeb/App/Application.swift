@@ -86,7 +86,7 @@ public final class Application: Sendable {
     let visitor = visitor(cookies, request)
     let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path)
     var unconditional = request
-    if request.headerFields.contains(.ifNoneMatch) {
+    if request.headerFields.hasField(.ifNoneMatch) {
       unconditional.head.headerFields[.ifNoneMatch] = nil
     }
     let response = SecurityHeaders.applying(
@@ -94,7 +94,9 @@ public final class Application: Sendable {
     if let version {
       memo.keep(response, version: version, until: visitor.cookieDue, for: key)
     }
-    guard response.status == .ok, let tag = response.headerFields[.eTag] else { return response }
+    guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else {
+      return response
+    }
     let etag = ETag(keptValue: tag)
     return etag.isNotModified(request) ? notModified(etag, setting: response) : response
   }
@@ -104,7 +106,9 @@ public final class Application: Sendable {
   /// `ChecklistIndex` (the landing rule) and renews the visitor cookie.
   func notModified(_ etag: ETag, setting page: Response? = nil) -> Response {
     var response = Response.notModified(etag)
-    response.headerFields.append(contentsOf: page?.headerFields[fields: .setCookie] ?? [])
+    for field in page?.headerFields ?? [:] where field.name.isSameField(as: .setCookie) {
+      response.headerFields.append(field)
+    }
     return SecurityHeaders.applying(to: response)
   }
 

@@ -118,6 +118,6 @@ public struct ETag: Sendable, Hashable, CustomStringConvertible {
   /// this tag: answer `304` with no body (and the same `ETag`).
   public func isNotModified(_ request: Request) -> Bool {
     (request.method == .get || request.method == .head)
-      && matches(ifNoneMatch: request.headerFields[.ifNoneMatch])
+      && matches(ifNoneMatch: request.headerFields.value(of: .ifNoneMatch))
   }
 }

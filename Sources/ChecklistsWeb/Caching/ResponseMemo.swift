@@ -29,7 +29,7 @@ final class ResponseMemo: Sendable {
     /// The key of a `GET` or `HEAD` without a query string; nil otherwise.
     init?(_ request: Request) {
       guard request.method == .get || request.method == .head, request.query.isEmpty,
-        let cookies = request.headerFields[.cookie]
+        let cookies = request.headerFields.value(of: .cookie)
       else { return nil }
       path = request.path
       self.cookies = cookies
@@ -110,8 +110,8 @@ final class ResponseMemo: Sendable {
 
   /// Keeps `response` if it is a page that changed nothing, until `until`.
   func keep(_ response: Response, version: Version, until: Int64, for key: Key) {
-    guard response.status == .ok, !response.headerFields.contains(.setCookie),
-      let tag = response.headerFields[.eTag]
+    guard response.status == .ok, !response.headerFields.hasField(.setCookie),
+      let tag = response.headerFields.value(of: .eTag)
     else { return }
     var kept = response
     let hasBody = response.body.count <= PageCache.maximumPageBytes

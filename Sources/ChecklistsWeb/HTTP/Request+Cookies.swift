@@ -2,5 +2,5 @@ import FastCGI
 
 extension Request {
   /// The request's cookies, parsed from its `Cookie` field.
-  package var cookies: Cookies { Cookies(header: headerFields[.cookie]) }
+  package var cookies: Cookies { Cookies(header: headerFields.value(of: .cookie)) }
 }

@@ -7,23 +7,32 @@ extension Response {
   static func html(
     _ body: [UInt8], status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]
   ) -> Response {
-    var fields = HTTPFields([htmlContentType])
-    fields.append(contentsOf: headerFields)
-    return Response(status: status, headerFields: fields, body: body)
+    Response(
+      status: status, headerFields: fields(htmlContentType, then: headerFields), body: body)
   }
 
   /// A `text/plain` answer, with `headerFields` after its `Content-Type`.
   static func plainText(
     _ body: [UInt8], status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]
   ) -> Response {
-    var fields = HTTPFields([plainTextContentType])
-    fields.append(contentsOf: headerFields)
-    return Response(status: status, headerFields: fields, body: body)
+    Response(
+      status: status, headerFields: fields(plainTextContentType, then: headerFields), body: body)
   }
 
   /// A rendered page with its tag.
   static func page(_ body: [UInt8], etag: ETag) -> Response {
     html(body, headerFields: [.eTag: etag.value])
+  }
+
+  /// `first`, then `others`, with room for the fields every page gets
+  /// after them (`SecurityHeaders`, a few `Set-Cookie`), so that adding
+  /// those does not grow the storage again.
+  private static func fields(_ first: HTTPField, then others: HTTPFields) -> HTTPFields {
+    var fields = HTTPFields()
+    fields.reserveCapacity(1 + others.count + SecurityHeaders.perVisitorPage.count + 3)
+    fields.append(first)
+    for field in others { fields.append(field) }
+    return fields
   }
 
   /// `304 Not Modified`: the browser's copy, whose tag is `etag`, is current.

@@ -12,7 +12,8 @@ public enum OriginCheck {
     -> ForgeryVerdict
   {
     verdict(
-      secFetchSite: request.headerFields[.secFetchSite], origin: request.headerFields[.origin],
+      secFetchSite: request.headerFields.value(of: .secFetchSite),
+      origin: request.headerFields.value(of: .origin),
       host: request.head.authority, isHTTPS: request.isHTTPS, serverPort: request.serverPort,
       publicOrigin: publicOrigin)
   }

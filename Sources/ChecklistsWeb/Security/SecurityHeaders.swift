@@ -38,7 +38,7 @@ public enum SecurityHeaders {
     -> Response
   {
     var response = response
-    for field in fields where !response.headerFields.contains(field.name) {
+    for field in fields where !response.headerFields.hasField(field.name) {
       response.headerFields.append(field)
     }
     return response
