@@ -2,11 +2,11 @@ import HTTPTypes
 
 // Look-ups on every request's path. swift-http-types' own `fields[name]`
 // walks a generic sequence of the matching fields, maps and joins their
-// values, and `contains` compares each canonical name in full; with them,
-// a list page cost ~4 µs more CPU than with the hand-made headers
-// (`bench-web`, user time of 150,000 GETs). These compare the lengths of
-// the names first (the fields of one message mostly differ in length) and
-// read the one matching field directly.
+// values, and `contains` compares each canonical name in full: a request's
+// `fields[.cookie]` took ~460 ns, and `contains` of the four security
+// headers on a page's fields ~250 ns (bench-web, release), against ~20 ns
+// and ~65 ns here. These compare the names' lengths first (the fields of one message
+// mostly differ in length) and read the matching field directly.
 
 extension HTTPField.Name {
   /// Whether `self` and `other` name the same field (their canonical names
