@@ -20,7 +20,10 @@ let package = Package(
       pkgConfig: "fcgi",
       providers: [.apt(["libfcgi-dev"])]
     ),
-    .target(name: "FastCGI", dependencies: ["CFastCGI"]),
+    .target(
+      name: "FastCGI",
+      dependencies: ["CFastCGI", .product(name: "HTTPTypes", package: "swift-http-types")]
+    ),
 
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
@@ -61,6 +64,7 @@ let package = Package(
         "ChecklistsModel",
         "HTMLTemplates",
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -87,7 +91,12 @@ let package = Package(
     // What every test target shares: temporary directories, built tools, seeded randomness.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-    .testTarget(name: "FastCGITests", dependencies: ["FastCGI"]),
+    .testTarget(
+      name: "FastCGITests",
+      dependencies: [
+        "FastCGI", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]
+    ),
     .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel"]),
     .testTarget(name: "SupportTests", dependencies: ["Support"]),
     .testTarget(
@@ -134,13 +143,16 @@ let package = Package(
       name: "bench-scale",
       dependencies: [
         "ChecklistsWeb", "ChecklistsModel", "Storage", "FastCGI",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Benchmarks/Scale"
     ),
     .executableTarget(
       name: "bench-web",
-      dependencies: ["ChecklistsWeb", "FastCGI"],
+      dependencies: [
+        "ChecklistsWeb", "FastCGI", .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
       path: "Benchmarks/Web"
     ),
 
@@ -148,7 +160,9 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        "FileSystem", "Support", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        "FileSystem", "Support", "TestSupport",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates", "TestSupport"]),
     .executableTarget(
@@ -184,7 +198,7 @@ let package = Package(
     .executableTarget(
       name: "fuzz",
       dependencies: [
-        "ChecklistsWeb", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
+        "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",

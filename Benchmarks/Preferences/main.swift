@@ -35,17 +35,17 @@ let directory = root + "/visitor"
 let defaults = Defaults(logger: logger, durable: true)
 defaults.register(defaults: ["ChecklistIndex": -1, "FirstTime": true, "OpenLastList": true])
 defaults.declareCookieBacked("ChecklistIndex", as: .integer)
-let cookies = RequestCookies(header: "visitor=abc; ChecklistIndex=2")
+let cookies = ["ChecklistIndex": "2"]
 
 // A visitor with a realistic handful of keys.
-let setup = defaults.visitor(directory: directory, cookies: cookies, isHTTPS: false)
+let setup = defaults.visitor(directory: directory, cookieValues: cookies)
 setup.set(false, forKey: "FirstTime")
 setup.set(true, forKey: "HideCheckedItems")
 setup.set("Groceries", forKey: "LastListName")
 _ = try setup.commit()
 
 // Cached typed reads: one scope, many reads of each kind.
-let scope = defaults.visitor(directory: directory, cookies: cookies, isHTTPS: false)
+let scope = defaults.visitor(directory: directory, cookieValues: cookies)
 _ = scope.bool(forKey: "FirstTime")  // loads the domain once
 let reads = 1_000_000
 var sink = 0
@@ -64,7 +64,7 @@ let readNanoseconds = Double(now() - readStart) / Double(reads)
 let opens = 100_000
 let openStart = now()
 for _ in 0..<opens {
-  let fresh = defaults.visitor(directory: directory, cookies: cookies, isHTTPS: false)
+  let fresh = defaults.visitor(directory: directory, cookieValues: cookies)
   sink &+= fresh.bool(forKey: "FirstTime") ? 1 : 0
 }
 let openNanoseconds = Double(now() - openStart) / Double(opens)
@@ -74,7 +74,7 @@ let commits = 2_000
 var samples: [Double] = []
 samples.reserveCapacity(commits)
 for index in 0..<commits {
-  let request = defaults.visitor(directory: directory, cookies: cookies, isHTTPS: false)
+  let request = defaults.visitor(directory: directory, cookieValues: cookies)
   let start = now()
   request.set(index, forKey: "Counter")
   _ = try request.commit()
@@ -86,7 +86,7 @@ samples.sort()
 let quick = Defaults(logger: logger, durable: false)
 var quickSamples: [Double] = []
 for index in 0..<commits {
-  let request = quick.visitor(directory: directory, cookies: cookies, isHTTPS: false)
+  let request = quick.visitor(directory: directory, cookieValues: cookies)
   let start = now()
   request.set(index + commits, forKey: "Counter")
   _ = try request.commit()

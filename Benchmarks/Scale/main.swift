@@ -3,6 +3,7 @@ import ChecklistsWeb
 import Dispatch
 import FastCGI
 import Foundation
+import HTTPTypes
 import Logging
 import Storage
 
@@ -61,7 +62,7 @@ func makeVisitor(items: Int) throws -> (VisitorID, listID: Int) {
 func page(_ visitor: VisitorID, _ listID: Int, checklistIndex: Int? = nil) -> Request {
   var cookie = "visitor=\(visitor.hex).\(time(nil) / 86_400)"
   if let checklistIndex { cookie += "; ChecklistIndex=\(checklistIndex)" }
-  return Request(method: "GET", path: "/lists/\(listID)", headers: ["cookie": cookie])
+  return Request(method: .get, path: "/lists/\(listID)", headerFields: [.cookie: cookie])
 }
 
 /// Median nanoseconds of `body` over `rounds` rounds of `iterations` calls.
@@ -152,12 +153,12 @@ do {
   // sets no cookie and may be kept: too large to keep whole, as headers and tag.
   let request = page(visitor, listID, checklistIndex: 0)
   let whole = application.respond(to: request)
-  var head = request
-  head.method = "HEAD"
+  var headOnly = request
+  headOnly.head.method = .head
   var revalidation = request
-  revalidation.headers["if-none-match"] = whole.header("ETag")
+  revalidation.head.headerFields[.ifNoneMatch] = whole.headerFields[.eTag]
   for (name, request) in [
-    ("GET", request), ("HEAD", head), ("revalidated GET (304)", revalidation),
+    ("GET", request), ("HEAD", headOnly), ("revalidated GET (304)", revalidation),
   ] {
     let nanoseconds = median(rounds: 5, iterations: 3) { _ = application.respond(to: request) }
     print(

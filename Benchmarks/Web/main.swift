@@ -2,6 +2,7 @@ import ChecklistsWeb
 import Dispatch
 import FastCGI
 import Foundation
+import HTTPTypes
 import Logging
 
 // Per-request costs of the web layer's pure pieces, in release builds.
@@ -37,7 +38,7 @@ report(
   "RouteTable.resolve (5 paths)",
   measure(200_000) {
     for path in paths {
-      if case .matched = RouteTable.checklists.resolve(method: "POST", path: path) { sink &+= 1 }
+      if case .matched = RouteTable.checklists.resolve(method: .post, path: path) { sink &+= 1 }
     }
   }, goal: 5_000)
 
@@ -62,11 +63,8 @@ report(
   measure(100_000) { sink &+= csrf.token(for: visitor).utf8.count }, goal: 10_000)
 
 let request = Request(
-  method: "POST", path: "/lists",
-  headers: [
-    "host": "checklists.example", "origin": "https://checklists.example",
-    "sec-fetch-site": "same-origin",
-  ],
+  method: .post, path: "/lists", authority: "checklists.example",
+  headerFields: [.origin: "https://checklists.example", .secFetchSite: "same-origin"],
   isHTTPS: true)
 report(
   "CSRF.verdict (origin + token)",
@@ -103,10 +101,9 @@ let someonesToken = CSRF(secret: try ServerSecret.loadOrCreate(inDirectory: data
 func post(_ path: String, _ fields: String) -> Response {
   application.respond(
     to: Request(
-      method: "POST", path: path,
-      headers: [
-        "cookie": "visitor=\(someone.hex)",
-        "content-type": "application/x-www-form-urlencoded",
+      method: .post, path: path,
+      headerFields: [
+        .cookie: "visitor=\(someone.hex)", .contentType: "application/x-www-form-urlencoded",
       ],
       body: Array("csrf=\(someonesToken)&\(fields)".utf8)))
 }
@@ -116,7 +113,7 @@ for number in 0..<20 { _ = post("/lists/2/items", "text=item+\(number)") }
 // is not renewed on every request; row 0 (Bench) is the list it last opened.
 let today = Int(Date().timeIntervalSince1970 / 86_400)
 let returning = "visitor=\(someone.hex).\(today); ChecklistIndex=0"
-let get = Request(method: "GET", path: "/lists/2", headers: ["cookie": returning])
+let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: returning])
 let size = application.respond(to: get).body.count
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"),
   let count = Int(CommandLine.arguments[flag + 1])
@@ -125,6 +122,32 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile"),
   print("(checksum \(sink))")
   exit(0)
 }
+// The FastCGI boundary on every request: nginx's parameters into a
+// `Request` (a browser's GET: the CGI variables of nginx.conf and the
+// headers a browser sends), and the response's head out.
+let browserParameters = [
+  "REQUEST_METHOD": "GET", "REQUEST_URI": "/lists/2", "DOCUMENT_URI": "/lists/2",
+  "QUERY_STRING": "", "CONTENT_TYPE": "", "CONTENT_LENGTH": "", "SERVER_PROTOCOL": "HTTP/1.1",
+  "REMOTE_ADDR": "192.0.2.10", "HTTPS": "on", "HTTP_HOST": "checklists.example",
+  "HTTP_USER_AGENT":
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+  "HTTP_ACCEPT": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9", "HTTP_ACCEPT_ENCODING": "gzip, deflate, br, zstd",
+  "HTTP_COOKIE": "__Host-visitor=\(someone.hex).20000; __Host-ChecklistIndex=0",
+  "HTTP_SEC_FETCH_SITE": "same-origin", "HTTP_SEC_FETCH_MODE": "navigate",
+  "HTTP_SEC_FETCH_DEST": "document", "HTTP_SEC_FETCH_USER": "?1",
+  "HTTP_UPGRADE_INSECURE_REQUESTS": "1", "HTTP_IF_NONE_MATCH": "\"0123456789abcdef-1c2a\"",
+  "HTTP_PRIORITY": "u=0, i",
+]
+report(
+  "Request(parameters:) (a browser's GET, \(browserParameters.count) parameters)",
+  measure(100_000) {
+    sink &+= Request(parameters: browserParameters).path.utf8.count
+  }, goal: 5_000)
+let listPage = application.respond(to: get)
+report(
+  "Response.encodedHead (list page)",
+  measure(200_000) { sink &+= listPage.encodedHead().count }, goal: 2_000)
 report(
   "GET /lists/2 (20 items, \(size) bytes)",
   measure(20_000) { sink &+= application.respond(to: get).body.count }, goal: 20_000)
@@ -132,27 +155,37 @@ report(
 // (switching to another list), one with a query string, and one whose
 // visitor cookie is due (here: the older form without a day, renewed).
 let switching = Request(
-  method: "GET", path: "/lists/2",
-  headers: ["cookie": "visitor=\(someone.hex).\(today); ChecklistIndex=1"])
+  method: .get, path: "/lists/2",
+  headerFields: [.cookie: "visitor=\(someone.hex).\(today); ChecklistIndex=1"])
 report(
   "GET /lists/2 from another list (sets ChecklistIndex)",
   measure(20_000) { sink &+= application.respond(to: switching).body.count }, goal: 20_000)
-var withQuery = get
-withQuery.query = "from=bench"
+let withQuery = Request(
+  method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
 report(
   "GET /lists/2?from=bench (a query)",
   measure(20_000) { sink &+= application.respond(to: withQuery).body.count }, goal: 20_000)
 let cookieDue = Request(
-  method: "GET", path: "/lists/2",
-  headers: ["cookie": "visitor=\(someone.hex); ChecklistIndex=0"])
+  method: .get, path: "/lists/2",
+  headerFields: [.cookie: "visitor=\(someone.hex); ChecklistIndex=0"])
 report(
   "GET /lists/2, visitor cookie due (renewed)",
   measure(20_000) { sink &+= application.respond(to: cookieDue).body.count }, goal: 40_000)
-let settings = Request(method: "GET", path: "/settings", headers: ["cookie": returning])
+var getParameters = browserParameters
+getParameters["HTTPS"] = nil
+getParameters["HTTP_IF_NONE_MATCH"] = nil
+getParameters["HTTP_COOKIE"] = returning
+report(
+  "GET /lists/2 from parameters to head",
+  measure(20_000) {
+    let response = application.respond(to: Request(parameters: getParameters))
+    sink &+= response.encodedHead().count + response.body.count
+  }, goal: 25_000)
+let settings = Request(method: .get, path: "/settings", headerFields: [.cookie: returning])
 report(
   "GET /settings", measure(20_000) { sink &+= application.respond(to: settings).body.count },
   goal: 10_000)
-let health = Request(method: "GET", path: "/health")
+let health = Request(method: .get, path: "/health")
 report(
   "GET /health", measure(200_000) { sink &+= application.respond(to: health).body.count },
   goal: 1_000)

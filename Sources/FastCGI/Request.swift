@@ -1,18 +1,15 @@
+import HTTPTypes
+
 /// One HTTP request as nginx passed it over FastCGI.
 ///
 /// A plain value: handlers take it and return a `Response`, so they are
 /// tested without sockets.
 public struct Request: Sendable {
-  /// `GET`, `POST`, … as sent (`REQUEST_METHOD`).
-  public var method: String
-  /// The path without the query string, still percent-encoded (`DOCUMENT_URI`
-  /// or the path part of `REQUEST_URI`).
-  public var path: String
-  /// The part after `?`, without it; empty when there is none.
-  public var query: String
-  /// Request headers from the `HTTP_*` parameters, keyed by lower-case
-  /// name with dashes (`cookie`, `content-type`, `sec-fetch-site`).
-  public var headers: [String: String]
+  /// The method, the target, the `Host` (`head.authority`) and the header
+  /// fields. The target (`head.path`) is the path and query as the client
+  /// sent them (`REQUEST_URI`), still percent-encoded: `%2e%2e` reaches the
+  /// router as typed.
+  public var head: HTTPRequest
   /// True when the request reached nginx over TLS (`HTTPS=on`).
   public var isHTTPS: Bool
   /// The port nginx accepted the connection on (`SERVER_PORT`), nil when
@@ -29,14 +26,10 @@ public struct Request: Sendable {
   public var bodyTooLarge: Bool
 
   public init(
-    method: String, path: String, query: String = "", headers: [String: String] = [:],
-    isHTTPS: Bool = false, serverPort: Int? = nil, remoteAddress: String = "127.0.0.1",
-    body: [UInt8] = [], bodyTooLarge: Bool = false
+    head: HTTPRequest, isHTTPS: Bool = false, serverPort: Int? = nil,
+    remoteAddress: String = "127.0.0.1", body: [UInt8] = [], bodyTooLarge: Bool = false
   ) {
-    self.method = method
-    self.path = path
-    self.query = query
-    self.headers = headers
+    self.head = head
     self.isHTTPS = isHTTPS
     self.serverPort = serverPort
     self.remoteAddress = remoteAddress
@@ -44,8 +37,53 @@ public struct Request: Sendable {
     self.bodyTooLarge = bodyTooLarge
   }
 
-  /// The value of a header by case-insensitive name, e.g. `header("Cookie")`.
-  public func header(_ name: String) -> String? {
-    headers[name.lowercased()]
+  /// A request for `path` and `query` (without its `?`; empty for none),
+  /// with `authority` as its `Host`.
+  public init(
+    method: HTTPRequest.Method, path: String, query: String = "", authority: String? = nil,
+    headerFields: HTTPFields = [:], isHTTPS: Bool = false, serverPort: Int? = nil,
+    remoteAddress: String = "127.0.0.1",
+    body: [UInt8] = [], bodyTooLarge: Bool = false
+  ) {
+    self.init(
+      head: HTTPRequest(
+        method: method, scheme: nil, authority: authority,
+        path: query.isEmpty ? path : path + "?" + query, headerFields: headerFields),
+      isHTTPS: isHTTPS, serverPort: serverPort, remoteAddress: remoteAddress, body: body,
+      bodyTooLarge: bodyTooLarge)
+  }
+
+  /// `GET`, `POST`, … as sent (`REQUEST_METHOD`).
+  public var method: HTTPRequest.Method { head.method }
+
+  /// The request's header fields (from the `HTTP_*` parameters, with
+  /// `Content-Type` and `Content-Length`).
+  public var headerFields: HTTPFields { head.headerFields }
+
+  /// The target as it came: the path and, after a `?`, the query.
+  var target: String { head.path ?? "/" }
+
+  /// The path without the query string, still percent-encoded.
+  public var path: String {
+    let target = target
+    guard let mark = Self.queryMark(in: target) else { return target }
+    return String(target.utf8[..<mark])!
+  }
+
+  /// The part after the first `?`, without it; empty when there is none.
+  public var query: String {
+    let target = target
+    guard let mark = Self.queryMark(in: target) else { return "" }
+    return String(target.utf8[target.utf8.index(after: mark)...])!
+  }
+
+  /// Where the first `?` of `target` is. Searched in the string's bytes at
+  /// once: several parts of a request ask for the path.
+  private static func queryMark(in target: String) -> String.Index? {
+    let offset = target.utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.firstIndex(of: UInt8(ascii: "?"))
+    }
+    guard let found = offset else { return target.utf8.firstIndex(of: UInt8(ascii: "?")) }
+    return found.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
   }
 }

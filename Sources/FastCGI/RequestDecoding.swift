@@ -1,42 +1,137 @@
+import HTTPTypes
+
 extension Request {
   /// Builds a request from FastCGI parameters (`NAME=value` as nginx's
   /// `fastcgi_params` sends them) and a body already read.
   ///
-  /// The path comes from `REQUEST_URI`, which nginx passes undecoded, so a
+  /// The target comes from `REQUEST_URI`, which nginx passes undecoded, so a
   /// router sees `%2e%2e` as typed rather than a normalised path.
-  /// `HTTP_*` parameters become headers (`HTTP_SEC_FETCH_SITE` →
-  /// `sec-fetch-site`); `CONTENT_TYPE` and `CONTENT_LENGTH` too.
+  /// `HTTP_*` parameters become header fields (`HTTP_SEC_FETCH_SITE` →
+  /// `sec-fetch-site`); `CONTENT_TYPE` and `CONTENT_LENGTH` too, when not
+  /// empty. `HTTP_HOST` becomes the authority, where swift-http-types keeps
+  /// the `Host` of an HTTP/1.1 request.
   public init(parameters: [String: String], body: [UInt8] = [], bodyTooLarge: Bool = false) {
-    let uri = parameters["REQUEST_URI"] ?? parameters["DOCUMENT_URI"] ?? "/"
-    let path: Substring
-    let query: Substring
-    if let mark = uri.firstIndex(of: "?") {
-      path = uri[..<mark]
-      query = uri[uri.index(after: mark)...]
-    } else {
-      path = Substring(uri)
-      query = Substring(parameters["QUERY_STRING"] ?? "")
+    var target = parameters["REQUEST_URI"] ?? parameters["DOCUMENT_URI"] ?? "/"
+    if !target.utf8.contains(UInt8(ascii: "?")), let query = parameters["QUERY_STRING"],
+      !query.isEmpty
+    {
+      target += "?" + query
     }
-    var headers: [String: String] = [:]
-    headers.reserveCapacity(parameters.count)
+    var fields = HTTPFields()
+    fields.reserveCapacity(parameters.count)
     for (name, value) in parameters {
-      if name.hasPrefix("HTTP_") {
-        headers[Self.headerName(fromParameter: name.dropFirst(5))] = value
-      } else if name == "CONTENT_TYPE" || name == "CONTENT_LENGTH" {
-        if !value.isEmpty { headers[Self.headerName(fromParameter: Substring(name))] = value }
-      }
+      guard let field = Self.headerField(parameter: name, value: value) else { continue }
+      fields.append(field)
+    }
+    var head = HTTPRequest(
+      method: Self.method(parameters["REQUEST_METHOD"]), scheme: nil, authority: nil, path: nil,
+      headerFields: fields)
+    head.pseudoHeaderFields.path = Self.field(Self.targetName, keeping: target)
+    head.pseudoHeaderFields.authority = parameters["HTTP_HOST"].map {
+      Self.field(Self.authorityName, keeping: $0)
     }
     self.init(
-      method: parameters["REQUEST_METHOD"] ?? "GET",
-      path: String(path),
-      query: String(query),
-      headers: headers,
+      head: head,
       isHTTPS: (parameters["HTTPS"] ?? "").lowercased() == "on",
       serverPort: parameters["SERVER_PORT"].flatMap(Self.port(_:)),
       remoteAddress: parameters["REMOTE_ADDR"] ?? "",
       body: body,
       bodyTooLarge: bodyTooLarge
     )
+  }
+
+  /// `:path`, the pseudo-field that holds the target.
+  private static let targetName = HTTPField.Name(parsed: ":path")!
+  /// `:authority`, the pseudo-field that holds the `Host`.
+  private static let authorityName = HTTPField.Name(parsed: ":authority")!
+
+  /// The method of `REQUEST_METHOD`; `GET` when nginx sent none. A value
+  /// that is no HTTP token (nginx never sends one) becomes `unknownMethod`,
+  /// which, like any method the product does not route, is refused.
+  static func method(_ text: String?) -> HTTPRequest.Method {
+    switch text {
+    case nil, "GET": .get
+    case "HEAD": .head
+    case "POST": .post
+    case let text?: HTTPRequest.Method(text) ?? unknownMethod
+    }
+  }
+
+  /// The method of a request whose `REQUEST_METHOD` is not an HTTP token.
+  static let unknownMethod = HTTPRequest.Method("UNKNOWN-METHOD")!
+
+  /// The header field a parameter carries, or nil when it carries none:
+  /// not an `HTTP_*` parameter (`HTTP_HOST` is the authority), an empty
+  /// `CONTENT_TYPE`/`CONTENT_LENGTH`, or a name that is not an HTTP token.
+  static func headerField(parameter name: String, value: String) -> HTTPField? {
+    let fieldName: HTTPField.Name
+    if isHeaderParameter(name) {
+      if let known = knownFieldNames[name] {
+        fieldName = known
+      } else if name != "HTTP_HOST",
+        let built = HTTPField.Name(headerName(fromParameter: name.dropFirst(5)))
+      {
+        fieldName = built
+      } else {
+        return nil
+      }
+    } else if name.utf8.first == UInt8(ascii: "C"), !value.isEmpty,
+      name == "CONTENT_TYPE" || name == "CONTENT_LENGTH"
+    {
+      fieldName = name == "CONTENT_TYPE" ? .contentType : .contentLength
+    } else {
+      return nil
+    }
+    return field(fieldName, keeping: value)
+  }
+
+  /// Whether a parameter name starts with `HTTP_`, looked at byte by byte
+  /// (`hasPrefix` and `starts(with:)` were a tenth of the decoding).
+  static func isHeaderParameter(_ name: String) -> Bool {
+    var bytes = name.utf8.makeIterator()
+    return bytes.next() == UInt8(ascii: "H") && bytes.next() == UInt8(ascii: "T")
+      && bytes.next() == UInt8(ascii: "T") && bytes.next() == UInt8(ascii: "P")
+      && bytes.next() == UInt8(ascii: "_")
+  }
+
+  /// A field with `value` as sent; only NUL, CR and LF, which no field
+  /// value may hold, become spaces. A valid value (all that nginx sends) is
+  /// checked once and kept without a copy.
+  static func field(_ name: HTTPField.Name, keeping value: String) -> HTTPField {
+    let field = HTTPField(name: name, value: value)
+    // Equal at once when the field kept `value` itself (it was valid).
+    if field.value == value { return field }
+    return HTTPField(name: name, lenientValue: value.utf8)
+  }
+
+  /// The field names of the headers browsers send, by parameter name, made
+  /// once: most requests build no name at all.
+  static let knownFieldNames: [String: HTTPField.Name] = {
+    let standard: [HTTPField.Name] = [
+      .cookie, .userAgent, .accept, .acceptLanguage, .acceptEncoding, .connection,
+      .origin, .referer, .ifNoneMatch, .ifModifiedSince, .cacheControl, .priority, .te,
+      .upgrade,
+    ]
+    let others = [
+      "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", "sec-fetch-user", "dnt",
+      "upgrade-insecure-requests", "pragma", "x-forwarded-for", "x-forwarded-proto",
+    ].compactMap { HTTPField.Name($0) }
+    var names: [String: HTTPField.Name] = [:]
+    for name in standard + others { names[parameterName(of: name)] = name }
+    return names
+  }()
+
+  /// `sec-fetch-site` → `HTTP_SEC_FETCH_SITE`, as nginx names the parameter.
+  static func parameterName(of name: HTTPField.Name) -> String {
+    "HTTP_"
+      + String(
+        decoding: name.canonicalName.utf8.map { byte -> UInt8 in
+          switch byte {
+          case UInt8(ascii: "-"): UInt8(ascii: "_")
+          case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
+          default: byte
+          }
+        }, as: UTF8.self)
   }
 
   /// A `SERVER_PORT` of 1 to 5 decimal digits in 1...65535; nil for

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A handler answers one request. It runs on a worker thread, many at once.
 public typealias Handler = @Sendable (Request) -> Response
 
@@ -54,38 +50,48 @@ public final class Server: @unchecked Sendable {
     try LibFCGI.initialise()
     // libfcgi's own SIGPIPE handling is not wanted: a client that goes away
     // must surface as a failed write, not a signal.
-    signal(SIGPIPE, SIG_IGN)
+    Syscalls.ignore(.brokenPipe)
     // libfcgi's SIGUSR1 handler sets a process-wide flag after which its
     // accept refuses every new connection: the backend would live on, deaf.
     // SIGUSR1 means nothing here (logs go to standard error, nothing to
     // reopen), so a stray one is ignored.
-    signal(SIGUSR1, SIG_IGN)
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw .cannotCreatePipe(errno: errno) }
-    // Not inherited: a child process holding the write end would keep the
-    // pipe from ever reading as closed.
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    stopPipe = (ends[0], ends[1])
+    Syscalls.ignore(.user1)
+    do {
+      // Not inherited: a child process holding the write end would keep the
+      // pipe from ever reading as closed.
+      stopPipe = try Syscalls.pipe()
+    } catch {
+      throw .cannotCreatePipe(errno: error.code)
+    }
     switch configuration.address {
     case .unixSocket(let path, let group):
-      unlink(path)
+      Syscalls.unlink(path)
       // The socket file takes the umask's mode at bind(); 0660 from the start
       // leaves no moment in which another user could connect.
-      let previous = umask(0o117)
-      listenSocket = LibFCGI.openSocket(path, backlog: configuration.backlog)
-      umask(previous)
-      guard listenSocket >= 0 else { throw .cannotListen(address: path, errno: errno) }
+      let (socket, failure) = Syscalls.withUmask(0o117) {
+        (LibFCGI.openSocket(path, backlog: configuration.backlog), Errno.current)
+      }
+      listenSocket = socket
+      guard listenSocket >= 0 else { throw .cannotListen(address: path, errno: failure.code) }
       if let group {
-        guard let entry = getgrnam(group) else { throw .unknownGroup(group) }
-        guard chown(path, getuid(), entry.pointee.gr_gid) == 0 else {
-          throw .cannotSetPermissions(path: path, errno: errno)
+        guard let id = Syscalls.groupID(named: group) else { throw .unknownGroup(group) }
+        do {
+          try Syscalls.changeOwner(path, group: id)
+        } catch {
+          throw .cannotSetPermissions(path: path, errno: error.code)
         }
       }
-      guard chmod(path, 0o660) == 0 else { throw .cannotSetPermissions(path: path, errno: errno) }
+      do {
+        try Syscalls.changeMode(path, 0o660)
+      } catch {
+        throw .cannotSetPermissions(path: path, errno: error.code)
+      }
     case .loopback(let port):
       let address = "127.0.0.1:\(port)"
       listenSocket = LibFCGI.openSocket(address, backlog: configuration.backlog)
-      guard listenSocket >= 0 else { throw .cannotListen(address: address, errno: errno) }
+      guard listenSocket >= 0 else {
+        throw .cannotListen(address: address, errno: Errno.current.code)
+      }
     }
   }
 
@@ -102,9 +108,9 @@ public final class Server: @unchecked Sendable {
       thread.start()
     }
     group.wait()
-    close(listenSocket)
-    close(stopPipe.read)
-    if case .unixSocket(let path, _) = configuration.address { unlink(path) }
+    Syscalls.close(listenSocket)
+    Syscalls.close(stopPipe.read)
+    if case .unixSocket(let path, _) = configuration.address { Syscalls.unlink(path) }
   }
 
   /// Stops accepting and wakes idle workers; requests in progress finish,
@@ -119,11 +125,11 @@ public final class Server: @unchecked Sendable {
     lock.unlock()
     // shutdown() wakes threads blocked in accept() (close() would not) and
     // refuses new connections at once.
-    shutdown(listenSocket, Int32(SHUT_RDWR))
+    Syscalls.shutdown(listenSocket)
     // Kept connections are left to the workers that hold them (see
     // `waitOnKeptConnection`): only the holder knows whether a request is
     // already on its way in.
-    close(stopPipe.write)
+    Syscalls.close(stopPipe.write)
   }
 
   private func serve() {
@@ -147,13 +153,13 @@ public final class Server: @unchecked Sendable {
       }
 
       let accepted = request.accept()
-      let failure = errno
+      let failure = Errno.current
 
       let stopRequested = !move(&activity, to: .busy)
       guard accepted else {
         if stopRequested { return }
-        log(.error, "accept failed: \(String(cString: strerror(failure)))")
-        usleep(10_000)  // e.g. EMFILE: do not spin
+        log(.error, "accept failed: \(failure.description)")
+        Syscalls.sleep(microseconds: 10_000)  // e.g. EMFILE: do not spin
         continue
       }
       let bodyComplete = answer(request)
@@ -232,7 +238,7 @@ public final class Server: @unchecked Sendable {
     let response = handler(request)
     let head = response.encodedHead()
     guard head.withUnsafeBytes({ connection.write($0) }) else { return false }
-    if request.method != "HEAD", !response.body.isEmpty {
+    if request.method != .head, !response.body.isEmpty {
       guard response.body.withUnsafeBytes({ connection.write($0) }) else { return false }
     }
     return bodyComplete

@@ -66,8 +66,4 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-private func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+private func describe(_ code: Int32) -> String { Errno(code: code).description }

@@ -6,7 +6,7 @@ import Logging
 /// cookies, the observers, and a cache of visitors' persistent domains.
 ///
 /// One instance serves every request; each request opens a
-/// `VisitorDefaults` scope with `visitor(directory:cookies:isHTTPS:)`.
+/// `VisitorDefaults` scope with `visitor(directory:cookieValues:)`.
 /// Thread-safe: its state sits behind one lock, held only for dictionary
 /// operations, never across file I/O; the parsed domains are kept by
 /// `VersionedFile`, keyed by the visitor's directory.
@@ -64,8 +64,8 @@ public final class Defaults: @unchecked Sendable {
     lock.withLock { registration.merge(validated) { _, new in new } }
   }
 
-  /// Declares that `key` lives in a cookie of the same name: read from the
-  /// request's `Cookie` header, set through `Set-Cookie`.
+  /// Declares that `key` lives in a cookie: the web layer reads its value
+  /// from the request and sends its changes (`CookieChange`) back.
   public func declareCookieBacked(_ key: String, as kind: CookieValueKind) {
     lock.withLock { cookieKinds[key] = kind }
   }
@@ -77,14 +77,15 @@ public final class Defaults: @unchecked Sendable {
   ///     (created on the first write); nil for a visitor without one, who
   ///     then sees cookies and registered defaults only, and whose commit of
   ///     a persistent change throws `PreferencesError.noDirectory`.
-  ///   - cookies: the request's cookies.
-  ///   - isHTTPS: whether the request came over HTTPS (cookies get `Secure`).
-  public func visitor(directory: String?, cookies: RequestCookies, isHTTPS: Bool)
+  ///   - cookieValues: the value of each cookie-backed key's cookie the
+  ///     request carried, by key, as it came (a malformed one reads as
+  ///     absent).
+  public func visitor(directory: String?, cookieValues: [String: String] = [:])
     -> VisitorDefaults
   {
     let (registration, cookieKinds) = lock.withLock { (self.registration, self.cookieKinds) }
     return VisitorDefaults(
-      defaults: self, directory: directory, cookies: cookies, isHTTPS: isHTTPS,
+      defaults: self, directory: directory, cookieValues: cookieValues,
       registration: registration, cookieKinds: cookieKinds)
   }
 
@@ -120,14 +121,14 @@ public final class Defaults: @unchecked Sendable {
   public func setPersistentDomain(_ domain: [String: Any], forName name: String)
     throws(PreferencesError)
   {
-    let scope = visitor(directory: name, cookies: RequestCookies(header: nil), isHTTPS: false)
+    let scope = visitor(directory: name)
     try scope.replacePersistentDomain(domain)
     _ = try scope.commit()
   }
 
   /// Empties the visitor's persistent domain, writes it, and notifies once.
   public func removePersistentDomain(forName name: String) throws(PreferencesError) {
-    let scope = visitor(directory: name, cookies: RequestCookies(header: nil), isHTTPS: false)
+    let scope = visitor(directory: name)
     try scope.replacePersistentDomain([:])
     _ = try scope.commit()
   }

@@ -10,8 +10,8 @@ public final class VisitorDefaults {
   private let defaults: Defaults
   /// The visitor's directory, also the persistent domain's name.
   public let directory: String?
-  private let cookies: RequestCookies
-  private let isHTTPS: Bool
+  /// The request's cookie of each cookie-backed key, by key, as it came.
+  private let cookieValues: [String: String]
   private let registration: [String: PlistValue]
   private let cookieKinds: [String: CookieValueKind]
 
@@ -21,7 +21,7 @@ public final class VisitorDefaults {
   private var problem: String?
   /// Cookie values this request set (`.some(nil)`: deleted).
   private var cookieOverrides: [String: PlistValue?] = [:]
-  private var setCookies: [(name: String, cookie: SetCookie)] = []
+  private var cookieChanges: [CookieChange] = []
   private var operations: [Operation] = []
 
   /// One call of a mutating method: one notification if it changed anything.
@@ -31,13 +31,12 @@ public final class VisitorDefaults {
   }
 
   init(
-    defaults: Defaults, directory: String?, cookies: RequestCookies, isHTTPS: Bool,
+    defaults: Defaults, directory: String?, cookieValues: [String: String],
     registration: [String: PlistValue], cookieKinds: [String: CookieValueKind]
   ) {
     self.defaults = defaults
     self.directory = directory
-    self.cookies = cookies
-    self.isHTTPS = isHTTPS
+    self.cookieValues = cookieValues
     self.registration = registration
     self.cookieKinds = cookieKinds
   }
@@ -84,7 +83,7 @@ public final class VisitorDefaults {
   }
 
   /// Whether `commit()` has anything to write or send.
-  public var hasChanges: Bool { !operations.isEmpty || !setCookies.isEmpty }
+  public var hasChanges: Bool { !operations.isEmpty || !cookieChanges.isEmpty }
 
   /// Set when the visitor's file could not be read (an unparsable one was
   /// kept aside as `Preferences.plist.corrupt-<time>`): a sentence to show
@@ -132,8 +131,10 @@ public final class VisitorDefaults {
 
   /// Writes this request's persistent changes (one atomic, durable write,
   /// only if something changed), notifies the observers once per effective
-  /// change, and returns the `Set-Cookie` values for changed cookie-backed
-  /// keys.
+  /// change, and returns what the response must tell the browser about the
+  /// cookie-backed keys, in the order it happened: per key its renewal or
+  /// removal, then the value it was last set to, if set after that (a set
+  /// replaces an earlier set, a removal every earlier change).
   ///
   /// Changes are re-applied to the file as it is under the visitor's lock,
   /// so concurrent requests (of this or another process) lose nothing.
@@ -141,7 +142,7 @@ public final class VisitorDefaults {
   /// - Throws: `PreferencesError.noDirectory` when a persistent key changed
   ///   and the visitor has no directory; `.io` when the file could not be
   ///   written. The changes stay pending then.
-  public func commit() throws(PreferencesError) -> [SetCookie] {
+  public func commit() throws(PreferencesError) -> [CookieChange] {
     guard hasChanges else { return [] }
     var effective = operations.map { _ in [String]() }
     let persistent = operations.indices.filter { operations[$0].change != nil }
@@ -157,25 +158,24 @@ public final class VisitorDefaults {
       let all = Set(keys).union(operation.cookieKeys)
       return all.isEmpty ? nil : PreferencesChange(directory: directory, keys: all.sorted())
     }
-    let cookies = setCookies.map(\.cookie)
+    let cookies = cookieChanges
     operations = []
-    setCookies = []
+    cookieChanges = []
     defaults.notify(changes)
     return cookies
   }
 
   /// Sends every well-formed cookie-backed value the request carried
-  /// again, unchanged, so that the browser keeps it another
-  /// `SetCookie.longMaxAge` (browsers count a cookie's life from when it
-  /// was last set, not last sent). A value this request sets or removes
-  /// afterwards replaces its renewal. Not a change: observers are not told.
+  /// again, unchanged (`CookieChange.renew`), so that the browser keeps it
+  /// as long as a newly set one (browsers count a cookie's life from when it
+  /// was last set, not last sent). A value this request sets afterwards is
+  /// sent after its renewal, a removal replaces it. Not a change: observers
+  /// are not told.
   public func renewCookies() {
     for (key, kind) in cookieKinds.sorted(by: { $0.key < $1.key }) where cookieOverrides[key] == nil
     {
-      guard let text = cookies.value(named: key, isHTTPS: isHTTPS), kind.decode(text) != nil
-      else { continue }
-      queue(.longLived(name: key, value: text, secure: isHTTPS))
-      if isHTTPS, cookies[key] != nil { queue(.plainDeletion(name: key)) }
+      guard let text = cookieValues[key], kind.decode(text) != nil else { continue }
+      queue(.renew(key: key, value: text))
     }
   }
 
@@ -197,9 +197,7 @@ public final class VisitorDefaults {
 
   private func cookieValue(forKey key: String) -> PlistValue? {
     if let override = cookieOverrides[key] { return override }
-    guard let kind = cookieKinds[key], let text = cookies.value(named: key, isHTTPS: isHTTPS) else {
-      return nil
-    }
+    guard let kind = cookieKinds[key], let text = cookieValues[key] else { return nil }
     return kind.decode(text)
   }
 
@@ -230,7 +228,7 @@ public final class VisitorDefaults {
     }
     guard cookieValue(forKey: key) != decoded else { return }
     cookieOverrides[key] = .some(decoded)
-    queue(.longLived(name: key, value: text, secure: isHTTPS))
+    queue(.set(key: key, value: text))
     operations.append(Operation(change: nil, cookieKeys: [key]))
   }
 
@@ -238,18 +236,24 @@ public final class VisitorDefaults {
   /// (a tampered cookie is deleted too, but read as absent already).
   private func deleteCookie(_ key: String) -> Bool {
     let before = cookieValue(forKey: key)
-    let present =
-      cookieOverrides[key].map { $0 != nil }
-      ?? (cookies.value(named: key, isHTTPS: isHTTPS) != nil)
+    let present = cookieOverrides[key].map { $0 != nil } ?? (cookieValues[key] != nil)
     cookieOverrides[key] = .some(nil)
-    if present { queue(.deletion(name: key, secure: isHTTPS)) }
-    if isHTTPS, cookies[key] != nil { queue(.plainDeletion(name: key)) }
+    if present { queue(.remove(key: key)) }
     return before != nil
   }
 
-  private func queue(_ cookie: SetCookie) {
-    setCookies.removeAll { $0.name == cookie.name }
-    setCookies.append((cookie.name, cookie))
+  /// Adds a cookie change after the ones it replaces are dropped: a set
+  /// replaces the key's earlier set, a renewal its earlier renewal, a
+  /// removal every earlier change of the key.
+  private func queue(_ change: CookieChange) {
+    cookieChanges.removeAll { earlier in
+      guard earlier.key == change.key else { return false }
+      switch (earlier, change) {
+      case (_, .remove), (.set, .set), (.renew, .renew): return true
+      default: return false
+      }
+    }
+    cookieChanges.append(change)
   }
 
   /// Applies a change to this scope's view and logs it when it did anything.

@@ -1,36 +1,34 @@
 import ChecklistsWeb
 import FastCGI
 import Foundation
+import HTTPTypes
 import Logging
+import TestSupport
 
 /// A browser without JavaScript, talking to an `Application` directly (no
 /// sockets): it keeps the cookies it is sent and reads CSRF tokens from forms.
 final class ApplicationHarness {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
-  let data: String
+  /// The data directory, shared with every other browser on the same server
+  /// and removed when the last of them goes.
+  let directory: TemporaryDirectory
+  var data: String { directory.path }
   let application: Application
   var cookies: [String: String] = [:]
 
-  init(data: String? = nil) throws {
-    let directory =
-      data
-      ?? FileManager.default.temporaryDirectory
-      .appendingPathComponent("checklists-app-\(UUID().uuidString)").path
-    self.data = directory
+  init(directory: TemporaryDirectory = TemporaryDirectory("checklists-app")) throws {
+    self.directory = directory
     application = try Application(
       configuration: ApplicationConfiguration(
-        dataDirectory: directory,
-        templatesDirectory: Self.root.appendingPathComponent("Templates").path,
-        publicDirectory: Self.root.appendingPathComponent("Public").path, durable: false),
+        dataDirectory: directory.path,
+        templatesDirectory: BuiltTool.packageRoot + "/Templates",
+        publicDirectory: BuiltTool.packageRoot + "/Public", durable: false),
       logger: Logger(label: "test"))
   }
 
   /// Another browser on the same server (the same data and secret).
-  func anotherBrowser() throws -> ApplicationHarness { try ApplicationHarness(data: data) }
-
-  deinit { try? FileManager.default.removeItem(atPath: data) }
+  func anotherBrowser() throws -> ApplicationHarness {
+    try ApplicationHarness(directory: directory)
+  }
 
   var cookieHeader: String {
     cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
@@ -39,11 +37,11 @@ final class ApplicationHarness {
   @discardableResult
   func send(_ request: Request) -> Response {
     var request = request
-    if request.headers["cookie"] == nil, !cookies.isEmpty {
-      request.headers["cookie"] = cookieHeader
+    if !request.headerFields.contains(.cookie), !cookies.isEmpty {
+      request.head.headerFields[.cookie] = cookieHeader
     }
     let response = application.respond(to: request)
-    for header in response.headers(named: "Set-Cookie") {
+    for header in response.setCookies {
       let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
       let name = String(pair[0])
       let value = pair.count > 1 ? String(pair[1]) : ""
@@ -53,12 +51,14 @@ final class ApplicationHarness {
   }
 
   @discardableResult
-  func get(_ target: String, headers: [String: String] = [:], method: String = "GET") -> Response {
+  func get(
+    _ target: String, headerFields: HTTPFields = [:], method: HTTPRequest.Method = .get
+  ) -> Response {
     let parts = target.split(separator: "?", maxSplits: 1)
     return send(
       Request(
         method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
-        headers: headers))
+        headerFields: headerFields))
   }
 
   /// The visitor's token, read from a form the way a browser gets it.
@@ -72,14 +72,18 @@ final class ApplicationHarness {
   @discardableResult
   func post(
     _ path: String, _ fields: [(String, String)] = [], token: String? = nil, withToken: Bool = true,
-    contentType: String = "application/x-www-form-urlencoded", headers: [String: String] = [:]
+    contentType: String = "application/x-www-form-urlencoded", authority: String? = nil,
+    headerFields: HTTPFields = [:]
   ) -> Response {
     var fields = fields
     if withToken { fields.append(("csrf", token ?? csrf())) }
     let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-    var headers = headers
-    headers["content-type"] = contentType
-    return send(Request(method: "POST", path: path, headers: headers, body: Array(body.utf8)))
+    var headerFields = headerFields
+    headerFields[.contentType] = contentType
+    return send(
+      Request(
+        method: .post, path: path, authority: authority, headerFields: headerFields,
+        body: Array(body.utf8)))
   }
 
   func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }

@@ -1,6 +1,7 @@
 import ChecklistsWeb
 import FastCGI
 import Foundation
+import HTTPTypes
 import Testing
 
 /// Every route and rule of the product, through `Application.respond(to:)`.
@@ -8,12 +9,12 @@ import Testing
   @Test func aNewVisitorLandsInTheFirstRunList() throws {
     let browser = try ApplicationHarness()
     let landing = browser.get("/")
-    #expect(landing.status == 303)
-    #expect(landing.header("Location") == "/lists/1")
+    #expect(landing.status == .seeOther)
+    #expect(landing.headerFields[.location] == "/lists/1")
     let visitor = try #require(browser.cookies["visitor"])
     #expect(visitor.wholeMatch(of: /[0-9a-f]{32}\.[0-9]{5,6}/) != nil, "\(visitor)")
     let page = browser.get("/lists/1")
-    #expect(page.status == 200)
+    #expect(page.status == .ok)
     #expect(browser.text(page).contains("<title>List · Checklists</title>"))
     #expect(browser.cookies["ChecklistIndex"] == "0")
     #expect(browser.storedFiles().isEmpty, "a GET never writes a file")
@@ -21,25 +22,25 @@ import Testing
 
   @Test func theVisitorCookieIsHttpOnlyLaxAndSecureOnlyOverHTTPS() throws {
     let browser = try ApplicationHarness()
-    let plain = browser.application.respond(to: Request(method: "GET", path: "/lists"))
-    let cookie = try #require(plain.headers(named: "Set-Cookie").first { $0.hasPrefix("visitor=") })
+    let plain = browser.application.respond(to: Request(method: .get, path: "/lists"))
+    let cookie = try #require(plain.setCookies.first { $0.hasPrefix("visitor=") })
     #expect(
       cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
     #expect(!cookie.contains("Secure"))
     let secure = browser.application.respond(
-      to: Request(method: "GET", path: "/lists", isHTTPS: true))
-    #expect(secure.headers(named: "Set-Cookie").allSatisfy { $0.contains("Secure") })
+      to: Request(method: .get, path: "/lists", isHTTPS: true))
+    #expect(secure.setCookies.allSatisfy { $0.contains("Secure") })
   }
 
   @Test func allListsSetsMinusOneAndTheLandingThenShowsAllLists() throws {
     let browser = try ApplicationHarness()
     browser.post("/lists/1/items", [("text", "milk")])
     browser.get("/lists/1")
-    #expect(browser.get("/").header("Location") == "/lists/1")
+    #expect(browser.get("/").headerFields[.location] == "/lists/1")
     browser.get("/lists")
     #expect(browser.cookies["ChecklistIndex"] == "-1")
     let landing = browser.get("/")
-    #expect(landing.status == 200)
+    #expect(landing.status == .ok)
     #expect(browser.text(landing).contains("<h1>All Lists</h1>"))
   }
 
@@ -49,18 +50,18 @@ import Testing
     browser.post("/lists/1/items", [("text", "milk")])
     browser.cookies["ChecklistIndex"] = value
     let landing = browser.get("/")
-    #expect(landing.status == 200)
+    #expect(landing.status == .ok)
     #expect(browser.text(landing).contains("<h1>All Lists</h1>"))
   }
 
   @Test func openingAListRemembersItsRowForThisBrowser() throws {
     let browser = try ApplicationHarness()
     let created = browser.post("/lists", [("name", "Alpha"), ("icon", "trips")])
-    #expect(created.status == 303)
-    let alpha = try #require(created.header("Location"))
+    #expect(created.status == .seeOther)
+    let alpha = try #require(created.headerFields[.location])
     browser.get(alpha)
     #expect(browser.cookies["ChecklistIndex"] == "0", "Alpha sorts before List")
-    #expect(browser.get("/").header("Location") == alpha)
+    #expect(browser.get("/").headerFields[.location] == alpha)
   }
 
   @Test func listsAreSortedByNameAndShowSubtitles() throws {
@@ -80,51 +81,55 @@ import Testing
   @Test func toggleEditAndDeleteAnItem() throws {
     let browser = try ApplicationHarness()
     let added = browser.post("/lists/1/items", [("text", "bread")])
-    #expect(added.status == 303 && added.header("Location") == "/lists/1")
+    #expect(added.status == .seeOther && added.headerFields[.location] == "/lists/1")
     #expect(browser.text(browser.get("/lists/1")).contains(#"formaction="1/items/1/toggle""#))
-    #expect(browser.post("/lists/1/items/1/toggle").status == 303)
+    #expect(browser.post("/lists/1/items/1/toggle").status == .seeOther)
     #expect(browser.text(browser.get("/lists/1")).contains(#"aria-pressed="true""#))
     #expect(browser.text(browser.get("/lists")).contains("All Done!"))
-    #expect(browser.post("/lists/1/items/1", [("text", "rye bread")]).status == 303)
+    #expect(browser.post("/lists/1/items/1", [("text", "rye bread")]).status == .seeOther)
     #expect(browser.text(browser.get("/lists/1/items/1/edit")).contains(#"value="rye bread""#))
-    #expect(browser.post("/lists/1/items/1/delete").status == 303)
-    #expect(browser.get("/lists/1/items/1/edit").status == 404)
+    #expect(browser.post("/lists/1/items/1/delete").status == .seeOther)
+    #expect(browser.get("/lists/1/items/1/edit").status == .notFound)
   }
 
   @Test func renameAndDeleteAList() throws {
     let browser = try ApplicationHarness()
-    #expect(browser.post("/lists/1", [("name", "Errands"), ("icon", "chores")]).status == 303)
+    #expect(
+      browser.post("/lists/1", [("name", "Errands"), ("icon", "chores")]).status == .seeOther)
     let page = browser.text(browser.get("/lists/1/edit"))
     #expect(page.contains(#"value="Errands""#) && page.contains(#"value="chores" checked"#))
     let deleted = browser.post("/lists/1/delete")
-    #expect(deleted.status == 303 && deleted.header("Location") == "/lists")
-    #expect(browser.get("/lists/1").status == 404)
-    #expect(browser.get("/").status == 200, "the first run does not come back")
+    #expect(deleted.status == .seeOther && deleted.headerFields[.location] == "/lists")
+    #expect(browser.get("/lists/1").status == .notFound)
+    #expect(browser.get("/").status == .ok, "the first run does not come back")
   }
 
   @Test func aChangeWithoutTheRightTokenIsRefusedAndChangesNothing() throws {
     let browser = try ApplicationHarness()
     browser.post("/lists/1/items", [("text", "kept")])
     let before = browser.storedFiles()
-    #expect(browser.post("/lists/1/delete", withToken: false).status == 403)
-    #expect(browser.post("/lists/1/delete", token: String(repeating: "0", count: 64)).status == 403)
+    #expect(browser.post("/lists/1/delete", withToken: false).status == .forbidden)
+    #expect(
+      browser.post("/lists/1/delete", token: String(repeating: "0", count: 64)).status == .forbidden
+    )
     let other = try browser.anotherBrowser()
     other.get("/lists")
-    #expect(browser.post("/lists/1/delete", token: other.csrf()).status == 403)
+    #expect(browser.post("/lists/1/delete", token: other.csrf()).status == .forbidden)
     #expect(
       browser.post(
-        "/lists/1/delete", headers: ["origin": "https://evil.example", "host": "127.0.0.1"]
+        "/lists/1/delete", authority: "127.0.0.1", headerFields: [.origin: "https://evil.example"]
       )
-      .status == 403)
+      .status == .forbidden)
     #expect(
-      browser.post("/lists/1/delete", headers: ["sec-fetch-site": "cross-site"]).status == 403)
+      browser.post("/lists/1/delete", headerFields: [.secFetchSite: "cross-site"]).status
+        == .forbidden)
     #expect(browser.storedFiles() == before)
   }
 
   @Test func aPostFromANewVisitorIsRefused() throws {
     let browser = try ApplicationHarness()
     let response = browser.post("/lists", [("name", "x")], token: String(repeating: "a", count: 64))
-    #expect(response.status == 403)
+    #expect(response.status == .forbidden)
     #expect(browser.storedFiles().isEmpty)
   }
 
@@ -133,37 +138,39 @@ import Testing
     browser.post("/lists/1/items", [("text", "kept")])
     let token = browser.csrf()
     let before = browser.storedFiles()
-    func raw(_ body: [UInt8], type: String = "application/x-www-form-urlencoded") -> Int {
+    func raw(_ body: [UInt8], type: String = "application/x-www-form-urlencoded")
+      -> HTTPResponse.Status
+    {
       browser.send(
         Request(
-          method: "POST", path: "/lists/1/items", headers: ["content-type": type], body: body)
+          method: .post, path: "/lists/1/items", headerFields: [.contentType: type], body: body)
       ).status
     }
-    #expect(raw(Array("csrf=\(token)&text=%zz".utf8)) == 400)
-    #expect(raw(Array("csrf=\(token)&text=%ff%fe".utf8)) == 400)
-    #expect(raw(Array("csrf=\(token)&text=a".utf8), type: "text/plain") == 415)
+    #expect(raw(Array("csrf=\(token)&text=%zz".utf8)) == .badRequest)
+    #expect(raw(Array("csrf=\(token)&text=%ff%fe".utf8)) == .badRequest)
+    #expect(raw(Array("csrf=\(token)&text=a".utf8), type: "text/plain") == .unsupportedMediaType)
     #expect(raw(Array(repeating: UInt8(ascii: "&"), count: 10_000) + Array("a=b".utf8)) != 303)
     #expect(
       browser.send(
         Request(
-          method: "POST", path: "/lists/1/items",
-          headers: ["content-type": "application/x-www-form-urlencoded"], bodyTooLarge: true)
-      ).status == 413)
-    #expect(browser.post("/lists", [("name", "x"), ("icon", "../../etc")]).status == 400)
+          method: .post, path: "/lists/1/items",
+          headerFields: [.contentType: "application/x-www-form-urlencoded"], bodyTooLarge: true)
+      ).status == .contentTooLarge)
+    #expect(browser.post("/lists", [("name", "x"), ("icon", "../../etc")]).status == .badRequest)
     #expect(browser.storedFiles() == before)
   }
 
   @Test func refusedInputComesBackWithWhatWasTyped() throws {
     let browser = try ApplicationHarness()
     let blank = browser.post("/lists", [("name", "  "), ("icon", "trips")])
-    #expect(blank.status == 422)
+    #expect(blank.status == .unprocessableContent)
     #expect(browser.text(blank).contains(#"value="trips" checked"#))
     let long = String(repeating: "é", count: 1_001)
     let tooLong = browser.post("/lists/1/items", [("text", long)])
-    #expect(tooLong.status == 422)
+    #expect(tooLong.status == .unprocessableContent)
     browser.post("/lists/1/items", [("text", "fine")])
     let edit = browser.post("/lists/1/items/1", [("text", long)])
-    #expect(edit.status == 422 && browser.text(edit).contains(long))
+    #expect(edit.status == .unprocessableContent && browser.text(edit).contains(long))
     #expect(browser.text(browser.get("/lists/1")).contains("fine"))
   }
 
@@ -184,17 +191,18 @@ import Testing
     browser.post("/lists/1/items", [("text", "open")])
     browser.post("/lists/1/items/1/toggle")
     let saved = browser.post("/settings", [("OpenLastList", "on"), ("HideCheckedItems", "on")])
-    #expect(saved.status == 303 && saved.header("Location") == "/settings?saved")
+    #expect(saved.status == .seeOther && saved.headerFields[.location] == "/settings?saved")
     #expect(browser.text(browser.get("/settings?saved")).contains("Settings saved."))
     let hidden = browser.text(browser.get("/lists/1"))
     #expect(!hidden.contains(">done<") && hidden.contains(">open<"))
     #expect(hidden.contains("1 checked item hidden"))
-    #expect(browser.post("/settings/reset").status == 303)
+    #expect(browser.post("/settings/reset").status == .seeOther)
     #expect(browser.text(browser.get("/lists/1")).contains(">done<"))
     let settings = browser.text(browser.get("/settings"))
     #expect(settings.contains(#"name="OpenLastList" value="on" checked"#))
     #expect(!settings.contains(#"name="HideCheckedItems" value="on" checked"#))
-    #expect(browser.get("/").status == 303, "FirstTime is untouched by the reset: no new List")
+    #expect(
+      browser.get("/").status == .seeOther, "FirstTime is untouched by the reset: no new List")
     #expect(browser.text(browser.get("/lists")).components(separatedBy: ">List<").count == 2)
   }
 
@@ -202,34 +210,34 @@ import Testing
     let browser = try ApplicationHarness()
     browser.post("/lists/1/items", [("text", "x")])
     browser.get("/lists/1")
-    #expect(browser.get("/").status == 303)
+    #expect(browser.get("/").status == .seeOther)
     browser.post("/settings")
-    #expect(browser.get("/").status == 200)
+    #expect(browser.get("/").status == .ok)
   }
 
   @Test func perVisitorPagesRevalidateWithTheirETag() throws {
     let browser = try ApplicationHarness()
     let page = browser.get("/lists/1")
-    let etag = try #require(page.header("ETag"))
-    #expect(page.header("Cache-Control") == "private, no-cache")
-    #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
-    let again = browser.get("/lists/1", headers: ["if-none-match": etag])
-    #expect(again.status == 304 && again.body.isEmpty)
+    let etag = try #require(page.headerFields[.eTag])
+    #expect(page.headerFields[.cacheControl] == "private, no-cache")
+    #expect(page.headerFields[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+    let again = browser.get("/lists/1", headerFields: [.ifNoneMatch: etag])
+    #expect(again.status == .notModified && again.body.isEmpty)
     browser.post("/lists/1/items", [("text", "changed")])
-    #expect(browser.get("/lists/1", headers: ["if-none-match": etag]).status == 200)
+    #expect(browser.get("/lists/1", headerFields: [.ifNoneMatch: etag]).status == .ok)
   }
 
   @Test func unknownAddressesListsAndItemsAre404PagesAndOtherMethods405() throws {
     let browser = try ApplicationHarness()
     for path in ["/nope", "/lists/99", "/lists/99/edit", "/lists/1/items/5/edit", "/lists/%2e%2e"] {
       let response = browser.get(path)
-      #expect(response.status == 404, "\(path)")
+      #expect(response.status == .notFound, "\(path)")
       #expect(browser.text(response).contains("<!doctype html>"))
     }
-    #expect(browser.post("/lists/99/items/1/toggle").status == 404)
-    let put = browser.get("/lists/1", method: "PUT")
-    #expect(put.status == 405 && put.header("Allow") == "GET, HEAD, POST")
-    #expect(browser.get("/lists/1", method: "HEAD").status == 200)
+    #expect(browser.post("/lists/99/items/1/toggle").status == .notFound)
+    let put = browser.get("/lists/1", method: .put)
+    #expect(put.status == .methodNotAllowed && put.headerFields[.allow] == "GET, HEAD, POST")
+    #expect(browser.get("/lists/1", method: .head).status == .ok)
   }
 
   @Test func twoBrowsersOfOneVisitorKeepTheirOwnIndex() throws {
@@ -239,8 +247,8 @@ import Testing
     laptop.cookies["visitor"] = phone.cookies["visitor"]
     phone.get("/lists/2")
     laptop.get("/lists/1")
-    #expect(phone.get("/").header("Location") == "/lists/2")
-    #expect(laptop.get("/").header("Location") == "/lists/1")
+    #expect(phone.get("/").headerFields[.location] == "/lists/2")
+    #expect(laptop.get("/").headerFields[.location] == "/lists/1")
   }
 
   @Test func anUnreadableFileIsKeptAsideAndTheVisitorIsTold() throws {
@@ -249,7 +257,7 @@ import Testing
     let path = try #require(browser.storedFiles().keys.first { $0.hasSuffix("Checklists.plist") })
     try Data("not a plist".utf8).write(to: URL(fileURLWithPath: "\(browser.data)/\(path)"))
     let response = browser.get("/lists")
-    #expect(response.status == 500)
+    #expect(response.status == .internalServerError)
     #expect(browser.text(response).contains("could not be read"))
     #expect(browser.storedFiles().keys.contains { $0.contains("Checklists.plist.corrupt-") })
   }
@@ -261,11 +269,11 @@ import Testing
     let path = try #require(browser.storedFiles().keys.first { $0.hasSuffix("Preferences.plist") })
     try Data("not a plist".utf8).write(to: URL(fileURLWithPath: "\(browser.data)/\(path)"))
     let response = browser.get("/lists/1")
-    #expect(response.status == 500)
+    #expect(response.status == .internalServerError)
     #expect(browser.text(response).contains("settings could not be read"))
     #expect(browser.storedFiles().keys.contains { $0.contains("Preferences.plist.corrupt-") })
     let next = browser.get("/lists/1")
-    #expect(next.status == 200 && browser.text(next).contains("precious"))
+    #expect(next.status == .ok && browser.text(next).contains("precious"))
   }
 
   @Test func aKeptPageIsNeverStaleAfterAChangeHereOrInAnotherProcess() throws {
@@ -295,6 +303,6 @@ import Testing
   @Test func healthIsTheBareDynamicPage() throws {
     let browser = try ApplicationHarness()
     let response = browser.get("/health")
-    #expect(response.status == 200 && browser.text(response) == "ok\n")
+    #expect(response.status == .ok && browser.text(response) == "ok\n")
   }
 }

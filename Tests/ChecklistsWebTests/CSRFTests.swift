@@ -1,4 +1,5 @@
 import FastCGI
+import HTTPTypes
 import Testing
 
 @testable import ChecklistsWeb
@@ -8,8 +9,10 @@ import Testing
   let visitor = VisitorID(cookieValue: "00112233445566778899aabbccddeeff")!
   let other = VisitorID(cookieValue: "ffeeddccbbaa99887766554433221100")!
 
-  private func post(_ headers: [String: String] = ["host": "checklists.example"]) -> Request {
-    Request(method: "POST", path: "/lists", headers: headers)
+  private func post(host: String = "checklists.example", _ headerFields: HTTPFields = [:])
+    -> Request
+  {
+    Request(method: .post, path: "/lists", authority: host, headerFields: headerFields)
   }
 
   @Test func aTokenIs64HexDigitsAndStableForAVisitor() {
@@ -46,10 +49,7 @@ import Testing
 
   @Test func theVerdictChecksOriginThenVisitorThenToken() {
     let token = csrf.token(for: visitor)
-    let sameOrigin = post([
-      "host": "checklists.example", "origin": "http://checklists.example",
-      "sec-fetch-site": "same-origin",
-    ])
+    let sameOrigin = post([.origin: "http://checklists.example", .secFetchSite: "same-origin"])
     #expect(csrf.verdict(for: sameOrigin, visitor: visitor, submittedToken: token) == .allowed)
     #expect(csrf.verdict(for: post(), visitor: visitor, submittedToken: token) == .allowed)
     #expect(
@@ -63,11 +63,11 @@ import Testing
         == .refused(.wrongToken))
     #expect(csrf.verdict(for: post(), visitor: nil, submittedToken: token) == .refused(.noVisitor))
     // The right token does not excuse a cross-site request.
-    let crossSite = post(["host": "checklists.example", "sec-fetch-site": "cross-site"])
+    let crossSite = post([.secFetchSite: "cross-site"])
     #expect(
       csrf.verdict(for: crossSite, visitor: visitor, submittedToken: token)
         == .refused(.crossSiteFetch))
-    let foreign = post(["host": "checklists.example", "origin": "https://evil.example"])
+    let foreign = post([.origin: "https://evil.example"])
     #expect(
       csrf.verdict(for: foreign, visitor: visitor, submittedToken: token)
         == .refused(.originMismatch))
@@ -79,13 +79,13 @@ import Testing
       publicOrigin: PublicOrigin("https://lists.example.org"))
     let token = configured.token(for: visitor)
     #expect(token == csrf.token(for: visitor))  // the origin is no part of the token
-    let fromSite = post(["host": "127.0.0.1", "origin": "https://lists.example.org"])
+    let fromSite = post(host: "127.0.0.1", [.origin: "https://lists.example.org"])
     #expect(configured.verdict(for: fromSite, visitor: visitor, submittedToken: token) == .allowed)
     #expect(
       configured.verdict(for: fromSite, visitor: visitor, submittedToken: "x")
         == .refused(.wrongToken))
     // Host and Origin agree, but it is not the configured origin.
-    let local = post(["host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8080"])
+    let local = post(host: "127.0.0.1:8080", [.origin: "http://127.0.0.1:8080"])
     #expect(
       configured.verdict(for: local, visitor: visitor, submittedToken: token)
         == .refused(.originMismatch))

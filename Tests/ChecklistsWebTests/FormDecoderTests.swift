@@ -1,4 +1,5 @@
 import FastCGI
+import HTTPTypes
 import Testing
 
 @testable import ChecklistsWeb
@@ -83,10 +84,10 @@ import Testing
   }
 
   @Test func errorsCarryTheirStatus() {
-    #expect(FormError.unsupportedMediaType.status == 415)
-    #expect(FormError.invalidPercentEscape.status == 400)
-    #expect(FormError.invalidUTF8.status == 400)
-    #expect(FormError.tooManyFields(limit: 100).status == 400)
+    #expect(FormError.unsupportedMediaType.status == .unsupportedMediaType)
+    #expect(FormError.invalidPercentEscape.status == .badRequest)
+    #expect(FormError.invalidUTF8.status == .badRequest)
+    #expect(FormError.tooManyFields(limit: 100).status == .badRequest)
   }
 
   @Test func contentTypeMustBeURLEncoded() {
@@ -106,15 +107,15 @@ import Testing
 
   @Test func decodesARequest() throws {
     let request = Request(
-      method: "POST", path: "/lists",
-      headers: ["content-type": "application/x-www-form-urlencoded"],
+      method: .post, path: "/lists",
+      headerFields: [.contentType: "application/x-www-form-urlencoded"],
       body: Array("name=Trips&icon=Trips".utf8))
     #expect(try FormDecoder.decode(request)["name"] == "Trips")
     let plain = Request(
-      method: "POST", path: "/lists", headers: ["content-type": "text/plain"],
+      method: .post, path: "/lists", headerFields: [.contentType: "text/plain"],
       body: Array("name=x".utf8))
     #expect(throws: FormError.unsupportedMediaType) { try FormDecoder.decode(plain) }
-    let missing = Request(method: "POST", path: "/lists", body: Array("name=x".utf8))
+    let missing = Request(method: .post, path: "/lists", body: Array("name=x".utf8))
     #expect(throws: FormError.unsupportedMediaType) { try FormDecoder.decode(missing) }
   }
 }

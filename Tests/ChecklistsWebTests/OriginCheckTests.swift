@@ -1,4 +1,5 @@
 import FastCGI
+import HTTPTypes
 import Testing
 
 @testable import ChecklistsWeb
@@ -195,11 +196,10 @@ import Testing
 
   @Test func readsTheRequestsHeaders() {
     let request = Request(
-      method: "POST", path: "/lists",
-      headers: ["host": "checklists.example", "origin": "https://checklists.example"], isHTTPS: true
-    )
+      method: .post, path: "/lists", authority: "checklists.example",
+      headerFields: [.origin: "https://checklists.example"], isHTTPS: true)
     #expect(OriginCheck.verdict(for: request) == .allowed)
-    let cross = Request(method: "POST", path: "/lists", headers: ["sec-fetch-site": "cross-site"])
+    let cross = Request(method: .post, path: "/lists", headerFields: [.secFetchSite: "cross-site"])
     #expect(OriginCheck.verdict(for: cross) == .refused(.crossSiteFetch))
   }
 

@@ -1,5 +1,6 @@
 import FastCGI
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import ChecklistsWeb
@@ -36,14 +37,14 @@ extension ResponseMemo {
     settle()
     for path in ["/lists/1", "/lists"] {
       browser.get(path)
-      let request = Request(method: "GET", path: path, headers: ["cookie": browser.cookieHeader])
+      let request = Request(method: .get, path: path, headerFields: [.cookie: browser.cookieHeader])
       let (kept, computed) = keptAndComputed(browser, fresh, request)
-      #expect(kept.status == 200 && browser.text(kept).contains("milk") || path == "/lists")
+      #expect(kept.status == .ok && browser.text(kept).contains("milk") || path == "/lists")
       #expect(kept == computed, "\(path)")
       let key = try #require(ResponseMemo.Key(request))
       #expect(browser.application.memo.entry(for: key)?.response == kept, "kept: \(path)")
       #expect(fresh.application.memo.entry(for: key)?.response == computed, "\(path)")
-      let head = Request(method: "HEAD", path: path, headers: ["cookie": browser.cookieHeader])
+      let head = Request(method: .head, path: path, headerFields: [.cookie: browser.cookieHeader])
       #expect(keptAndComputed(browser, fresh, head).kept == computed)
     }
   }
@@ -51,17 +52,18 @@ extension ResponseMemo {
   @Test func revalidationIsTheSame304KeptOrComputed() throws {
     let browser = try ApplicationHarness()
     browser.post("/lists/1/items", [("text", "milk")])
-    let etag = try #require(browser.get("/lists/1").header("ETag"))
+    let etag = try #require(browser.get("/lists/1").headerFields[.eTag])
     let request = Request(
-      method: "GET", path: "/lists/1",
-      headers: ["cookie": browser.cookieHeader, "if-none-match": etag])
+      method: .get, path: "/lists/1",
+      headerFields: [.cookie: browser.cookieHeader, .ifNoneMatch: etag])
     let fresh = try browser.anotherBrowser()
     let (kept, computed) = keptAndComputed(browser, fresh, request)
-    #expect(kept.status == 304 && kept.body.isEmpty)
+    #expect(kept.status == .notModified && kept.body.isEmpty)
     #expect(kept == computed)
     // A first request that revalidates still leaves the whole page kept.
-    let plain = Request(method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
-    #expect(browser.application.respond(to: plain).status == 200)
+    let plain = Request(
+      method: .get, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])
+    #expect(browser.application.respond(to: plain).status == .ok)
   }
 
   @Test func anAnswerThatSetsACookieIsNeverKept() throws {
@@ -70,11 +72,12 @@ extension ResponseMemo {
     let visitorOnly = "visitor=\(try #require(browser.cookies["visitor"]))"
     for _ in 0..<3 {
       let response = browser.application.respond(
-        to: Request(method: "GET", path: "/lists/2", headers: ["cookie": visitorOnly]))
-      #expect(response.headers(named: "Set-Cookie").contains { $0.hasPrefix("ChecklistIndex=") })
+        to: Request(method: .get, path: "/lists/2", headerFields: [.cookie: visitorOnly]))
+      #expect(response.setCookies.contains { $0.hasPrefix("ChecklistIndex=") })
     }
     let key = try #require(
-      ResponseMemo.Key(Request(method: "GET", path: "/lists/2", headers: ["cookie": visitorOnly])))
+      ResponseMemo.Key(
+        Request(method: .get, path: "/lists/2", headerFields: [.cookie: visitorOnly])))
     #expect(browser.application.memo.entry(for: key) == nil)
   }
 
@@ -83,15 +86,15 @@ extension ResponseMemo {
     browser.post("/lists/1/items", [("text", "milk")])
     let cookie = browser.cookieHeader
     let memoKey = ResponseMemo.Key(
-      Request(method: "GET", path: "/lists/1", query: "x=1", headers: ["cookie": cookie]))
+      Request(method: .get, path: "/lists/1", query: "x=1", headerFields: [.cookie: cookie]))
     #expect(memoKey == nil)
-    #expect(ResponseMemo.Key(Request(method: "GET", path: "/lists/1")) == nil)
+    #expect(ResponseMemo.Key(Request(method: .get, path: "/lists/1")) == nil)
     #expect(
-      ResponseMemo.Key(Request(method: "POST", path: "/lists/1", headers: ["cookie": cookie]))
+      ResponseMemo.Key(Request(method: .post, path: "/lists/1", headerFields: [.cookie: cookie]))
         == nil)
     for _ in 0..<2 {
-      let stranger = browser.application.respond(to: Request(method: "GET", path: "/lists/1"))
-      #expect(stranger.headers(named: "Set-Cookie").contains { $0.hasPrefix("visitor=") })
+      let stranger = browser.application.respond(to: Request(method: .get, path: "/lists/1"))
+      #expect(stranger.setCookies.contains { $0.hasPrefix("visitor=") })
       #expect(!browser.text(stranger).contains("milk"))
     }
   }
@@ -102,7 +105,7 @@ extension ResponseMemo {
     browser.get("/lists/1")
     let key = try #require(
       ResponseMemo.Key(
-        Request(method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])))
+        Request(method: .get, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])))
     settle()
     browser.get("/lists/1")
     #expect(browser.application.memo.entry(for: key) != nil, "kept")
@@ -127,7 +130,7 @@ extension ResponseMemo {
     browser.post("/lists/1/items", [("text", "milk")])
     browser.get("/lists/1")
     let request = Request(
-      method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+      method: .get, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])
     let key = try #require(ResponseMemo.Key(request))
     browser.post("/lists/1/items", [("text", "bread")])
     browser.application.respond(to: request)
@@ -146,31 +149,33 @@ extension ResponseMemo {
     let token = browser.csrf()
     for number in 0..<40 {
       let text = String(repeating: "\"", count: 200) + " \(number)"
-      #expect(browser.post("/lists/1/items", [("text", text)], token: token).status == 303)
+      #expect(browser.post("/lists/1/items", [("text", text)], token: token).status == .seeOther)
     }
     browser.get("/lists/1")
     settle()
     let fresh = try browser.anotherBrowser()
-    let get = Request(method: "GET", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+    let get = Request(method: .get, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])
     let page = browser.application.respond(to: get)
-    #expect(page.status == 200 && page.body.count > ResponseMemo.maximumBodyBytes)
+    #expect(page.status == .ok && page.body.count > ResponseMemo.maximumBodyBytes)
     let key = try #require(ResponseMemo.Key(get))
     let entry = try #require(browser.application.memo.entry(for: key))
     #expect(!entry.hasBody && entry.response.body.isEmpty)
-    #expect(entry.response.header("Content-Length") == String(page.body.count))
+    #expect(entry.response.headerFields[.contentLength] == String(page.body.count))
 
-    let head = Request(method: "HEAD", path: "/lists/1", headers: ["cookie": browser.cookieHeader])
+    let head = Request(
+      method: .head, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])
     #expect(entry.answers(head) && !entry.answers(get))
     let keptHead = browser.application.respond(to: head)
     #expect(keptHead.body.isEmpty)
     #expect(keptHead.encodedHead() == fresh.application.respond(to: head).encodedHead())
     #expect(browser.application.respond(to: get) == page, "a GET is computed whole")
 
-    let etag = try #require(page.header("ETag"))
+    let etag = try #require(page.headerFields[.eTag])
     var revalidation = get
-    revalidation.headers["if-none-match"] = etag
+    revalidation.head.headerFields[.ifNoneMatch] = etag
     #expect(entry.answers(revalidation))
     let kept304 = browser.application.respond(to: revalidation)
-    #expect(kept304.status == 304 && kept304 == fresh.application.respond(to: revalidation))
+    #expect(
+      kept304.status == .notModified && kept304 == fresh.application.respond(to: revalidation))
   }
 }

@@ -1,4 +1,5 @@
 import FastCGI
+import HTTPTypes
 import Testing
 
 @testable import ChecklistsWeb
@@ -36,7 +37,7 @@ import Testing
     ]
 
   static func resolve(_ method: String, _ path: String) -> RouteTable.Outcome {
-    RouteTable.checklists.resolve(method: method, path: path)
+    RouteTable.checklists.resolve(method: HTTPRequest.Method(method)!, path: path)
   }
 
   /// The route an outcome reached, its ids and whether it drops the body;
@@ -72,7 +73,7 @@ import Testing
   }
 
   @Test func routesFromARequestValue() throws {
-    let request = Request(method: "POST", path: "/lists/3/items/9/toggle", query: "x=1")
+    let request = Request(method: .post, path: "/lists/3/items/9/toggle", query: "x=1")
     let reached = try #require(Self.reached(RouteTable.checklists.resolve(request)))
     #expect(reached.route == "POST /lists/{list}/items/{item}/toggle")
     #expect(reached.ids == [.list: 3, .item: 9])
@@ -181,14 +182,14 @@ import Testing
   /// `Allow` lists what the table declares at an address, and nothing else:
   /// declaring one more route there changes it.
   @Test func allowFollowsFromTheTable() throws {
-    let answer: Route.ChangeHandler = { _ in Response(status: 303) }
+    let answer: Route.ChangeHandler = { _ in Response(status: .seeOther) }
     let postOnly = RouteTable([.post("/things/{list}", answer)])
-    #expect(postOnly.resolve(method: "GET", path: "/things/3").allowHeader == "POST")
-    #expect(Self.isNotFound(postOnly.resolve(method: "GET", path: "/things/new")))
+    #expect(postOnly.resolve(method: .get, path: "/things/3").allowHeader == "POST")
+    #expect(Self.isNotFound(postOnly.resolve(method: .get, path: "/things/new")))
     let both = RouteTable(
-      [.post("/things/{list}", answer), .get("/things/{list}", { _ in Response(status: 200) })])
-    #expect(both.resolve(method: "PUT", path: "/things/3").allowHeader == "GET, HEAD, POST")
-    let reached = try #require(Self.reached(both.resolve(method: "GET", path: "/things/3")))
+      [.post("/things/{list}", answer), .get("/things/{list}", { _ in Response(status: .ok) })])
+    #expect(both.resolve(method: HTTPRequest.Method("PUT")!, path: "/things/3").allowHeader == "GET, HEAD, POST")
+    let reached = try #require(Self.reached(both.resolve(method: .get, path: "/things/3")))
     #expect(reached.route == "GET /things/{list}" && reached.ids == [.list: 3])
   }
 

@@ -1,21 +1,17 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ChecklistsWeb
 
 @Suite struct ServerSecretTests {
-  private func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "checklists-secret-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    return path
-  }
-
+  /// Each test's own directory (Swift Testing makes a suite value per test).
+  private let temporary = TemporaryDirectory("checklists-secret")
   private let visitor = VisitorID(cookieValue: "00112233445566778899aabbccddeeff")!
 
   @Test func isCreatedOnceWith0600AndReadBackAfterwards() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let directory = temporary.path
     let first = try ServerSecret.loadOrCreate(inDirectory: directory, durable: false)
     let path = directory + "/secret"
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -30,8 +26,7 @@ import Testing
   }
 
   @Test func aFileOfTheWrongSizeIsAnErrorAndIsLeftAlone() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let directory = temporary.path
     let path = directory + "/secret"
     try Data("short".utf8).write(to: URL(fileURLWithPath: path))
     #expect(throws: ServerSecretError.wrongLength(path: path, byteCount: 5)) {
@@ -53,9 +48,9 @@ import Testing
   @Test func racingCreatorsAgreeOnOneSecret() throws {
     // Eight creators at once on a fresh directory, ten times: `link` lets
     // exactly one candidate become the file, and everybody reads it back.
-    for _ in 0..<10 {
-      let directory = try temporaryDirectory()
-      defer { try? FileManager.default.removeItem(atPath: directory) }
+    for round in 0..<10 {
+      let directory = temporary.appending("round-\(round)")
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
       let results = Results()
       DispatchQueue.concurrentPerform(iterations: 8) { _ in
         results.append(

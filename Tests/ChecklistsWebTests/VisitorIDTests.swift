@@ -1,18 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import ChecklistsWeb
-
-/// A deterministic generator (SplitMix64) so a test can name the id it expects.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-}
 
 @Suite struct VisitorIDTests {
   @Test func aNewIdIs32LowerCaseHexDigits() {
@@ -29,9 +18,9 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 
   @Test func aGeneratorGivesAKnownId() {
-    var generator = SeededGenerator(state: 0)
+    var generator = SeededGenerator(seed: 0)
     let first = VisitorID(using: &generator)
-    var again = SeededGenerator(state: 0)
+    var again = SeededGenerator(seed: 0)
     #expect(VisitorID(using: &again) == first)
     // Leading zero bytes keep their two digits.
     struct Zeros: RandomNumberGenerator { mutating func next() -> UInt64 { 0 } }

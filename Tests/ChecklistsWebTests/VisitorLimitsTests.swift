@@ -3,6 +3,7 @@ import ChecklistsWeb
 import FastCGI
 import FileSystem
 import Foundation
+import HTTPTypes
 import Logging
 import Storage
 import Support
@@ -17,18 +18,18 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
   /// several threads at once (the harness itself is not thread-safe).
   private func toggle(_ browser: ApplicationHarness, item: Int, token: String) -> Request {
     Request(
-      method: "POST", path: "/lists/1/items/\(item)/toggle",
-      headers: [
-        "content-type": "application/x-www-form-urlencoded", "cookie": browser.cookieHeader,
+      method: .post, path: "/lists/1/items/\(item)/toggle",
+      headerFields: [
+        .contentType: "application/x-www-form-urlencoded", .cookie: browser.cookieHeader,
       ],
       body: Array("csrf=\(token)".utf8))
   }
 
   /// A new visitor, through the same application: reads a form, adds an item.
-  private func strangerAddsAnItem(_ application: Application) throws -> Int {
-    let form = application.respond(to: Request(method: "GET", path: "/lists/new"))
+  private func strangerAddsAnItem(_ application: Application) throws -> HTTPResponse.Status {
+    let form = application.respond(to: Request(method: .get, path: "/lists/new"))
     let cookie = try #require(
-      form.headers(named: "Set-Cookie").first { $0.hasPrefix("visitor=") }?.split(separator: ";")
+      form.setCookies.first { $0.hasPrefix("visitor=") }?.split(separator: ";")
         .first)
     let page = String(decoding: form.body, as: UTF8.self)
     let field = try #require(
@@ -36,8 +37,8 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
     let token = page[field].dropFirst(#"name="csrf" value=""#.count).dropLast()
     return application.respond(
       to: Request(
-        method: "POST", path: "/lists/1/items",
-        headers: ["content-type": "application/x-www-form-urlencoded", "cookie": String(cookie)],
+        method: .post, path: "/lists/1/items",
+        headerFields: [.contentType: "application/x-www-form-urlencoded", .cookie: String(cookie)],
         body: Array("csrf=\(token)&text=eggs".utf8))
     ).status
   }
@@ -62,7 +63,7 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
       }
     }
     try #require(held.wait(timeout: .now() + 10) == .success, "the visitor's lock was never taken")
-    let statuses = LockedValue<[Int]>([])
+    let statuses = LockedValue<[HTTPResponse.Status]>([])
     for _ in 1..<FileLock.maximumThreads {
       let request = toggle(browser, item: 1, token: token)
       finished.enter()
@@ -82,17 +83,18 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
     let began = ContinuousClock.now
     let refused = application.respond(to: toggle(browser, item: 1, token: token))
     #expect(ContinuousClock.now - began < .seconds(1), "refused at once, not after a wait")
-    #expect(refused.status == 503)
-    #expect(refused.header("Retry-After") == "1")
+    #expect(refused.status == .serviceUnavailable)
+    #expect(refused.headerFields[.retryAfter] == "1")
     #expect(browser.text(refused).contains("busy with other changes"))
     #expect(browser.text(refused).contains("Nothing was changed"))
     #expect(browser.storedFiles() == before)
 
-    #expect(try strangerAddsAnItem(application) == 303, "another visitor is served meanwhile")
+    #expect(
+      try strangerAddsAnItem(application) == .seeOther, "another visitor is served meanwhile")
 
     release.signal()
     #expect(finished.wait(timeout: .now() + 10) == .success)
-    #expect(statuses.withLock { $0 } == [303, 303, 303])
+    #expect(statuses.withLock { $0 } == [.seeOther, .seeOther, .seeOther])
     // Three toggles went through, the refused one did not: checked.
     let page = browser.text(browser.get("/lists/1"))
     #expect(page.contains(#"aria-pressed="true" name="check" value="0">milk"#))
@@ -119,17 +121,17 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
     #expect(full, "the store never refused")
     let token = browser.csrf()
     var refused = browser.post("/lists/1/items", [("text", text)], token: token)
-    for _ in 0..<20 where refused.status == 303 {
+    for _ in 0..<20 where refused.status == .seeOther {
       refused = browser.post("/lists/1/items", [("text", text)], token: token)
     }
     let before = browser.storedFiles()
     refused = browser.post("/lists/1/items", [("text", text)], token: token)
-    #expect(refused.status == 422)
+    #expect(refused.status == .unprocessableContent)
     #expect(browser.text(refused).contains("Your checklists are full"))
     #expect(browser.text(refused).contains("Nothing was changed"))
     #expect(browser.storedFiles() == before)
     let newList = browser.post("/lists", [("name", text)], token: token)
-    #expect(newList.status == 422)
+    #expect(newList.status == .unprocessableContent)
     #expect(browser.storedFiles() == before)
   }
 }

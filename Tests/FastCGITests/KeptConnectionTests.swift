@@ -19,7 +19,7 @@ import Testing
   /// request, refuses it and closes the connection under nginx's next request.
   @Test func aBodyEndingAtLibFCGIsReadBoundaryLeavesTheConnectionClean() throws {
     let running = try RunningServer(threads: 2, maximumBodySize: 32 * 1024) { request in
-      Response(status: 200, body: Array("\(request.method) \(request.body.count)".utf8))
+      Response(status: .ok, body: Array("\(request.method) \(request.body.count)".utf8))
     }
     defer { _ = running.stop() }
     func post(_ length: Int) -> [(String, String)] {
@@ -46,7 +46,7 @@ import Testing
   /// to the next accept.
   @Test func theEndOfABodyArrivingLateIsConsumedBeforeTheNextRequest() throws {
     let running = try RunningServer(threads: 2) { request in
-      Response(status: 200, body: Array("\(request.method) \(request.body.count)".utf8))
+      Response(status: .ok, body: Array("\(request.method) \(request.body.count)".utf8))
     }
     defer { _ = running.stop() }
     let client = try FastCGITestClient(socketPath: running.socketPath, timeout: 5)
@@ -69,7 +69,7 @@ import Testing
     var lost: [String] = []
     for round in 0..<20 {
       let running = try RunningServer(threads: 1) { request in
-        Response(status: 200, body: Array(request.path.utf8))
+        Response(status: .ok, body: Array(request.path.utf8))
       }
       let client = try FastCGITestClient(socketPath: running.socketPath, timeout: 5)
       let first = try client.send(parameters: parameters(uri: "/first"), keepConnection: true)

@@ -11,7 +11,7 @@ import Testing
   @Test func moreKeptConnectionsThanThreadsIsWarnedAboutOnce() throws {
     let warnings = Warnings()
     let running = try RunningServer(threads: 2, log: warnings.record) { request in
-      Response(status: 200, body: Array(request.path.utf8))
+      Response(status: .ok, body: Array(request.path.utf8))
     }
     defer { _ = running.stop() }
     let kept = try (0..<2).map { _ in
@@ -48,7 +48,7 @@ import Testing
   @Test func aThreadLeftToAcceptIsNotWarnedAbout() throws {
     let warnings = Warnings()
     let running = try RunningServer(threads: 3, log: warnings.record) { _ in
-      Response(status: 200)
+      Response(status: .ok)
     }
     defer { _ = running.stop() }
     let kept = try (0..<2).map { _ in try running.client() }

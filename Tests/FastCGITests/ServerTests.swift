@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import FastCGI
@@ -11,6 +13,7 @@ import Testing
 /// of its own until `stop()`.
 final class RunningServer: @unchecked Sendable {
   let server: Server
+  let directory = TemporaryDirectory("fcgi")
   let socketPath: String
   private let finished = DispatchSemaphore(value: 0)
 
@@ -19,9 +22,7 @@ final class RunningServer: @unchecked Sendable {
     log: @escaping @Sendable (Server.LogLevel, String) -> Void = { _, _ in },
     handler: @escaping Handler
   ) throws {
-    let directory = NSTemporaryDirectory() + "fcgi-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    socketPath = directory + "/backend.sock"
+    socketPath = directory.appending("backend.sock")
     server = Server(
       configuration: ServerConfiguration(
         address: .unixSocket(path: socketPath), threads: threads, maximumBodySize: maximumBodySize),
@@ -56,7 +57,7 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
     let running = try RunningServer { request in
       seen.value = request
       return Response(
-        status: 200, headers: [("Content-Type", "text/plain")], body: Array("hello".utf8))
+        status: .ok, headerFields: [.contentType: "text/plain"], body: Array("hello".utf8))
     }
     defer { _ = running.stop() }
     let client = try running.client()
@@ -74,12 +75,12 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
     #expect(reply.status == 200)
     #expect(reply.text == "hello")
     let request = try #require(seen.value)
-    #expect(request.method == "POST")
+    #expect(request.method == .post)
     #expect(request.path == "/lists/7")
     #expect(request.query == "x=1")
-    #expect(request.header("Cookie") == "v=1")
-    #expect(request.header("sec-fetch-site") == "same-origin")
-    #expect(request.header("content-type") == "application/x-www-form-urlencoded")
+    #expect(request.headerFields[.cookie] == "v=1")
+    #expect(request.headerFields[try #require(HTTPField.Name("Sec-Fetch-Site"))] == "same-origin")
+    #expect(request.headerFields[.contentType] == "application/x-www-form-urlencoded")
     #expect(request.isHTTPS)
     #expect(request.body == body)
     #expect(!request.bodyTooLarge)
@@ -89,7 +90,7 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
     let seen = Captured<Request>()
     let running = try RunningServer(maximumBodySize: 16) { request in
       seen.value = request
-      return Response(status: request.bodyTooLarge ? 413 : 200)
+      return Response(status: request.bodyTooLarge ? .contentTooLarge : .ok)
     }
     defer { _ = running.stop() }
     let client = try running.client()
@@ -106,7 +107,7 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
 
   @Test func bodyAtTheCapIsRead() throws {
     let running = try RunningServer(maximumBodySize: 16) { request in
-      Response(status: request.bodyTooLarge ? 413 : 200, body: request.body)
+      Response(status: request.bodyTooLarge ? .contentTooLarge : .ok, body: request.body)
     }
     defer { _ = running.stop() }
     let client = try running.client()
@@ -124,10 +125,8 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
     let large = [UInt8](repeating: UInt8(ascii: "z"), count: 300_000)
     let running = try RunningServer { _ in
       Response(
-        status: 303,
-        headers: [
-          ("Location", "/lists"), ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/"),
-        ],
+        status: .seeOther,
+        headerFields: [.location: "/lists", .setCookie: "a=1; Path=/", .setCookie: "b=2; Path=/"],
         body: large)
     }
     defer { _ = running.stop() }
@@ -142,7 +141,7 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
 
   @Test func headOmitsTheBody() throws {
     let running = try RunningServer { _ in
-      Response(status: 200, headers: [("Content-Length", "5")], body: Array("hello".utf8))
+      Response(status: .ok, headerFields: [.contentLength: "5"], body: Array("hello".utf8))
     }
     defer { _ = running.stop() }
     let client = try running.client()
@@ -155,7 +154,7 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
 
   @Test func keptConnectionServesSeveralRequests() throws {
     let running = try RunningServer(threads: 1) { request in
-      Response(status: 200, body: Array(request.path.utf8))
+      Response(status: .ok, body: Array(request.path.utf8))
     }
     defer { _ = running.stop() }
     let client = try running.client()
@@ -179,7 +178,7 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
   @Test func clientThatLeavesMidResponseDoesNotWedgeTheWorker() throws {
     let large = [UInt8](repeating: 1, count: 2_000_000)
     let running = try RunningServer(threads: 1) { request in
-      Response(status: 200, body: request.path == "/large" ? large : Array("ok".utf8))
+      Response(status: .ok, body: request.path == "/large" ? large : Array("ok".utf8))
     }
     defer { _ = running.stop() }
     for _ in 0..<3 {
@@ -198,7 +197,7 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
     let running = try RunningServer(threads: 4) { _ in
       started.signal()
       usleep(500_000)
-      return Response(status: 200, body: Array("finished".utf8))
+      return Response(status: .ok, body: Array("finished".utf8))
     }
     // An idle kept connection holds a worker in accept; stop must wake it too.
     let idle = try running.client()

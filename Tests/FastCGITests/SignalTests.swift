@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -37,7 +38,8 @@ import Testing
 /// SIGUSR1 among them, which would hide the very thing a signal test checks.
 final class ServeProcess {
   let pid: pid_t
-  let directory: String
+  private let temporary: TemporaryDirectory
+  var directory: String { temporary.path }
   private var exitStatus: Int32?
   var socketPath: String { directory + "/backend.sock" }
   var log: String {
@@ -45,16 +47,17 @@ final class ServeProcess {
   }
 
   init(threads: Int = 2) throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    directory = NSTemporaryDirectory() + "fcgi-serve-\(UUID().uuidString.prefix(8))"
+    let root = BuiltTool.packageRoot
+    let temporary = TemporaryDirectory("fcgi-serve")
+    self.temporary = temporary
+    let directory = temporary.path
     try FileManager.default.createDirectory(
       atPath: directory + "/data", withIntermediateDirectories: true)
-    let executable = try Self.executable(root: root)
     let arguments = [
-      executable.path, "serve", "--socket", directory + "/backend.sock", "--threads", "\(threads)",
-      "--data", directory + "/data", "--templates", root.path + "/Templates",
-      "--public", root.path + "/Public",
+      try BuiltTool.path("checklists"), "serve", "--socket", directory + "/backend.sock",
+      "--threads", "\(threads)",
+      "--data", directory + "/data", "--templates", root + "/Templates",
+      "--public", root + "/Public",
     ]
     pid = try Self.spawn(arguments, stderr: directory + "/stderr.log")
     let deadline = Date().addingTimeInterval(30)
@@ -93,10 +96,7 @@ final class ServeProcess {
     return exitStatus ?? -1
   }
 
-  deinit {
-    terminate()
-    try? FileManager.default.removeItem(atPath: directory)
-  }
+  deinit { terminate() }
 
   private static func decode(_ status: Int32) -> Int32 {
     let signal = status & 0x7f
@@ -128,27 +128,6 @@ final class ServeProcess {
         description: "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
     }
     return pid
-  }
-
-  private static func executable(root: URL) throws -> URL {
-    var candidates: [URL] = []
-    if let executable = Bundle.main.executableURL {
-      candidates.append(executable.deletingLastPathComponent().appendingPathComponent("checklists"))
-    }
-    for bundle in Bundle.allBundles {
-      candidates.append(
-        bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("checklists"))
-    }
-    candidates.append(root.appendingPathComponent(".build/debug/checklists"))
-    guard
-      let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
-    else {
-      throw ServeProcessFailure(
-        description:
-          "checklists not found (looked in \(candidates.map(\.path))); build it with `swift build --build-tests`"
-      )
-    }
-    return found
   }
 }
 

@@ -1,5 +1,6 @@
 import ChecklistsModel
 import ChecklistsWeb
+import FastCGI
 import Foundation
 import HTMLTemplates
 import Logging
@@ -54,7 +55,7 @@ enum FuzzTargets {
   /// the header; a visitor id is accepted only as 32 lower-case hex digits.
   static func cookie(_ bytes: [UInt8]) {
     let header = String(decoding: bytes, as: UTF8.self)
-    let cookies = RequestCookies(header: header)
+    let cookies = Cookies(header: header)
     var names = ["visitor", "a", "", " ", "\""]
     for pair in header.split(separator: ";") {
       if let equals = pair.firstIndex(of: "=") {
@@ -72,7 +73,7 @@ enum FuzzTargets {
       visitorID(value)
     }
     visitorID(header)
-    check(RequestCookies(header: nil) == RequestCookies(header: ""), "nil and empty headers differ")
+    check(Cookies(header: nil) == Cookies(header: ""), "nil and empty headers differ")
   }
 
   static func visitorID(_ value: String) {
@@ -99,25 +100,27 @@ enum FuzzTargets {
 
   static let methods = ["GET", "HEAD", "POST", "PUT", "get", "", "OPTIONS", "DELETE"]
 
-  /// First byte: the method; the rest: the path. Ids are always positive
-  /// and at most 18 digits; only a short absolute path is ever routed.
+  /// First byte: the method (as nginx would pass it); the rest: the path.
+  /// Ids are always positive and at most 18 digits; only a short absolute
+  /// path is ever routed.
   static func router(_ bytes: [UInt8]) {
     guard let first = bytes.first else { return }
-    let method = methods[Int(first) % methods.count]
+    let method = Request(parameters: ["REQUEST_METHOD": methods[Int(first) % methods.count]])
+      .method
     let path = String(decoding: bytes.dropFirst(), as: UTF8.self)
     let outcome = RouteTable.checklists.resolve(method: method, path: path)
     switch outcome {
     case .matched(let match):
       check(path.hasPrefix("/") && path.utf8.count <= 128, "routed \(path.debugDescription)")
-      check(match.headOnly == (method == "HEAD"), "headOnly for \(method)")
-      check(match.route.isChange == (method == "POST"), "\(match.route) reached by \(method)")
+      check(match.headOnly == (method == .head), "headOnly for \(method)")
+      check(match.route.isChange == (method == .post), "\(match.route) reached by \(method)")
       for name in PathParameter.allCases {
         guard let id = match.parameters[name] else { continue }
         check(id > 0 && id <= 999_999_999_999_999_999, "id \(id) from \(path.debugDescription)")
       }
     case .methodNotAllowed(let allowed):
       check(!allowed.isEmpty, "405 with nothing allowed")
-      check(!allowed.contains(method) || method == "HEAD", "\(method) allowed yet refused")
+      check(!allowed.contains(method.rawValue) || method == .head, "\(method) allowed yet refused")
     case .notFound:
       break
     }

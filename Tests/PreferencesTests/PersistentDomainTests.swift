@@ -114,13 +114,13 @@ import Testing
     let recorder = ChangeRecorder()
     _ = recorder.observe(defaults)
 
-    let scope = defaults.scope(directory, cookie: "ChecklistIndex=2")
+    let scope = defaults.scope(directory, cookies: ["ChecklistIndex": "2"])
     scope.resetToRegisteredDefaults(forKeys: ["OpenLastList", "HideCheckedItems", "ChecklistIndex"])
     #expect(scope.bool(forKey: "OpenLastList"))
     #expect(!scope.bool(forKey: "HideCheckedItems"))
     #expect(scope.integer(forKey: "ChecklistIndex") == -1)
     let cookies = try scope.commit()
-    #expect(cookies == [.deletion(name: "ChecklistIndex", secure: false)])
+    #expect(cookies == [.remove(key: "ChecklistIndex")])
     #expect(defaults.writeCount == writes + 1)
     #expect(
       recorder.changes == [

@@ -56,7 +56,7 @@ import Testing
     _ = try writer.commit()
     #expect(try parsedFile(directory + "/Preferences.plist")["ChecklistIndex"] == nil)
 
-    let reader = defaults.scope(directory, cookie: "ChecklistIndex=3")
+    let reader = defaults.scope(directory, cookies: ["ChecklistIndex": "3"])
     #expect(reader.string(forKey: "Shown") == "persistent")
     #expect(reader.integer(forKey: "ChecklistIndex") == 3)
     #expect(defaults.scope(directory).integer(forKey: "ChecklistIndex") == -1)

@@ -32,8 +32,10 @@ func makeDefaults(
 }
 
 extension Defaults {
-  func scope(_ directory: String?, cookie: String? = nil, https: Bool = false) -> VisitorDefaults {
-    visitor(directory: directory, cookies: RequestCookies(header: cookie), isHTTPS: https)
+  /// A request's scope; `cookies` holds the value of each cookie-backed
+  /// key's cookie that the request carried.
+  func scope(_ directory: String?, cookies: [String: String] = [:]) -> VisitorDefaults {
+    visitor(directory: directory, cookieValues: cookies)
   }
 }
 

@@ -3,6 +3,7 @@ import FastCGI
 import FileSystem
 import Foundation
 import HTMLTemplates
+import HTTPTypes
 import Logging
 import Preferences
 import Storage
@@ -70,7 +71,7 @@ public final class Application: Sendable {
     case .matched(let match) where memoKey != nil && match.route.isRevisited:
       return respondRemembering(match, request, key: memoKey!, now: now)
     case .matched(let match):
-      let cookies = RequestCookies(header: request.header("cookie"))
+      let cookies = request.cookies
       response = handle(
         match, request, cookies: cookies, visitor: visitor(cookies, request, now: now))
     case .methodNotAllowed:
@@ -88,24 +89,28 @@ public final class Application: Sendable {
   func respondRemembering(
     _ match: RouteTable.Match, _ request: Request, key: ResponseMemo.Key, now: Date
   ) -> Response {
-    let cookies = RequestCookies(header: request.header("cookie"))
+    let cookies = request.cookies
     let visitor = visitor(cookies, request, now: now)
     let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path, now: now)
     var unconditional = request
-    if request.headers["if-none-match"] != nil { unconditional.headers["if-none-match"] = nil }
+    if request.headerFields.hasField(.ifNoneMatch) {
+      unconditional.head.headerFields[.ifNoneMatch] = nil
+    }
     let response = SecurityHeaders.applying(
       to: handle(match, unconditional, cookies: cookies, visitor: visitor))
     if let version {
       memo.keep(response, version: version, until: visitor.cookieDue, for: key)
     }
-    guard response.status == 200, let tag = response.header("ETag") else { return response }
+    guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else {
+      return response
+    }
     let etag = ETag(keptValue: tag)
     return etag.isNotModified(request)
       ? SecurityHeaders.applying(to: .notModified(etag, setting: response)) : response
   }
 
   /// Who the request's cookies name, judged by the day of `now`.
-  func visitor(_ cookies: RequestCookies, _ request: Request, now: Date)
+  func visitor(_ cookies: Cookies, _ request: Request, now: Date)
     -> VisitorSession.Visitor
   {
     VisitorSession.Visitor(
@@ -119,7 +124,7 @@ public final class Application: Sendable {
   /// (every screen reads them, so a damaged file is set aside and reported
   /// on whichever page comes first); a change, its form once accepted.
   func handle(
-    _ match: RouteTable.Match, _ request: Request, cookies: RequestCookies,
+    _ match: RouteTable.Match, _ request: Request, cookies: Cookies,
     visitor: VisitorSession.Visitor
   ) -> Response {
     let session = VisitorSession(
@@ -143,14 +148,14 @@ public final class Application: Sendable {
             request: request, session: session, parameters: match.parameters, application: self,
             input: try acceptedForm(request, session)))
       }
-      for cookie in try session.preferences.commit() {
-        response.headers.append(("Set-Cookie", cookie.headerValue))
+      for cookie in session.preferenceCookies(for: try session.preferences.commit()) {
+        response.setCookie(cookie)
       }
     } catch {
       response = renderer.errorResponse(webError(for: error, route: match.route))
     }
     for cookie in session.visitorCookies(isHTTPS: request.isHTTPS) {
-      response.headers.append(("Set-Cookie", cookie.headerValue))
+      response.setCookie(cookie)
     }
     return response
   }

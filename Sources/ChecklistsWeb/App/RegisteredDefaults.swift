@@ -15,9 +15,12 @@ enum RegisteredDefaults {
       PreferenceKey.openLastList: true,
       PreferenceKey.hideCheckedItems: false,
     ])
-    // Each browser lands where *it* left off.
-    defaults.declareCookieBacked(PreferenceKey.checklistIndex, as: .integer)
+    for (key, kind) in cookieBacked { defaults.declareCookieBacked(key, as: kind) }
   }
+
+  /// The keys that live in a cookie of their own name: each browser lands
+  /// where *it* left off.
+  static let cookieBacked: [String: CookieValueKind] = [PreferenceKey.checklistIndex: .integer]
 }
 
 extension VisitorDefaults: ChecklistPreferences {}

@@ -28,13 +28,13 @@ struct VisitorSession {
     /// renewed cookie carries.
     let today: Int
 
-    init(cookies: RequestCookies, isHTTPS: Bool, dataDirectory: String, today: Int) {
+    init(cookies: Cookies, isHTTPS: Bool, dataDirectory: String, today: Int) {
       if let value = cookies.value(named: VisitorCookie.name, isHTTPS: isHTTPS),
         let cookie = VisitorCookie(value: value)
       {
         id = cookie.id
         isNew = false
-        let legacy = isHTTPS && cookies[SetCookie.name(VisitorCookie.name, secure: true)] == nil
+        let legacy = isHTTPS && cookies[Cookie.name(VisitorCookie.name, secure: true)] == nil
         needsCookie = legacy || cookie.needsRenewal(today: today)
         cookieDue = needsCookie ? Int64.min : cookie.renewalDue(today: today)
       } else {
@@ -57,21 +57,26 @@ struct VisitorSession {
   /// The request's scope of the preferences (cookie → persistent → registration).
   let preferences: VisitorDefaults
   /// The request's cookies, as they came.
-  let cookies: RequestCookies
+  let cookies: Cookies
+  let isHTTPS: Bool
   let today: Int
 
   /// A session for `visitor`; their preferences are read here. A returning
   /// visitor whose cookie is due has it renewed, with the cookie-backed
   /// preferences it carries, and their directory marked active.
-  init(request: Request, cookies: RequestCookies, visitor: Visitor, defaults: Defaults) {
+  init(request: Request, cookies: Cookies, visitor: Visitor, defaults: Defaults) {
     id = visitor.id
     isNew = visitor.isNew
     sendsVisitorCookie = visitor.needsCookie
     directory = visitor.directory
     self.cookies = cookies
+    isHTTPS = request.isHTTPS
     today = visitor.today
-    preferences = defaults.visitor(
-      directory: directory.path, cookies: cookies, isHTTPS: request.isHTTPS)
+    var cookieValues: [String: String] = [:]
+    for key in RegisteredDefaults.cookieBacked.keys {
+      cookieValues[key] = cookies.value(named: key, isHTTPS: request.isHTTPS)
+    }
+    preferences = defaults.visitor(directory: directory.path, cookieValues: cookieValues)
     if sendsVisitorCookie && !isNew {
       preferences.renewCookies()
       directory.markActive()
@@ -82,15 +87,38 @@ struct VisitorSession {
   /// The visitor cookie to send (a new visitor's, or a renewal), with the
   /// deletion of the plain one an HTTPS browser kept from before
   /// `__Host-`; empty when the browser's cookie is current.
-  func visitorCookies(isHTTPS: Bool) -> [SetCookie] {
+  func visitorCookies(isHTTPS: Bool) -> [Cookie] {
     guard sendsVisitorCookie else { return [] }
-    var sent = [
-      SetCookie.longLived(
-        name: VisitorCookie.name, value: VisitorCookie(id: id, day: today).value, secure: isHTTPS)
-    ]
-    if isHTTPS, cookies[VisitorCookie.name] != nil {
-      sent.append(.plainDeletion(name: VisitorCookie.name))
+    let cookie = Cookie.longLived(
+      name: VisitorCookie.name, value: VisitorCookie(id: id, day: today).value, secure: isHTTPS)
+    return [cookie] + plainDeletion(of: VisitorCookie.name)
+  }
+
+  /// The cookies that carry the preferences' cookie changes (in order; see
+  /// `VisitorDefaults.commit()`), named `__Host-` under HTTPS. A renewal or
+  /// a removal also drops the plain cookie of the key that an HTTPS browser
+  /// kept from before `__Host-`. A later cookie replaces an earlier one of
+  /// the same name (`Response.setCookie`).
+  func preferenceCookies(for changes: [CookieChange]) -> [Cookie] {
+    var sent: [Cookie] = []
+    for change in changes {
+      switch change {
+      case .set(let key, let value):
+        sent.append(.longLived(name: key, value: value, secure: isHTTPS))
+      case .renew(let key, let value):
+        sent.append(.longLived(name: key, value: value, secure: isHTTPS))
+        sent += plainDeletion(of: key)
+      case .remove(let key):
+        sent.append(.deletion(name: key, secure: isHTTPS))
+        sent += plainDeletion(of: key)
+      }
     }
     return sent
+  }
+
+  /// The deletion of the plain cookie `name` when an HTTPS request still
+  /// carries it (set before cookies were `__Host-` there); else nothing.
+  private func plainDeletion(of name: String) -> [Cookie] {
+    isHTTPS && cookies[name] != nil ? [.plainDeletion(name: name)] : []
   }
 }

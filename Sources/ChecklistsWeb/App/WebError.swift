@@ -1,65 +1,67 @@
+import HTTPTypes
+
 /// A request that cannot be answered with the page it asked for: the
 /// status and the sentence the error page shows.
 struct WebError: Error, Sendable {
-  var status: Int
+  var status: HTTPResponse.Status
   var title: String
   var message: String
   /// Where the page's way back leads.
   var backHref = "/lists"
   var backLabel = "All Lists"
-  /// Extra headers, e.g. `Allow` on a `405`.
-  var headers: [(name: String, value: String)] = []
+  /// Extra header fields, e.g. `Allow` on a `405`.
+  var headerFields: HTTPFields = [:]
 
   static let listNotFound = WebError(
-    status: 404, title: "List not found",
+    status: .notFound, title: "List not found",
     message: "This list does not exist. It may have been deleted, or the address is mistyped.")
 
   static let itemNotFound = WebError(
-    status: 404, title: "Item not found",
+    status: .notFound, title: "Item not found",
     message: "This item does not exist. It may have been deleted, or the address is mistyped.")
 
   static let pageNotFound = WebError(
-    status: 404, title: "Page not found", message: "There is nothing at this address.")
+    status: .notFound, title: "Page not found", message: "There is nothing at this address.")
 
   static func methodNotAllowed(allow: String) -> WebError {
     WebError(
-      status: 405, title: "Method not allowed",
+      status: .methodNotAllowed, title: "Method not allowed",
       message: "This address does not accept that kind of request.",
-      headers: [("Allow", allow)])
+      headerFields: [.allow: allow])
   }
 
   static let forbidden = WebError(
-    status: 403, title: "Request refused",
+    status: .forbidden, title: "Request refused",
     message:
       "This form could not be accepted: it did not come from this site's own page, the page was too old, or this browser does not keep this site's cookies. Nothing was changed. Go back, reload the page and try again."
   )
 
   static let tooLarge = WebError(
-    status: 413, title: "Too much data",
+    status: .contentTooLarge, title: "Too much data",
     message: "What was sent is larger than this site accepts. Nothing was changed.")
 
   static let unsupportedMediaType = WebError(
-    status: 415, title: "Unsupported form encoding",
+    status: .unsupportedMediaType, title: "Unsupported form encoding",
     message: "The form was sent in an encoding this site does not read. Nothing was changed.")
 
   static func badRequest(_ message: String) -> WebError {
-    WebError(status: 400, title: "Bad request", message: message + " Nothing was changed.")
+    WebError(status: .badRequest, title: "Bad request", message: message + " Nothing was changed.")
   }
 
   static func unprocessable(_ message: String, backHref: String, backLabel: String) -> WebError {
     WebError(
-      status: 422, title: "Not saved", message: message + " Nothing was changed.",
+      status: .unprocessableContent, title: "Not saved", message: message + " Nothing was changed.",
       backHref: backHref, backLabel: backLabel)
   }
 
   static let unreadableData = WebError(
-    status: 500, title: "Your checklists could not be read",
+    status: .internalServerError, title: "Your checklists could not be read",
     message:
       "The file that holds your checklists is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Nothing else was changed."
   )
 
   static let unreadableSettings = WebError(
-    status: 500, title: "Your settings could not be read",
+    status: .internalServerError, title: "Your settings could not be read",
     message:
       "The file that holds your settings is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Your lists are not affected, and your settings are back to their defaults for now. Nothing else was changed."
   )
@@ -67,12 +69,12 @@ struct WebError: Error, Sendable {
   /// Too many of one visitor's changes at once (`FileLock`): the worker
   /// threads stay free for everyone else, and the browser may retry.
   static let busy = WebError(
-    status: 503, title: "Busy, try again",
+    status: .serviceUnavailable, title: "Busy, try again",
     message:
       "Your checklists are busy with other changes sent at the same time. Nothing was changed by this one; try again in a moment.",
-    headers: [("Retry-After", "1")])
+    headerFields: [.retryAfter: "1"])
 
   static let internalError = WebError(
-    status: 500, title: "Something went wrong",
+    status: .internalServerError, title: "Something went wrong",
     message: "The server could not complete this request. Nothing was changed; try again.")
 }

@@ -117,7 +117,7 @@ public struct ETag: Sendable, Hashable, CustomStringConvertible {
   /// True when `request` is a `GET` or `HEAD` whose `If-None-Match` names
   /// this tag: answer `304` with no body (and the same `ETag`).
   public func isNotModified(_ request: Request) -> Bool {
-    (request.method == "GET" || request.method == "HEAD")
-      && matches(ifNoneMatch: request.header("if-none-match"))
+    (request.method == .get || request.method == .head)
+      && matches(ifNoneMatch: request.headerFields.value(of: .ifNoneMatch))
   }
 }

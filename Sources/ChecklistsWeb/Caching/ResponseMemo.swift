@@ -1,6 +1,7 @@
 import FastCGI
 import FileSystem
 import Foundation
+import HTTPTypes
 import Support
 
 /// Whole answers to a returning visitor's repeated `GET`s, reused while
@@ -36,8 +37,8 @@ final class ResponseMemo: Sendable {
 
     /// The key of a `GET` or `HEAD` without a query string; nil otherwise.
     init?(_ request: Request) {
-      guard request.method == "GET" || request.method == "HEAD", request.query.isEmpty,
-        let cookies = request.headers["cookie"]
+      guard request.method == .get || request.method == .head, request.query.isEmpty,
+        let cookies = request.headerFields.value(of: .cookie)
       else { return nil }
       path = request.path
       self.cookies = cookies
@@ -97,7 +98,7 @@ final class ResponseMemo: Sendable {
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body.
     func answers(_ request: Request) -> Bool {
-      hasBody || request.method == "HEAD" || etag.isNotModified(request)
+      hasBody || request.method == .head || etag.isNotModified(request)
     }
   }
 
@@ -118,14 +119,14 @@ final class ResponseMemo: Sendable {
 
   /// Keeps `response` if it is a page that changed nothing, until `until`.
   func keep(_ response: Response, version: Version, until: Int64, for key: Key) {
-    guard response.status == 200, response.headers(named: "Set-Cookie").isEmpty,
-      let tag = response.header("ETag")
+    guard response.status == .ok, !response.headerFields.hasField(.setCookie),
+      let tag = response.headerFields.value(of: .eTag)
     else { return }
     var kept = response
     let hasBody = response.body.count <= Self.maximumBodyBytes
     if !hasBody {
       kept.body = []
-      kept.headers.append(("Content-Length", String(response.body.count)))
+      kept.headerFields.append(HTTPField(name: .contentLength, value: String(response.body.count)))
     }
     let entry = Entry(
       version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody)

@@ -22,7 +22,7 @@ public enum FormDecoder {
   public static func decode(_ request: Request, fieldLimit: Int = defaultFieldLimit)
     throws(FormError) -> FormData
   {
-    guard isURLEncoded(contentType: request.header("content-type")) else {
+    guard isURLEncoded(contentType: request.headerFields.value(of: .contentType)) else {
       throw .unsupportedMediaType
     }
     return try decode(request.body, fieldLimit: fieldLimit)

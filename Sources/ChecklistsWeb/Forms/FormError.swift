@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Why a form submission could not be read. Each case maps to the status
 /// the request is refused with; a refused request changes nothing.
 public enum FormError: Error, Sendable, Hashable {
@@ -11,10 +13,10 @@ public enum FormError: Error, Sendable, Hashable {
   case tooManyFields(limit: Int)
 
   /// The HTTP status to answer with.
-  public var status: Int {
+  public var status: HTTPResponse.Status {
     switch self {
-    case .unsupportedMediaType: 415
-    case .invalidPercentEscape, .invalidUTF8, .tooManyFields: 400
+    case .unsupportedMediaType: .unsupportedMediaType
+    case .invalidPercentEscape, .invalidUTF8, .tooManyFields: .badRequest
     }
   }
 }

@@ -1,5 +1,6 @@
 import FastCGI
 import HTMLTemplates
+import HTTPTypes
 
 /// Renders a screen's template inside the layout, into the bytes of a page.
 struct PageRenderer: Sendable {
@@ -23,13 +24,9 @@ struct PageRenderer: Sendable {
 
   /// A `text/html` response of a rendered page.
   func response(
-    _ screen: String, title: String, context: TemplateValue, status: Int = 200
+    _ screen: String, title: String, context: TemplateValue, status: HTTPResponse.Status = .ok
   ) throws(TemplateError) -> Response {
-    let body = try render(screen, title: title, context: context)
-    return Response(
-      status: status,
-      headers: [("Content-Type", "text/html; charset=utf-8")],
-      body: body)
+    .html(try render(screen, title: title, context: context), status: status)
   }
 
   /// The error page's bytes; `showStatus` false leaves out "Error N" (the
@@ -40,22 +37,17 @@ struct PageRenderer: Sendable {
       "message": .string(error.message),
       "back": ["href": .string(error.backHref), "label": .string(error.backLabel)],
     ]
-    if showStatus { context["status"] = .int(error.status) }
+    if showStatus { context["status"] = .int(error.status.code) }
     return try render("error", title: error.title, context: .object(TemplateObject(context)))
   }
 
   /// The page for an error, with its status and its own headers.
   func errorResponse(_ error: WebError) -> Response {
     do {
-      return Response(
-        status: error.status,
-        headers: [("Content-Type", "text/html; charset=utf-8")] + error.headers,
-        body: try errorPage(error))
+      return .html(try errorPage(error), status: error.status, headerFields: error.headerFields)
     } catch {
       // The templates were checked at start-up; this is a last resort.
-      return Response(
-        status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
-        body: Array("Internal error\n".utf8))
+      return .plainText(Array("Internal error\n".utf8), status: .internalServerError)
     }
   }
 }

@@ -1,34 +1,69 @@
 import FastCGI
+import HTTPTypes
 
-/// The answers a handler builds besides the error page (`PageRenderer`):
-/// a page with its tag, `304 Not Modified`, and `303 See Other`.
+/// The kinds of answer the product gives, made in one place (the error
+/// page is `PageRenderer`'s).
 extension Response {
+  /// A `text/html` page, with `headerFields` after its `Content-Type`.
+  static func html(
+    _ body: [UInt8], status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]
+  ) -> Response {
+    Response(
+      status: status, headerFields: fields(htmlContentType, then: headerFields), body: body)
+  }
+
+  /// A `text/plain` answer, with `headerFields` after its `Content-Type`.
+  static func plainText(
+    _ body: [UInt8], status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:]
+  ) -> Response {
+    Response(
+      status: status, headerFields: fields(plainTextContentType, then: headerFields), body: body)
+  }
+
+  /// A rendered page with its tag.
+  static func page(_ body: [UInt8], etag: ETag) -> Response {
+    html(body, headerFields: [.eTag: etag.value])
+  }
+
   /// A rendered page with its tag: `200`, or `304` with no body when the
   /// browser's copy is still the same.
   static func page(body: [UInt8], etag: ETag, for request: Request) -> Response {
-    if etag.isNotModified(request) { return .notModified(etag) }
-    return Response(
-      status: 200,
-      headers: [("Content-Type", "text/html; charset=utf-8"), ("ETag", etag.value)], body: body)
+    etag.isNotModified(request) ? .notModified(etag) : .page(body, etag: etag)
   }
 
-  /// `304 Not Modified` with the page's tag and the cookies the full answer
-  /// (`page`) sets: a revalidated page still moves `ChecklistIndex` (the
-  /// landing rule) and renews the visitor cookie.
+  /// `first`, then `others`, with room for the fields every page gets
+  /// after them (`SecurityHeaders`, a few `Set-Cookie`), so that adding
+  /// those does not grow the storage again.
+  private static func fields(_ first: HTTPField, then others: HTTPFields) -> HTTPFields {
+    var fields = HTTPFields()
+    fields.reserveCapacity(1 + others.count + SecurityHeaders.perVisitorPage.count + 3)
+    fields.append(first)
+    for field in others { fields.append(field) }
+    return fields
+  }
+
+  /// `304 Not Modified`: the browser's copy, whose tag is `etag`, is
+  /// current. With `page`, the full answer it stands for, it carries the
+  /// cookies that answer sets: a revalidated page still moves
+  /// `ChecklistIndex` (the landing rule) and renews the visitor cookie.
   static func notModified(_ etag: ETag, setting page: Response? = nil) -> Response {
-    var headers = [("ETag", etag.value)]
-    for cookie in page?.headers(named: "Set-Cookie") ?? [] {
-      headers.append(("Set-Cookie", cookie))
+    var response = Response(status: .notModified, headerFields: [.eTag: etag.value])
+    for field in page?.headerFields ?? [:] where field.name.isSameField(as: .setCookie) {
+      response.headerFields.append(field)
     }
-    return Response(status: 304, headers: headers)
+    return response
   }
 
-  /// `303 See Other`: the answer to every change (Post/Redirect/Get), and
-  /// the landing rule's way into a list.
+  /// `303 See Other` to `location`: the answer to every change
+  /// (Post/Redirect/Get), and the landing rule's way into a list.
   static func redirect(to location: String) -> Response {
     Response(
-      status: 303,
-      headers: [("Location", location), ("Content-Type", "text/plain; charset=utf-8")],
+      status: .seeOther,
+      headerFields: HTTPFields([HTTPField(name: .location, value: location), plainTextContentType]),
       body: Array("See \(location)\n".utf8))
   }
+
+  static let htmlContentType = HTTPField(name: .contentType, value: "text/html; charset=utf-8")
+  static let plainTextContentType = HTTPField(
+    name: .contentType, value: "text/plain; charset=utf-8")
 }

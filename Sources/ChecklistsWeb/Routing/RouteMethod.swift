@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The methods a route is declared with. The product's pages are HTML
 /// forms and links, so a screen is a `GET` and a change is a `POST`;
 /// `HEAD` is answered by the `GET` route.
@@ -8,11 +10,11 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
   /// The route method a request's method reaches (case-sensitive, as HTTP
   /// methods are), and whether the body is then dropped (`HEAD`); nil for
   /// a method no route is declared with.
-  static func of(_ method: String) -> (method: RouteMethod, headOnly: Bool)? {
+  static func of(_ method: HTTPRequest.Method) -> (method: RouteMethod, headOnly: Bool)? {
     switch method {
-    case "GET": (.get, false)
-    case "HEAD": (.get, true)
-    case "POST": (.post, false)
+    case .get: (.get, false)
+    case .head: (.get, true)
+    case .post: (.post, false)
     default: nil
     }
   }

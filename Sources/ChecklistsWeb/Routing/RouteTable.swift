@@ -1,4 +1,5 @@
 import FastCGI
+import HTTPTypes
 
 /// The routes of the product, and what a request's method and raw path
 /// reach among them.
@@ -71,14 +72,14 @@ package struct RouteTable: Sendable {
 
   /// Routes a method (case-sensitive, as HTTP methods are) and a raw path
   /// (without the query string).
-  package func resolve(method: String, path: String) -> Outcome {
+  package func resolve(method: HTTPRequest.Method, path: String) -> Outcome {
     var path = path
     return path.withUTF8 { resolve(method: method, path: $0) }
   }
 
   /// `resolve(method:path:)` over the path's bytes, which are walked in
   /// place: no segment is copied.
-  private func resolve(method: String, path: UnsafeBufferPointer<UInt8>) -> Outcome {
+  private func resolve(method: HTTPRequest.Method, path: UnsafeBufferPointer<UInt8>) -> Outcome {
     guard let count = Self.segmentCount(of: path), count < routesBySegmentCount.count else {
       return .notFound
     }

@@ -12,8 +12,9 @@ public enum OriginCheck {
     -> ForgeryVerdict
   {
     verdict(
-      secFetchSite: request.header("sec-fetch-site"), origin: request.header("origin"),
-      host: request.header("host"), isHTTPS: request.isHTTPS, serverPort: request.serverPort,
+      secFetchSite: request.headerFields.value(of: .secFetchSite),
+      origin: request.headerFields.value(of: .origin),
+      host: request.head.authority, isHTTPS: request.isHTTPS, serverPort: request.serverPort,
       publicOrigin: publicOrigin)
   }
 
@@ -27,7 +28,7 @@ public enum OriginCheck {
   ///     for `https`, the request's scheme for `Host`) counts as no port, so
   ///     a TLS proxy in front of nginx that forwards plain HTTP still
   ///     matches; an `http` origin posting to an HTTPS request does not.
-  ///   - host: the request's `Host` header.
+  ///   - host: the request's `Host` header (swift-http-types' authority).
   ///   - isHTTPS: the scheme the request came in with.
   ///   - serverPort: the port nginx accepted the request on (`SERVER_PORT`).
   ///     Debian's stock `fastcgi_params` sets `HTTP_HOST` to `$host`, which

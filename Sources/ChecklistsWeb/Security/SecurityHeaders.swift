@@ -1,4 +1,5 @@
 import FastCGI
+import HTTPTypes
 
 /// The headers every dynamic page gets.
 ///
@@ -19,25 +20,26 @@ public enum SecurityHeaders {
   /// before reuse. Not `no-store`, which would bar the back/forward cache.
   public static let perVisitorCacheControl = "private, no-cache"
 
-  /// The headers of every dynamic response, whatever its status.
-  public static let common: [(name: String, value: String)] = [
-    ("Content-Security-Policy", contentSecurityPolicy),
-    ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "same-origin"),
+  /// The header fields of every dynamic response, whatever its status
+  /// (made once: their values are checked when a field is made).
+  public static let common: [HTTPField] = [
+    HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
+    HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+    HTTPField(name: .referrerPolicy, value: "same-origin"),
   ]
 
   /// `common` plus the per-visitor `Cache-Control`.
-  public static let perVisitorPage: [(name: String, value: String)] =
-    common + [("Cache-Control", perVisitorCacheControl)]
+  public static let perVisitorPage: [HTTPField] =
+    common + [HTTPField(name: .cacheControl, value: perVisitorCacheControl)]
 
-  /// `response` with each of `headers` appended unless a header of that
-  /// name (in any case) is already there, so a handler's own choice wins.
-  public static func applying(
-    _ headers: [(name: String, value: String)] = perVisitorPage, to response: Response
-  ) -> Response {
+  /// `response` with each of `fields` appended unless a field of that name
+  /// (in any case) is already there, so a handler's own choice wins.
+  public static func applying(_ fields: [HTTPField] = perVisitorPage, to response: Response)
+    -> Response
+  {
     var response = response
-    for header in headers where response.header(header.name) == nil {
-      response.headers.append(header)
+    for field in fields where !response.headerFields.hasField(field.name) {
+      response.headerFields.append(field)
     }
     return response
   }

@@ -24,12 +24,12 @@ public struct StaticSite: Sendable {
   public func pages() throws -> [Page] {
     let notFound = WebError.pageNotFound
     let unavailable = WebError(
-      status: 503, title: "Checklists is unavailable",
+      status: .serviceUnavailable, title: "Checklists is unavailable",
       message:
         "The server is restarting or stopped. Your lists are safe: nothing you saved is lost. Try again in a moment.",
       backHref: "/lists", backLabel: "Try again")
     let tooManyChanges = WebError(
-      status: 429, title: "Too many changes at once",
+      status: .tooManyRequests, title: "Too many changes at once",
       message:
         "This address sent more changes in a short time than this site accepts, so this one was not saved. Nothing you saved before is lost. Wait a few seconds and try again.",
       backHref: "/lists", backLabel: "Back to your lists")

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What ended a worker's wait on an idle kept connection.
 enum KeptConnectionEvent: Equatable {
   /// nginx sent bytes of its next request: libfcgi's accept reads it.
@@ -20,21 +16,15 @@ enum KeptConnectionEvent: Equatable {
 /// reads from: the worker itself sees the stop and, when a request is
 /// already waiting, answers it first (nginx sent it before it could know).
 func waitOnKeptConnection(_ connection: Int32, stopSignal: Int32) -> KeptConnectionEvent {
-  var waits = [
-    pollfd(fd: connection, events: Int16(POLLIN), revents: 0),
-    pollfd(fd: stopSignal, events: Int16(POLLIN), revents: 0),
-  ]
   while true {
-    if poll(&waits, 2, -1) < 0 {
-      if errno == EINTR { continue }
-      return .closed
+    guard let readable = Syscalls.waitUntilReadable(connection, stopSignal) else { return .closed }
+    if readable.first {
+      switch Syscalls.peek(connection) {
+      case .bytes: return .request
+      case .closed: return .closed
+      case .nothing: break
+      }
     }
-    if waits[0].revents != 0 {
-      var byte: UInt8 = 0
-      let peeked = recv(connection, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-      if peeked > 0 { return .request }
-      if peeked == 0 || (errno != EAGAIN && errno != EINTR) { return .closed }
-    }
-    if waits[1].revents != 0 { return .stopping }
+    if readable.second { return .stopping }
   }
 }

@@ -1,9 +1,5 @@
 import CFastCGI
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 // Every libfcgi call of the product lives in this file, so that no C type or
 // pointer leaks above the FastCGI module.
 
@@ -61,7 +57,7 @@ final class LibFCGIRequest {
   /// returns at once.
   func closeConnection() {
     guard raw.pointee.ipcFd >= 0 else { return }
-    shutdown(raw.pointee.ipcFd, Int32(SHUT_RDWR))
+    Syscalls.shutdown(raw.pointee.ipcFd)
     raw.pointee.keepConnection = 0
     FCGX_Finish_r(raw)
   }
@@ -78,7 +74,7 @@ final class LibFCGIRequest {
   func forEachParameter(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     guard var entry = raw.pointee.envp else { return }
     while let cString = entry.pointee {
-      let length = strlen(cString)
+      let length = Syscalls.length(ofCString: cString)
       cString.withMemoryRebound(to: UInt8.self, capacity: length) {
         body(UnsafeBufferPointer(start: $0, count: length))
       }

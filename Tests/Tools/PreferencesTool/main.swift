@@ -33,8 +33,7 @@ case "distinct":
     group.enter()
     Thread {
       for index in 0..<count {
-        let scope = defaults.visitor(
-          directory: directory, cookies: RequestCookies(header: nil), isHTTPS: false)
+        let scope = defaults.visitor(directory: directory)
         scope.set(index, forKey: "\(prefix)-\(thread)-\(index)")
         do { _ = try scope.commit() } catch { fail("commit: \(error)") }
       }
@@ -44,15 +43,11 @@ case "distinct":
   group.wait()
 case "loop":
   let defaults = Defaults(logger: logger, durable: true)
-  var counter = defaults.visitor(
-    directory: directory, cookies: RequestCookies(header: nil), isHTTPS: false
-  )
-  .integer(forKey: "counter")
+  var counter = defaults.visitor(directory: directory).integer(forKey: "counter")
   FileHandle.standardOutput.write(Data("ready\n".utf8))
   while true {
     counter += 1
-    let scope = defaults.visitor(
-      directory: directory, cookies: RequestCookies(header: nil), isHTTPS: false)
+    let scope = defaults.visitor(directory: directory)
     scope.set(counter, forKey: "counter")
     scope.set(counter, forKey: "a")
     scope.set("v\(counter)", forKey: "b")

@@ -1,18 +1,18 @@
-/// A `Set-Cookie` header value the web layer sends with its response.
-public struct SetCookie: Sendable, Equatable {
+/// A cookie the product sets: one `Set-Cookie` field of a response.
+package struct Cookie: Sendable, Equatable {
   /// 400 days, the longest lifetime browsers honour (RFC 6265bis caps it).
-  public static let longMaxAge = 400 * 24 * 60 * 60
+  package static let longMaxAge = 400 * 24 * 60 * 60
 
-  public var name: String
-  public var value: String
+  package var name: String
+  package var value: String
   /// Seconds to keep the cookie; 0 deletes it; nil makes a session cookie.
-  public var maxAge: Int?
-  public var secure: Bool
-  public var httpOnly: Bool
-  public var sameSite: String
-  public var path: String
+  package var maxAge: Int?
+  package var secure: Bool
+  package var httpOnly: Bool
+  package var sameSite: String
+  package var path: String
 
-  public init(
+  package init(
     name: String, value: String, maxAge: Int?, secure: Bool, httpOnly: Bool = true,
     sameSite: String = "Lax", path: String = "/"
   ) {
@@ -25,9 +25,9 @@ public struct SetCookie: Sendable, Equatable {
     self.path = path
   }
 
-  /// The header's value, e.g.
+  /// The `Set-Cookie` value, e.g.
   /// `ChecklistIndex=3; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax; Secure`.
-  public var headerValue: String {
+  package var headerValue: String {
     var text = "\(name)=\(value)"
     if let maxAge { text += "; Max-Age=\(maxAge)" }
     text += "; Path=\(path)"
@@ -41,10 +41,10 @@ public struct SetCookie: Sendable, Equatable {
   /// cookie only from a secure origin, with `Secure`, `Path=/` and no
   /// `Domain`, so neither a plain-HTTP page of the same host nor a
   /// sibling subdomain can plant or overwrite it (RFC 6265bis §4.1.3.2).
-  public static let hostPrefix = "__Host-"
+  package static let hostPrefix = "__Host-"
 
   /// The name a cookie called `name` goes by: with `__Host-` under HTTPS.
-  public static func name(_ name: String, secure: Bool) -> String {
+  package static func name(_ name: String, secure: Bool) -> String {
     secure ? hostPrefix + name : name
   }
 
@@ -52,20 +52,19 @@ public struct SetCookie: Sendable, Equatable {
   /// `__Host-<name>` when `secure`.
   ///
   /// - Parameter secure: true when the request came over HTTPS.
-  public static func longLived(name: String, value: String, secure: Bool) -> SetCookie {
-    SetCookie(
-      name: Self.name(name, secure: secure), value: value, maxAge: longMaxAge, secure: secure)
+  package static func longLived(name: String, value: String, secure: Bool) -> Cookie {
+    Cookie(name: Self.name(name, secure: secure), value: value, maxAge: longMaxAge, secure: secure)
   }
 
   /// Drops the plain cookie called `name` that an HTTPS browser kept from
   /// before cookies were `__Host-` there (sent over HTTPS only).
-  public static func plainDeletion(name: String) -> SetCookie {
-    SetCookie(name: name, value: "", maxAge: 0, secure: true)
+  package static func plainDeletion(name: String) -> Cookie {
+    Cookie(name: name, value: "", maxAge: 0, secure: true)
   }
 
   /// Tells the browser to drop the cookie `longLived` set (`Max-Age=0`,
   /// same name and attributes).
-  public static func deletion(name: String, secure: Bool) -> SetCookie {
-    SetCookie(name: Self.name(name, secure: secure), value: "", maxAge: 0, secure: secure)
+  package static func deletion(name: String, secure: Bool) -> Cookie {
+    Cookie(name: Self.name(name, secure: secure), value: "", maxAge: 0, secure: secure)
   }
 }

@@ -1,14 +1,14 @@
-/// The cookies of one request, parsed from its `Cookie` header (RFC 6265
+/// The cookies of one request, parsed from its `Cookie` field (RFC 6265
 /// §5.4's `name=value; name=value`).
 ///
 /// Lenient by design: spaces around pairs and `=`, a value in double quotes,
 /// pairs without `=` (skipped) and any bytes at all are tolerated; the first
 /// occurrence of a name wins, as browsers send the most specific cookie first.
-public struct RequestCookies: Sendable, Equatable {
+package struct Cookies: Sendable, Equatable {
   private var values: [String: String] = [:]
 
-  /// - Parameter header: the `Cookie` header's value, or nil when absent.
-  public init(header: String?) {
+  /// - Parameter header: the `Cookie` field's value, or nil when absent.
+  package init(header: String?) {
     guard var header else { return }
     // Parsed as UTF-8 bytes: `;`, `=`, space, tab and `"` are ASCII, so a
     // split between bytes never cuts a character (and it is ~10× cheaper
@@ -54,14 +54,14 @@ public struct RequestCookies: Sendable, Equatable {
     return lower..<upper
   }
 
-  public subscript(name: String) -> String? { values[name] }
+  /// The value of the cookie called exactly `name`.
+  package subscript(name: String) -> String? { values[name] }
 
-  /// The value of a cookie set by `SetCookie.longLived(name:value:secure:)`:
+  /// The value of a cookie set by `Cookie.longLived(name:value:secure:)`:
   /// under HTTPS its `__Host-` form, or else the plain one a browser kept
   /// from before (it is replaced by the prefixed one when next set).
-  public func value(named name: String, isHTTPS: Bool) -> String? {
-    if isHTTPS, let value = values[SetCookie.hostPrefix + name] { return value }
+  package func value(named name: String, isHTTPS: Bool) -> String? {
+    if isHTTPS, let value = values[Cookie.hostPrefix + name] { return value }
     return values[name]
   }
-
 }

@@ -1,0 +1,27 @@
+import FastCGI
+import HTTPTypes
+
+extension Response {
+  /// Sets `cookie` with a `Set-Cookie` field. A cookie of the same name this
+  /// response already sets is dropped first: the browser would keep only the
+  /// last one, and the response says each cookie once.
+  package mutating func setCookie(_ cookie: Cookie) {
+    if let earlier = headerFields.indices.first(where: { sets(cookie.name, headerFields[$0]) }) {
+      headerFields.remove(at: earlier)
+    }
+    headerFields.append(HTTPField(name: .setCookie, value: cookie.headerValue))
+  }
+
+  /// Whether `field` sets the cookie called `name`.
+  private func sets(_ name: String, _ field: HTTPField) -> Bool {
+    guard field.name.isSameField(as: .setCookie) else { return false }
+    let value = field.value.utf8
+    return value.starts(with: name.utf8)
+      && value.dropFirst(name.utf8.count).first == UInt8(ascii: "=")
+  }
+
+  /// The values of the response's `Set-Cookie` fields, in order.
+  package var setCookies: [String] {
+    headerFields.filter { $0.name.isSameField(as: .setCookie) }.map(\.value)
+  }
+}

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Every C library call of the FastCGI module, except libfcgi's own (those
+// live in `LibFCGI.swift`), is in this file. The rest of the module speaks
+// in file descriptors, `Signal`s and `Errno` codes, and never sees a C type.
+
+/// The `errno` of a call that failed.
+struct Errno: Error, Equatable {
+  var code: Int32
+
+  /// The calling thread's `errno` now: read it right after the call that failed.
+  static var current: Errno { Errno(code: errno) }
+
+  /// The system's sentence for the code. The corresponding C function is `strerror`.
+  var description: String { String(cString: strerror(code)) }
+}
+
+/// The signals the server handles itself.
+enum Signal: Sendable {
+  /// `SIGTERM`: stop, after answering what is already on its way.
+  case terminate
+  /// `SIGINT`: as `terminate`, from a terminal.
+  case interrupt
+  /// `SIGPIPE`: a write to a connection nginx closed.
+  case brokenPipe
+  /// `SIGUSR1`: meaningless here, and fatal to libfcgi's accept.
+  case user1
+
+  var number: Int32 {
+    switch self {
+    case .terminate: SIGTERM
+    case .interrupt: SIGINT
+    case .brokenPipe: SIGPIPE
+    case .user1: SIGUSR1
+    }
+  }
+}
+
+/// Signals blocked in a thread, for one thread to take with `Syscalls.wait(for:)`.
+struct BlockedSignals: @unchecked Sendable {
+  // @unchecked: a `sigset_t` is a plain bit set, copied and never shared.
+  fileprivate var set: sigset_t
+}
+
+enum Syscalls {
+  // MARK: Signals
+
+  /// Makes the process ignore `signal`. The corresponding C function is
+  /// `signal` with `SIG_IGN`.
+  static func ignore(_ signal: Signal) {
+    _ = Glibc.signal(signal.number, SIG_IGN)
+  }
+
+  /// Blocks `signals` in the calling thread; threads it starts afterwards
+  /// inherit the mask. The corresponding C function is `pthread_sigmask`.
+  static func block(_ signals: [Signal]) -> BlockedSignals {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for signal in signals { sigaddset(&set, signal.number) }
+    pthread_sigmask(SIG_BLOCK, &set, nil)
+    return BlockedSignals(set: set)
+  }
+
+  /// Waits until one of `signals` is pending and takes it; returns its
+  /// number. The corresponding C function is `sigwait`.
+  static func wait(for signals: BlockedSignals) -> Int32 {
+    var set = signals.set
+    var received: Int32 = 0
+    sigwait(&set, &received)
+    return received
+  }
+
+  // MARK: Descriptors
+
+  /// A pipe whose ends are closed in child processes (`FD_CLOEXEC`). The
+  /// corresponding C functions are `pipe` and `fcntl`.
+  static func pipe() throws(Errno) -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    guard Glibc.pipe(&ends) == 0 else { throw .current }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return (ends[0], ends[1])
+  }
+
+  /// The corresponding C function is `close`.
+  static func close(_ descriptor: Int32) {
+    _ = Glibc.close(descriptor)
+  }
+
+  /// Shuts a socket down for reading and writing: a thread blocked in
+  /// `accept` or `read` on it returns. The corresponding C function is
+  /// `shutdown` with `SHUT_RDWR`.
+  static func shutdown(_ socket: Int32) {
+    _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+  }
+
+  /// Waits until `first` or `second` can be read without blocking (or is
+  /// closed or failed), through interruptions by signals. Returns which of
+  /// them can, or nil when the wait itself failed. The corresponding C
+  /// function is `poll`.
+  static func waitUntilReadable(_ first: Int32, _ second: Int32) -> (first: Bool, second: Bool)? {
+    var waits = [
+      pollfd(fd: first, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: second, events: Int16(POLLIN), revents: 0),
+    ]
+    while poll(&waits, 2, -1) < 0 {
+      if errno != EINTR { return nil }
+    }
+    return (waits[0].revents != 0, waits[1].revents != 0)
+  }
+
+  /// What a socket holds, looked at without reading it.
+  enum Peek {
+    /// At least one byte waits.
+    case bytes
+    /// The peer closed its end, or the socket failed.
+    case closed
+    /// Nothing yet (the wake-up was spurious, or a signal interrupted).
+    case nothing
+  }
+
+  /// Looks at the next byte of `socket` without taking it and without
+  /// blocking. The corresponding C function is `recv` with `MSG_PEEK` and
+  /// `MSG_DONTWAIT`.
+  static func peek(_ socket: Int32) -> Peek {
+    var byte: UInt8 = 0
+    let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+    if peeked > 0 { return .bytes }
+    if peeked == 0 || (errno != EAGAIN && errno != EINTR) { return .closed }
+    return .nothing
+  }
+
+  // MARK: Files
+
+  /// Removes a file; a missing one is no error. The corresponding C
+  /// function is `unlink`.
+  static func unlink(_ path: String) {
+    _ = Glibc.unlink(path)
+  }
+
+  /// Runs `body` with the process's file mode creation mask set to `mask`,
+  /// then restores the previous one. The corresponding C function is `umask`.
+  static func withUmask<Result>(_ mask: UInt32, _ body: () -> Result) -> Result {
+    let previous = umask(mode_t(mask))
+    defer { umask(previous) }
+    return body()
+  }
+
+  /// The id of the group called `name`, or nil when there is none. The
+  /// corresponding C function is `getgrnam`.
+  static func groupID(named name: String) -> UInt32? {
+    getgrnam(name).map { UInt32($0.pointee.gr_gid) }
+  }
+
+  /// Gives `path` to this process's user and the group `group`. The
+  /// corresponding C function is `chown`.
+  static func changeOwner(_ path: String, group: UInt32) throws(Errno) {
+    guard chown(path, getuid(), gid_t(group)) == 0 else { throw .current }
+  }
+
+  /// The corresponding C function is `chmod`.
+  static func changeMode(_ path: String, _ mode: UInt32) throws(Errno) {
+    guard chmod(path, mode_t(mode)) == 0 else { throw .current }
+  }
+
+  // MARK: Odds and ends
+
+  /// The length of a NUL-terminated string. The corresponding C function
+  /// is `strlen`.
+  static func length(ofCString string: UnsafePointer<CChar>) -> Int {
+    strlen(string)
+  }
+
+  /// Suspends the calling thread. The corresponding C function is `usleep`.
+  static func sleep(microseconds: UInt32) {
+    _ = usleep(microseconds)
+  }
+}
