@@ -7,9 +7,11 @@ extension Request {
   /// The target comes from `REQUEST_URI`, which nginx passes undecoded, so a
   /// router sees `%2e%2e` as typed rather than a normalised path.
   /// `HTTP_*` parameters become header fields (`HTTP_SEC_FETCH_SITE` →
-  /// `sec-fetch-site`); `CONTENT_TYPE` and `CONTENT_LENGTH` too, when not
-  /// empty. `HTTP_HOST` becomes the authority, where swift-http-types keeps
-  /// the `Host` of an HTTP/1.1 request.
+  /// `sec-fetch-site`). `Content-Type` and `Content-Length` come from
+  /// `CONTENT_TYPE` and `CONTENT_LENGTH` when they are not empty, else from
+  /// the `HTTP_` parameter of the same header, which nginx sends too: one
+  /// field each. `HTTP_HOST` becomes the authority, where swift-http-types
+  /// keeps the `Host` of an HTTP/1.1 request.
   public init(parameters: [String: String], body: [UInt8] = [], bodyTooLarge: Bool = false) {
     var target = parameters["REQUEST_URI"] ?? parameters["DOCUMENT_URI"] ?? "/"
     if !target.utf8.contains(UInt8(ascii: "?")), let query = parameters["QUERY_STRING"],
@@ -22,6 +24,12 @@ extension Request {
     for (name, value) in parameters {
       guard let field = Self.headerField(parameter: name, value: value) else { continue }
       fields.append(field)
+    }
+    for (name, cgiName, headerName) in Self.contentFields {
+      guard
+        let value = parameters[cgiName].flatMap({ $0.isEmpty ? nil : $0 }) ?? parameters[headerName]
+      else { continue }
+      fields.append(Self.field(name, keeping: value))
     }
     var head = HTTPRequest(
       method: Self.method(parameters["REQUEST_METHOD"]), scheme: nil, authority: nil, path: nil,
@@ -60,29 +68,23 @@ extension Request {
   /// The method of a request whose `REQUEST_METHOD` is not an HTTP token.
   static let unknownMethod = HTTPRequest.Method("UNKNOWN-METHOD")!
 
-  /// The header field a parameter carries, or nil when it carries none:
-  /// not an `HTTP_*` parameter (`HTTP_HOST` is the authority), an empty
-  /// `CONTENT_TYPE`/`CONTENT_LENGTH`, or a name that is not an HTTP token.
+  /// The fields of the body's type and length: their names, and the CGI
+  /// and `HTTP_` parameters that carry them.
+  static let contentFields: [(HTTPField.Name, String, String)] = [
+    (.contentType, "CONTENT_TYPE", "HTTP_CONTENT_TYPE"),
+    (.contentLength, "CONTENT_LENGTH", "HTTP_CONTENT_LENGTH"),
+  ]
+
+  /// The header field an `HTTP_*` parameter carries, or nil for any other
+  /// parameter, for `HTTP_HOST` (the authority) and the body's type and
+  /// length (see `contentFields`), and for a name that is not an HTTP token.
   static func headerField(parameter name: String, value: String) -> HTTPField? {
-    let fieldName: HTTPField.Name
-    if isHeaderParameter(name) {
-      if let known = knownFieldNames[name] {
-        fieldName = known
-      } else if name != "HTTP_HOST",
-        let built = HTTPField.Name(headerName(fromParameter: name.dropFirst(5)))
-      {
-        fieldName = built
-      } else {
-        return nil
-      }
-    } else if name.utf8.first == UInt8(ascii: "C"), !value.isEmpty,
-      name == "CONTENT_TYPE" || name == "CONTENT_LENGTH"
-    {
-      fieldName = name == "CONTENT_TYPE" ? .contentType : .contentLength
-    } else {
-      return nil
-    }
-    return field(fieldName, keeping: value)
+    guard isHeaderParameter(name) else { return nil }
+    if let known = knownFieldNames[name] { return field(known, keeping: value) }
+    guard name != "HTTP_HOST", name != "HTTP_CONTENT_TYPE", name != "HTTP_CONTENT_LENGTH",
+      let built = HTTPField.Name(headerName(fromParameter: name.dropFirst(5)))
+    else { return nil }
+    return field(built, keeping: value)
   }
 
   /// Whether a parameter name starts with `HTTP_`, looked at byte by byte

@@ -212,6 +212,7 @@ public final class Server: @unchecked Sendable {
       parameters[name] = value
     }
     let limit = configuration.maximumBodySize
+    let method = Request.method(parameters["REQUEST_METHOD"])
     var body: [UInt8] = []
     var tooLarge = false
     if let declared = parameters["CONTENT_LENGTH"].flatMap({ Int($0) }), declared > 0 {
@@ -220,7 +221,7 @@ public final class Server: @unchecked Sendable {
       } else {
         _ = connection.readBody(into: &body, count: declared)
       }
-    } else if parameters["REQUEST_METHOD"] == "POST" || parameters["REQUEST_METHOD"] == "PUT" {
+    } else if method == .post || method == .put {
       // No length: read up to one byte past the cap to tell "too large".
       let read = connection.readBody(into: &body, count: limit + 1)
       if read > limit {

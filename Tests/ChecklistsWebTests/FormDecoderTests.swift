@@ -118,4 +118,17 @@ import Testing
     let missing = Request(method: .post, path: "/lists", body: Array("name=x".utf8))
     #expect(throws: FormError.unsupportedMediaType) { try FormDecoder.decode(missing) }
   }
+
+  /// nginx passes the type twice (`CONTENT_TYPE` and `HTTP_CONTENT_TYPE`);
+  /// the form is read all the same.
+  @Test func decodesARequestAsNginxPassesIt() throws {
+    let request = Request(
+      parameters: [
+        "REQUEST_METHOD": "POST", "REQUEST_URI": "/lists",
+        "CONTENT_TYPE": "application/x-www-form-urlencoded",
+        "HTTP_CONTENT_TYPE": "application/x-www-form-urlencoded", "CONTENT_LENGTH": "21",
+        "HTTP_CONTENT_LENGTH": "21",
+      ], body: Array("name=Trips&icon=Trips".utf8))
+    #expect(try FormDecoder.decode(request)["name"] == "Trips")
+  }
 }

@@ -56,6 +56,26 @@ import Testing
     #expect(request.headerFields[.contentLength] == nil, "an empty CONTENT_LENGTH is no header")
   }
 
+  /// nginx sends the body's type and length twice, as `CONTENT_TYPE` and as
+  /// the header `HTTP_CONTENT_TYPE`: they make one field each, the CGI
+  /// parameter's unless it is empty.
+  @Test func theBodysTypeAndLengthAreOneFieldEach() {
+    let both = Request(parameters: [
+      "CONTENT_TYPE": "application/x-www-form-urlencoded",
+      "HTTP_CONTENT_TYPE": "application/x-www-form-urlencoded", "CONTENT_LENGTH": "12",
+      "HTTP_CONTENT_LENGTH": "12",
+    ])
+    #expect(both.headerFields.count == 2)
+    #expect(both.headerFields[.contentType] == "application/x-www-form-urlencoded")
+    #expect(both.headerFields[.contentLength] == "12")
+    let emptyCGI = Request(parameters: ["CONTENT_TYPE": "", "HTTP_CONTENT_TYPE": ""])
+    #expect(emptyCGI.headerFields[values: .contentType] == [""], "an empty header is still sent")
+    let headerOnly = Request(parameters: ["HTTP_CONTENT_TYPE": "text/plain"])
+    #expect(headerOnly.headerFields[values: .contentType] == ["text/plain"])
+    let cgiFirst = Request(parameters: ["CONTENT_TYPE": "text/plain", "HTTP_CONTENT_TYPE": "x/y"])
+    #expect(cgiFirst.headerFields[values: .contentType] == ["text/plain"])
+  }
+
   /// swift-http-types keeps an HTTP/1.1 request's `Host` as its authority.
   @Test func theHostBecomesTheAuthority() {
     let request = Request(parameters: ["REQUEST_URI": "/", "HTTP_HOST": "checklists.example:8080"])
