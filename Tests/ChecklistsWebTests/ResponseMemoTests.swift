@@ -11,7 +11,8 @@ extension ResponseMemo {
 }
 
 /// A kept answer is the answer: the same bytes and headers as computing it
-/// again, never one that set a cookie, never one from before a change.
+/// again, cookies included; never one that sends the visitor's own cookie,
+/// never one from before a change.
 @Suite struct ResponseMemoTests {
   /// Waits until the last change is old enough for its time to be trusted.
   private func settle() {
@@ -66,19 +67,47 @@ extension ResponseMemo {
     #expect(browser.application.respond(to: plain).status == .ok)
   }
 
-  @Test func anAnswerThatSetsACookieIsNeverKept() throws {
+  /// Opening a list moves `ChecklistIndex`: that answer is kept with its
+  /// cookie, and a kept `GET`, `HEAD` or `304` sets it exactly as a
+  /// computed one does.
+  @Test func anAnswerThatMovesChecklistIndexIsKeptWithItsCookie() throws {
     let browser = try ApplicationHarness()
     browser.post("/lists", [("name", "Second")])
-    let visitorOnly = "visitor=\(try #require(browser.cookies["visitor"]))"
+    let fresh = try browser.anotherBrowser()
+    settle()
+    let visitor = try #require(browser.cookies["visitor"])
+    let fromAnotherList = "visitor=\(visitor); ChecklistIndex=-1"
+    let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: fromAnotherList])
+    let (kept, computed) = keptAndComputed(browser, fresh, get)
+    #expect(kept.status == .ok && kept.setCookies.contains { $0.hasPrefix("ChecklistIndex=") })
+    #expect(kept == computed)
+    let key = try #require(ResponseMemo.Key(get))
+    #expect(browser.application.memo.entry(for: key)?.response == kept)
+    let head = Request(method: .head, path: "/lists/2", headerFields: [.cookie: fromAnotherList])
+    #expect(keptAndComputed(browser, fresh, head).kept == computed)
+    let tag = try #require(kept.headerFields[.eTag])
+    let revalidation = Request(
+      method: .get, path: "/lists/2", headerFields: [.cookie: fromAnotherList, .ifNoneMatch: tag])
+    let (kept304, computed304) = keptAndComputed(browser, fresh, revalidation)
+    #expect(kept304.status == .notModified && kept304.setCookies == kept.setCookies)
+    #expect(kept304 == computed304)
+  }
+
+  /// An answer that sends the visitor's own cookie (a renewal: this one
+  /// carries no day) is computed every time: a kept one would renew it
+  /// for ever with the day it was kept on.
+  @Test func anAnswerThatSendsTheVisitorCookieIsNeverKept() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists", [("name", "Second")])
+    settle()
+    let id = try #require(browser.cookies["visitor"]?.split(separator: ".").first)
+    let undated = "visitor=\(id); ChecklistIndex=1"
+    let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: undated])
     for _ in 0..<3 {
-      let response = browser.application.respond(
-        to: Request(method: .get, path: "/lists/2", headerFields: [.cookie: visitorOnly]))
-      #expect(response.setCookies.contains { $0.hasPrefix("ChecklistIndex=") })
+      let response = browser.application.respond(to: get)
+      #expect(response.setCookies.contains { $0.hasPrefix("visitor=") })
     }
-    let key = try #require(
-      ResponseMemo.Key(
-        Request(method: .get, path: "/lists/2", headerFields: [.cookie: visitorOnly])))
-    #expect(browser.application.memo.entry(for: key) == nil)
+    #expect(browser.application.memo.entry(for: try #require(ResponseMemo.Key(get))) == nil)
   }
 
   @Test func aPageWithAQueryOrWithoutAVisitorIsComputedEachTime() throws {

@@ -63,7 +63,8 @@ public final class Application: Sendable {
       kept.answers(request)
     {
       return kept.etag.isNotModified(request)
-        ? SecurityHeaders.applying(to: .notModified(kept.etag)) : kept.response
+        ? SecurityHeaders.applying(to: .notModified(kept.etag, setting: kept.response))
+        : kept.response
     }
     let response: Response
     let outcome = routes.resolve(request)
@@ -98,7 +99,7 @@ public final class Application: Sendable {
     }
     let response = SecurityHeaders.applying(
       to: handle(match, unconditional, cookies: cookies, visitor: visitor))
-    if let version {
+    if let version, !visitor.needsCookie {
       memo.keep(response, version: version, until: visitor.cookieDue, for: key)
     }
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else {
