@@ -1,12 +1,12 @@
 /// The icons a list can show: the ten of the original app.
-public enum ChecklistIcon: String, CaseIterable, Sendable, Codable {
+package enum ChecklistIcon: String, CaseIterable, Sendable, Codable {
   case none, appointments, birthdays, chores, drinks, folder, groceries, inbox, photos, trips
 
   /// The icon a new list gets, as in the original app.
-  public static let newList: ChecklistIcon = .folder
+  package static let newList: ChecklistIcon = .folder
 
   /// The name shown to the visitor, e.g. "No Icon" or "Groceries".
-  public var displayName: String {
+  package var displayName: String {
     switch self {
     case .none: "No Icon"
     case .appointments: "Appointments"
@@ -22,7 +22,7 @@ public enum ChecklistIcon: String, CaseIterable, Sendable, Codable {
   }
 
   /// The SVG file in `Public/icons`, without its extension.
-  public var fileName: String {
+  package var fileName: String {
     self == .none ? "no-icon" : rawValue
   }
 }

@@ -1,5 +1,5 @@
 /// A change the model refuses; nothing was changed.
-public enum ChecklistsError: Error, Sendable, Equatable {
+package enum ChecklistsError: Error, Sendable, Equatable {
   /// The text or name is empty once cleaned.
   case emptyText
   /// The text or name is longer than `limit` characters once cleaned.
@@ -20,7 +20,7 @@ public enum ChecklistsError: Error, Sendable, Equatable {
   case noSuchItem(Int)
 
   /// A sentence for the visitor.
-  public var message: String {
+  package var message: String {
     switch self {
     case .emptyText: "Please type some text."
     case .textTooLong(let limit): "That text is too long: at most \(limit) characters, please."

@@ -4,27 +4,27 @@
 /// lists, since the locale or the file may order them differently.
 extension DataModel: Codable {
   /// The schema this code writes; older versions are migrated on read.
-  public static let currentVersion = 1
+  package static let currentVersion = 1
 
   enum CodingKeys: String, CodingKey {
     case version, nextListID, nextItemID, lists
   }
 
   /// A file that decodes as a plist but breaks the schema.
-  public struct SchemaError: Error, CustomStringConvertible {
-    public let description: String
+  package struct SchemaError: Error, CustomStringConvertible {
+    package let description: String
   }
 
   /// A file written by a newer backend: not corrupt, just not ours to read
   /// (during a rolling upgrade, say), so it must not be set aside.
-  public struct NewerVersion: Error, CustomStringConvertible {
-    public let version: Int
-    public var description: String {
+  package struct NewerVersion: Error, CustomStringConvertible {
+    package let version: Int
+    package var description: String {
       "written in version \(version), newer than \(DataModel.currentVersion)"
     }
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let version = try container.decode(Int.self, forKey: .version)
     guard version <= DataModel.currentVersion else { throw NewerVersion(version: version) }
@@ -56,7 +56,7 @@ extension DataModel: Codable {
     self.lists = self.lists.withUnsafeBufferPointer { Array($0) }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(DataModel.currentVersion, forKey: .version)
     try container.encode(nextListID, forKey: .nextListID)

@@ -3,7 +3,7 @@ extension DataModel {
   /// Where `GET /` leads: the stored row's list only when OpenLastList is on
   /// and `0 <= index < lists.count`; anything else (stale, negative, huge)
   /// means All Lists.
-  public func landing(preferences: ChecklistPreferences) -> Landing {
+  package func landing(preferences: ChecklistPreferences) -> Landing {
     guard preferences.bool(forKey: PreferenceKey.openLastList) else { return .allLists }
     let index = indexOfSelectedChecklist(preferences: preferences)
     guard let list = checklist(atRow: index) else { return .allLists }
@@ -11,12 +11,12 @@ extension DataModel {
   }
 
   /// The stored `ChecklistIndex`, unchecked: may be out of range.
-  public func indexOfSelectedChecklist(preferences: ChecklistPreferences) -> Int {
+  package func indexOfSelectedChecklist(preferences: ChecklistPreferences) -> Int {
     preferences.integer(forKey: PreferenceKey.checklistIndex)
   }
 
   /// Stores the row of this list, or -1 for nil or a list that does not exist.
-  public func setSelectedChecklist(id: Int?, preferences: ChecklistPreferences) {
+  package func setSelectedChecklist(id: Int?, preferences: ChecklistPreferences) {
     let selected = id.flatMap { self.row(ofList: $0) } ?? -1
     preferences.set(selected, forKey: PreferenceKey.checklistIndex)
   }
@@ -24,13 +24,13 @@ extension DataModel {
 
 /// First run (SPEC §3.4) as a pure function, so that a GET can show the
 /// first-run list without storing anything.
-public enum FirstRun {
+package enum FirstRun {
   /// While FirstTime is true and nothing is stored, returns
   /// `DataModel.firstRun()` and, when `commit` is true, sets ChecklistIndex
   /// to 0 and FirstTime to false. Otherwise returns `stored ?? DataModel()`
   /// (and, when `commit` is true and FirstTime is still true, clears it:
   /// stored data always wins over a first-run list).
-  public static func model(
+  package static func model(
     stored: DataModel?, preferences: ChecklistPreferences, commit: Bool
   ) -> DataModel {
     let firstTime = preferences.bool(forKey: PreferenceKey.firstTime)
@@ -43,7 +43,7 @@ public enum FirstRun {
   }
 
   /// Whether showing this visitor anything would be their first run.
-  public static func isPending(stored: DataModel?, preferences: ChecklistPreferences) -> Bool {
+  package static func isPending(stored: DataModel?, preferences: ChecklistPreferences) -> Bool {
     stored == nil && preferences.bool(forKey: PreferenceKey.firstTime)
   }
 }

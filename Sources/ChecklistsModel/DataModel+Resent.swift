@@ -17,7 +17,7 @@ extension DataModel {
   ///
   /// - Returns: the id of the item added, or of the one added before.
   @discardableResult
-  public mutating func addItem(text: String, toList listID: Int, formState: Int?)
+  package mutating func addItem(text: String, toList listID: Int, formState: Int?)
     throws(ChecklistsError) -> Int
   {
     if let formState {
@@ -33,7 +33,7 @@ extension DataModel {
   /// Gives an item the checkmark the visitor asked for: sending the state,
   /// not "the other one", makes a second delivery harmless, where a second
   /// toggle would undo the first.
-  public mutating func setItem(id: Int, inList listID: Int, checked: Bool)
+  package mutating func setItem(id: Int, inList listID: Int, checked: Bool)
     throws(ChecklistsError)
   {
     guard let list = checklist(id: listID) else { throw .noSuchList(listID) }

@@ -2,17 +2,17 @@ import Foundation
 
 /// Everything one visitor owns: their checklists, in display order, and the
 /// counters that make ids unique for good.
-public struct DataModel: Sendable, Equatable {
+package struct DataModel: Sendable, Equatable {
   /// Always in display order: by name (locale-aware, case-insensitive,
   /// numbers by value), equal names by id.
-  public internal(set) var lists: [Checklist]
+  package internal(set) var lists: [Checklist]
   /// The id the next new list gets; ids are never reused.
-  public internal(set) var nextListID: Int
+  package internal(set) var nextListID: Int
   /// The id the next new item gets (shared by all lists); never reused.
-  public internal(set) var nextItemID: Int
+  package internal(set) var nextItemID: Int
 
   /// An empty model.
-  public init() {
+  package init() {
     lists = []
     nextListID = 1
     nextItemID = 1
@@ -20,7 +20,7 @@ public struct DataModel: Sendable, Equatable {
 
   /// What a brand-new visitor gets: one empty list named "List" with the
   /// icon a new list gets (Folder).
-  public static func firstRun() -> DataModel {
+  package static func firstRun() -> DataModel {
     var model = DataModel()
     model.insert(Checklist(id: model.takeListID(), name: "List"))
     return model
@@ -29,17 +29,17 @@ public struct DataModel: Sendable, Equatable {
   // MARK: Reading
 
   /// The list with this id, if any.
-  public func checklist(id: Int) -> Checklist? {
+  package func checklist(id: Int) -> Checklist? {
     lists.first { $0.id == id }
   }
 
   /// The row of this list on All Lists, if it exists.
-  public func row(ofList id: Int) -> Int? {
+  package func row(ofList id: Int) -> Int? {
     lists.firstIndex { $0.id == id }
   }
 
   /// The list shown at this row on All Lists; nil for any row out of range.
-  public func checklist(atRow row: Int) -> Checklist? {
+  package func checklist(atRow row: Int) -> Checklist? {
     lists.indices.contains(row) ? lists[row] : nil
   }
 
@@ -47,7 +47,7 @@ public struct DataModel: Sendable, Equatable {
 
   /// Adds a list and returns its id.
   @discardableResult
-  public mutating func addList(name: String, icon: ChecklistIcon) throws(ChecklistsError) -> Int {
+  package mutating func addList(name: String, icon: ChecklistIcon) throws(ChecklistsError) -> Int {
     let name = try TextInput.clean(name)
     guard lists.count < Limits.maximumLists else { throw .tooManyLists(limit: Limits.maximumLists) }
     let id = takeListID()
@@ -56,7 +56,7 @@ public struct DataModel: Sendable, Equatable {
   }
 
   /// Renames a list and sets its icon; it moves to its new row.
-  public mutating func updateList(id: Int, name: String, icon: ChecklistIcon)
+  package mutating func updateList(id: Int, name: String, icon: ChecklistIcon)
     throws(ChecklistsError)
   {
     let name = try TextInput.clean(name)
@@ -68,7 +68,7 @@ public struct DataModel: Sendable, Equatable {
   }
 
   /// Deletes a list and its items.
-  public mutating func deleteList(id: Int) throws(ChecklistsError) {
+  package mutating func deleteList(id: Int) throws(ChecklistsError) {
     guard let row = row(ofList: id) else { throw .noSuchList(id) }
     lists.remove(at: row)
   }
@@ -77,7 +77,7 @@ public struct DataModel: Sendable, Equatable {
 
   /// Appends an item to a list and returns its id.
   @discardableResult
-  public mutating func addItem(text: String, toList listID: Int) throws(ChecklistsError) -> Int {
+  package mutating func addItem(text: String, toList listID: Int) throws(ChecklistsError) -> Int {
     let text = try TextInput.clean(text)
     guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
     guard lists[row].items.count < Limits.maximumItemsPerList else {
@@ -90,7 +90,7 @@ public struct DataModel: Sendable, Equatable {
   }
 
   /// Replaces an item's text.
-  public mutating func editItem(id: Int, inList listID: Int, text: String) throws(ChecklistsError) {
+  package mutating func editItem(id: Int, inList listID: Int, text: String) throws(ChecklistsError) {
     let text = try TextInput.clean(text)
     let (row, index) = try locate(item: id, inList: listID)
     lists[row].items[index].text = text
@@ -98,14 +98,14 @@ public struct DataModel: Sendable, Equatable {
 
   /// Checks or unchecks an item; returns its new state.
   @discardableResult
-  public mutating func toggleItem(id: Int, inList listID: Int) throws(ChecklistsError) -> Bool {
+  package mutating func toggleItem(id: Int, inList listID: Int) throws(ChecklistsError) -> Bool {
     let (row, index) = try locate(item: id, inList: listID)
     lists[row].items[index].checked.toggle()
     return lists[row].items[index].checked
   }
 
   /// Deletes an item.
-  public mutating func deleteItem(id: Int, inList listID: Int) throws(ChecklistsError) {
+  package mutating func deleteItem(id: Int, inList listID: Int) throws(ChecklistsError) {
     let (row, index) = try locate(item: id, inList: listID)
     lists[row].items.remove(at: index)
   }

@@ -1,30 +1,30 @@
 /// What one visitor may store; each bound keeps one file small enough to
 /// decode quickly (about 20 ms for a list of 5,000 items).
-public enum Limits {
+package enum Limits {
   /// Characters (grapheme clusters) in a list name or item text.
-  public static let maximumTextLength = 1_000
+  package static let maximumTextLength = 1_000
   /// Unicode scalars in a list name or item text: four per character on
   /// average. A character may hold any number of combining marks, so the
   /// character count alone let `"a"` + 20,000 accents (one character, 40 KB)
   /// through. Real text stays well inside: 1,000 emoji with a skin tone
   /// are 2,000 scalars, 1,000 flags 2,000, 1,000 Devanagari conjuncts such
   /// as "क्षि" 4,000.
-  public static let maximumTextScalars = 4_000
+  package static let maximumTextScalars = 4_000
   /// UTF-8 bytes in a list name or item text: twelve per character on
   /// average, what a text is stored and printed as. 1,000 emoji with a skin
   /// tone are 8,000 bytes, 1,000 CJK characters 3,000, 1,000 conjuncts as
   /// above 12,000. Without it, 4,000 scalars of four bytes each (e.g.
   /// 4,000 skin-tone modifiers, 16 KB) would pass.
-  public static let maximumTextBytes = 12_000
+  package static let maximumTextBytes = 12_000
   /// Bytes of one visitor's `Checklists.plist` (XML), counted as if every
   /// item were checked (see `StoredSize`). Without it, 500 lists × 5,000
   /// items made a file of tens of MB, re-encoded and flushed on every
   /// change. 2 MiB holds about 12,700 items of 12 characters, or 1,800
   /// items of 1,000 (`StoredSizeTests`); an unchecked item may add one byte
   /// more.
-  public static let maximumStoredBytes = 2 * 1024 * 1024
+  package static let maximumStoredBytes = 2 * 1024 * 1024
   /// Lists per visitor.
-  public static let maximumLists = 500
+  package static let maximumLists = 500
   /// Items per list.
-  public static let maximumItemsPerList = 5_000
+  package static let maximumItemsPerList = 5_000
 }

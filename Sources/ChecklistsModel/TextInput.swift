@@ -1,5 +1,5 @@
 /// Cleans what a visitor typed before it becomes a name or an item's text.
-public enum TextInput {
+package enum TextInput {
   /// Returns `raw` with tabs and line breaks turned into spaces, other
   /// control characters removed, and leading and trailing whitespace trimmed.
   ///
@@ -8,7 +8,7 @@ public enum TextInput {
   ///   fewer characters hold more than `Limits.maximumTextScalars` scalars
   ///   or `Limits.maximumTextBytes` bytes (combining marks piled on one
   ///   letter).
-  public static func clean(_ raw: String) throws(ChecklistsError) -> String {
+  package static func clean(_ raw: String) throws(ChecklistsError) -> String {
     var scalars = String.UnicodeScalarView()
     for scalar in raw.unicodeScalars {
       if scalar.properties.generalCategory == .control {

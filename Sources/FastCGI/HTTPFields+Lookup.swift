@@ -12,7 +12,7 @@ extension HTTPField.Name {
   /// Whether `self` and `other` name the same field (their canonical names
   /// are equal), with the lengths compared first.
   @inlinable
-  public func isSameField(as other: HTTPField.Name) -> Bool {
+  package func isSameField(as other: HTTPField.Name) -> Bool {
     canonicalName.utf8.count == other.canonicalName.utf8.count
       && canonicalName == other.canonicalName
   }
@@ -22,7 +22,7 @@ extension HTTPFields {
   /// The value of the fields called `name`, as `self[name]` gives it: nil
   /// when there is none, several joined with `, ` (`; ` for `Cookie`).
   @inlinable
-  public func value(of name: HTTPField.Name) -> String? {
+  package func value(of name: HTTPField.Name) -> String? {
     var found: String?
     for index in indices where self[index].name.isSameField(as: name) {
       let value = self[index].value
@@ -37,7 +37,7 @@ extension HTTPFields {
 
   /// Whether a field called `name` is present, as `contains(_:)` tells.
   @inlinable
-  public func hasField(_ name: HTTPField.Name) -> Bool {
+  package func hasField(_ name: HTTPField.Name) -> Bool {
     indices.contains { self[$0].name.isSameField(as: name) }
   }
 }

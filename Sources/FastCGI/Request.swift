@@ -4,28 +4,28 @@ import HTTPTypes
 ///
 /// A plain value: handlers take it and return a `Response`, so they are
 /// tested without sockets.
-public struct Request: Sendable {
+package struct Request: Sendable {
   /// The method, the target, the `Host` (`head.authority`) and the header
   /// fields. The target (`head.path`) is the path and query as the client
   /// sent them (`REQUEST_URI`), still percent-encoded: `%2e%2e` reaches the
   /// router as typed.
-  public var head: HTTPRequest
+  package var head: HTTPRequest
   /// True when the request reached nginx over TLS (`HTTPS=on`).
-  public var isHTTPS: Bool
+  package var isHTTPS: Bool
   /// The port nginx accepted the connection on (`SERVER_PORT`), nil when
   /// nginx did not pass it. Not the client's word: the origin check needs
   /// it because a `Host` rewritten to `$host` (Debian's `fastcgi_params`)
   /// has lost the port the browser used.
-  public var serverPort: Int?
+  package var serverPort: Int?
   /// The client's address as nginx saw it (`REMOTE_ADDR`).
-  public var remoteAddress: String
+  package var remoteAddress: String
   /// The body, at most the cap the server was configured with.
-  public var body: [UInt8]
+  package var body: [UInt8]
   /// True when the body was longer than the cap; `body` is then empty and
   /// the handler should answer `413`.
-  public var bodyTooLarge: Bool
+  package var bodyTooLarge: Bool
 
-  public init(
+  package init(
     head: HTTPRequest, isHTTPS: Bool = false, serverPort: Int? = nil,
     remoteAddress: String = "127.0.0.1", body: [UInt8] = [], bodyTooLarge: Bool = false
   ) {
@@ -39,7 +39,7 @@ public struct Request: Sendable {
 
   /// A request for `path` and `query` (without its `?`; empty for none),
   /// with `authority` as its `Host`.
-  public init(
+  package init(
     method: HTTPRequest.Method, path: String, query: String = "", authority: String? = nil,
     headerFields: HTTPFields = [:], isHTTPS: Bool = false, serverPort: Int? = nil,
     remoteAddress: String = "127.0.0.1",
@@ -54,24 +54,24 @@ public struct Request: Sendable {
   }
 
   /// `GET`, `POST`, … as sent (`REQUEST_METHOD`).
-  public var method: HTTPRequest.Method { head.method }
+  package var method: HTTPRequest.Method { head.method }
 
   /// The request's header fields (from the `HTTP_*` parameters, with
   /// `Content-Type` and `Content-Length`).
-  public var headerFields: HTTPFields { head.headerFields }
+  package var headerFields: HTTPFields { head.headerFields }
 
   /// The target as it came: the path and, after a `?`, the query.
   var target: String { head.path ?? "/" }
 
   /// The path without the query string, still percent-encoded.
-  public var path: String {
+  package var path: String {
     let target = target
     guard let mark = Self.queryMark(in: target) else { return target }
     return String(target.utf8[..<mark])!
   }
 
   /// The part after the first `?`, without it; empty when there is none.
-  public var query: String {
+  package var query: String {
     let target = target
     guard let mark = Self.queryMark(in: target) else { return "" }
     return String(target.utf8[target.utf8.index(after: mark)...])!

@@ -12,7 +12,7 @@ extension Request {
   /// the `HTTP_` parameter of the same header, which nginx sends too: one
   /// field each. `HTTP_HOST` becomes the authority, where swift-http-types
   /// keeps the `Host` of an HTTP/1.1 request.
-  public init(parameters: [String: String], body: [UInt8] = [], bodyTooLarge: Bool = false) {
+  package init(parameters: [String: String], body: [UInt8] = [], bodyTooLarge: Bool = false) {
     var target = parameters["REQUEST_URI"] ?? parameters["DOCUMENT_URI"] ?? "/"
     if !target.utf8.contains(UInt8(ascii: "?")), let query = parameters["QUERY_STRING"],
       !query.isEmpty

@@ -11,7 +11,7 @@ extension Response {
   /// for `HEAD`) unless the status has no body (`204`, `304`) or the handler
   /// set one: with it, nginx passes the body through instead of re-framing
   /// it in chunks.
-  public func encodedHead() -> [UInt8] {
+  package func encodedHead() -> [UInt8] {
     var head: [UInt8] = []
     // A page's fields take ~65 bytes each (its security policy alone 180):
     // room for all of them, so that the buffer is not copied as it grows.
@@ -75,7 +75,7 @@ extension Response {
   /// made from a bare code (an integer literal has none), the standard one
   /// of swift-http-types' named status of that code. Empty for a code that
   /// has no named status: nginx then sends the code alone.
-  public static func reasonPhrase(of status: HTTPResponse.Status) -> String {
+  package static func reasonPhrase(of status: HTTPResponse.Status) -> String {
     if !status.reasonPhrase.isEmpty { return status.reasonPhrase }
     return standardStatuses[status.code]?.reasonPhrase ?? ""
   }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A handler answers one request. It runs on a worker thread, many at once.
-public typealias Handler = @Sendable (Request) -> Response
+package typealias Handler = @Sendable (Request) -> Response
 
 /// A FastCGI server: a pool of threads, each accepting and answering
 /// requests from nginx over libfcgi.
@@ -9,9 +9,9 @@ public typealias Handler = @Sendable (Request) -> Response
 /// `stop()` (or SIGTERM/SIGINT with `runUntilSignalled`) stops accepting,
 /// lets every request in progress finish and its response go out, closes
 /// idle kept connections, and returns from `run`.
-public final class Server: @unchecked Sendable {
+package final class Server: @unchecked Sendable {
   /// How much a message from the server matters.
-  public enum LogLevel: Sendable {
+  package enum LogLevel: Sendable {
     /// The server works, but an operator should change something.
     case warning
     /// Something failed.
@@ -33,7 +33,7 @@ public final class Server: @unchecked Sendable {
   private var stopPipe: (read: Int32, write: Int32) = (-1, -1)
   private let log: @Sendable (LogLevel, String) -> Void
 
-  public init(
+  package init(
     configuration: ServerConfiguration,
     log: @escaping @Sendable (LogLevel, String) -> Void = { _, _ in },
     handler: @escaping Handler
@@ -46,7 +46,7 @@ public final class Server: @unchecked Sendable {
 
   /// Opens the socket; call before `run`. Separate so that a caller can
   /// report a listening failure before it daemonises or signals readiness.
-  public func listen() throws(ServerError) {
+  package func listen() throws(ServerError) {
     try LibFCGI.initialise()
     // libfcgi's own SIGPIPE handling is not wanted: a client that goes away
     // must surface as a failed write, not a signal.
@@ -96,7 +96,7 @@ public final class Server: @unchecked Sendable {
   }
 
   /// Serves until `stop()`; returns when every worker has finished.
-  public func run() {
+  package func run() {
     let group = DispatchGroup()
     for index in 0..<census.threads {
       group.enter()
@@ -115,7 +115,7 @@ public final class Server: @unchecked Sendable {
 
   /// Stops accepting and wakes idle workers; requests in progress finish,
   /// and so does a request nginx has already sent on a kept connection.
-  public func stop() {
+  package func stop() {
     lock.lock()
     if stopping {
       lock.unlock()

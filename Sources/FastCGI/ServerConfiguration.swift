@@ -1,7 +1,7 @@
 /// Where and how the FastCGI server listens.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
   /// The listening address.
-  public enum Address: Sendable, Equatable {
+  package enum Address: Sendable, Equatable {
     /// A Unix socket at `path`, created with mode 0660 (never world-writable:
     /// only nginx should reach it); `group`, when given, becomes its group so
     /// that nginx's workers, running as another user, can connect.
@@ -12,28 +12,28 @@ public struct ServerConfiguration: Sendable {
 
   /// The threads `scripts/backend-threads` gives for `scripts/settings.env`
   /// (nginx's 2 workers × 16 kept connections + 32 spare).
-  public static let defaultThreads = 64
+  package static let defaultThreads = 64
   /// nginx's `client_max_body_size 64k` (nginx.conf): a body nginx lets
   /// through is read whole.
-  public static let defaultMaximumBodySize = 64 * 1024
+  package static let defaultMaximumBodySize = 64 * 1024
 
-  public var address: Address
+  package var address: Address
   /// Worker threads, each blocked in its own accept. With nginx's
   /// `fastcgi_keep_conn`, a thread stays with an idle kept connection, so
   /// there must be more threads than nginx keeps idle connections, or the
   /// pool stalls.
-  public var threads: Int
+  package var threads: Int
   /// Bodies longer than this are not read; the request arrives with
   /// `bodyTooLarge` set.
-  public var maximumBodySize: Int
+  package var maximumBodySize: Int
   /// The listen backlog.
-  public var backlog: Int32
+  package var backlog: Int32
   /// The shortest time between two warnings that every thread is taken: the
   /// condition can hold for hours under a wrong configuration, and one line
   /// a minute says it without flooding the log.
-  public var saturationWarningInterval: Duration
+  package var saturationWarningInterval: Duration
 
-  public init(
+  package init(
     address: Address, threads: Int = defaultThreads, maximumBodySize: Int = defaultMaximumBodySize,
     backlog: Int32 = 1024,
     saturationWarningInterval: Duration = .seconds(60)
@@ -47,14 +47,14 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// The server could not start.
-public enum ServerError: Error, Equatable, CustomStringConvertible {
+package enum ServerError: Error, Equatable, CustomStringConvertible {
   case libraryInit
   case cannotListen(address: String, errno: Int32)
   case cannotSetPermissions(path: String, errno: Int32)
   case unknownGroup(String)
   case cannotCreatePipe(errno: Int32)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .libraryInit: "libfcgi failed to initialise"
     case .cannotListen(let address, let code): "cannot listen on \(address): \(describe(code))"

@@ -13,7 +13,7 @@ extension AtomicFile {
   ///
   /// - Parameter durable: when false, skips the `fsync` calls (tests and
   ///   benchmarks only).
-  public static func createDirectory(_ path: String, durable: Bool) throws(FileError) {
+  package static func createDirectory(_ path: String, durable: Bool) throws(FileError) {
     if (try? system_stat(path)) != nil { return }
     let parent = split(path).directory
     if parent != path { try createDirectory(parent, durable: durable) }

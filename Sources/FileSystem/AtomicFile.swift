@@ -7,7 +7,7 @@ import SystemPackage
 /// The sequence is: write a temporary file in the same directory, `fsync`
 /// it, `rename` it over the target, `fsync` the directory (so the rename
 /// itself survives a power loss).
-public enum AtomicFile {
+package enum AtomicFile {
   /// Replaces the file at `path` with `bytes`, atomically and durably.
   ///
   /// - Parameters:
@@ -18,7 +18,7 @@ public enum AtomicFile {
   ///   - permissions: the new file's mode; private (0600) unless the file
   ///     is meant for others, as nginx's static pages are.
   /// - Throws: `FileError` naming the system call that failed.
-  public static func write(
+  package static func write(
     _ bytes: some ContiguousBytes, to path: String, durable: Bool = true,
     permissions: UInt32 = 0o600
   ) throws(FileError) {
@@ -62,7 +62,7 @@ public enum AtomicFile {
   ///   - durable: when false, skips the `fsync` calls.
   /// - Throws: `FileError` naming the system call that failed; `path` is
   ///   then unchanged.
-  public static func replaceReusingSpare(
+  package static func replaceReusingSpare(
     _ bytes: some ContiguousBytes, at path: String, durable: Bool = true
   ) throws(FileError) {
     let (directory, name) = split(path)
@@ -210,7 +210,7 @@ public enum AtomicFile {
   }
 
   /// Flushes a directory's entries (a rename or a new file in it) to disk.
-  public static func syncDirectory(_ directory: String) throws(FileError) {
+  package static func syncDirectory(_ directory: String) throws(FileError) {
     let fd: FileDescriptor
     do { fd = try system_open(directory, .directory) } catch {
       throw FileError(operation: "open", path: directory, errno: error)
@@ -220,7 +220,7 @@ public enum AtomicFile {
   }
 
   /// Reads a whole file, or returns nil when it does not exist.
-  public static func read(_ path: String) throws(FileError) -> Data? {
+  package static func read(_ path: String) throws(FileError) -> Data? {
     try FileSnapshot.read(path)?.contents
   }
 }

@@ -1,13 +1,13 @@
 /// A file that cannot be read is never overwritten or deleted: it is moved
 /// aside, next to where it was, for someone to recover.
-public enum CorruptFile {
+package enum CorruptFile {
   /// Renames `path` to `<path>.corrupt-<UTC time>` (with a counter when
   /// that name is taken, so an earlier one is never overwritten) and
   /// returns the new path. The caller holds the lock of the file's owner.
   ///
   /// - Parameter durable: also flush the directory, so the rename survives
   ///   a power loss.
-  public static func setAside(_ path: String, durable: Bool = false) throws(FileError) -> String {
+  package static func setAside(_ path: String, durable: Bool = false) throws(FileError) -> String {
     let base = "\(path).corrupt-\(system_utc_timestamp())"
     var target = base
     var counter = 1

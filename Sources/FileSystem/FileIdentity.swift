@@ -5,12 +5,12 @@ import SystemPackage
 /// version before), so the inode alone may repeat; `AtomicFile` stamps each
 /// version with a modification time (nanoseconds) after its predecessor's,
 /// so inode, size and time together do not.
-public struct FileIdentity: Sendable, Hashable {
-  public var device: UInt64
-  public var inode: UInt64
-  public var size: Int64
-  public var modifiedSeconds: Int64
-  public var modifiedNanoseconds: Int64
+package struct FileIdentity: Sendable, Hashable {
+  package var device: UInt64
+  package var inode: UInt64
+  package var size: Int64
+  package var modifiedSeconds: Int64
+  package var modifiedNanoseconds: Int64
 
   init(_ status: FileStatus) {
     device = status.device
@@ -23,7 +23,7 @@ public struct FileIdentity: Sendable, Hashable {
   /// The identity of the file at `path`, or nil when it does not exist.
   ///
   /// The corresponding C function is `stat`.
-  public static func of(_ path: String) throws(FileError) -> FileIdentity? {
+  package static func of(_ path: String) throws(FileError) -> FileIdentity? {
     do {
       return FileIdentity(try system_stat(path))
     } catch .noSuchFileOrDirectory {

@@ -16,25 +16,25 @@ import SystemPackage
 /// `timeout` (another process may hold the lock), polling with
 /// `LOCK_NB`, then gives up (`Busy.timedOut`). An uncontended lock costs
 /// one `flock`.
-public enum FileLock {
+package enum FileLock {
   /// Threads of this process that may wait for or hold one lock file.
-  public static let maximumThreads = 4
+  package static let maximumThreads = 4
   /// How long a thread waits for a lock by default: far longer than any
   /// change takes (encoding and flushing a full 2 MiB file takes a few ms).
-  public static let defaultTimeout: Duration = .seconds(5)
+  package static let defaultTimeout: Duration = .seconds(5)
 
   /// The lock was not taken; nothing ran.
-  public struct Busy: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+  package struct Busy: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Reason: Sendable, Equatable {
       /// `maximumThreads` threads already wait for or hold the lock.
       case crowded
       /// Someone else held the lock for the whole timeout.
       case timedOut
     }
-    public var path: String
-    public var reason: Reason
+    package var path: String
+    package var reason: Reason
 
-    public var description: String {
+    package var description: String {
       switch reason {
       case .crowded: "\(path): \(FileLock.maximumThreads) threads already wait for this lock"
       case .timedOut: "\(path): lock held by someone else for the whole wait"
@@ -47,7 +47,7 @@ public enum FileLock {
   /// - Throws: `Busy` when too many threads wait for the lock or it stays
   ///   taken for `timeout`; `FileError` when it cannot be taken; or whatever
   ///   `body` throws.
-  public static func withLock<T>(
+  package static func withLock<T>(
     _ path: String, timeout: Duration = defaultTimeout, _ body: () throws -> T
   ) throws -> T {
     try admit(path)
@@ -62,7 +62,7 @@ public enum FileLock {
   }
 
   /// Threads of this process waiting for or holding the lock on `path`.
-  public static func threads(waitingForOrHolding path: String) -> Int {
+  package static func threads(waitingForOrHolding path: String) -> Int {
     occupancy.withLock { $0[path] ?? 0 }
   }
 

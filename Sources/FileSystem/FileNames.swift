@@ -1,6 +1,6 @@
 /// Operations on the names in a directory, for the modules above this one,
 /// which call no C themselves.
-public enum FileNames {
+package enum FileNames {
   /// Gives the file at `existing` the name `new` as well, in one step that
   /// fails when `new` exists: how several processes agree on which of their
   /// candidates becomes a file.
@@ -9,7 +9,7 @@ public enum FileNames {
   ///
   /// - Returns: false when `new` already existed (it is left as it was).
   /// - Throws: `FileError` for any other failure.
-  public static func link(_ existing: String, as new: String) throws(FileError) -> Bool {
+  package static func link(_ existing: String, as new: String) throws(FileError) -> Bool {
     do {
       try system_link(existing, new)
       return true
@@ -23,7 +23,7 @@ public enum FileNames {
   /// Removes the name `path`; a name that does not exist is no error.
   ///
   /// The corresponding C function is `unlink`.
-  public static func remove(_ path: String) throws(FileError) {
+  package static func remove(_ path: String) throws(FileError) {
     do { try system_unlink(path) } catch .noSuchFileOrDirectory {} catch {
       throw FileError(operation: "unlink", path: path, errno: error)
     }
@@ -32,7 +32,7 @@ public enum FileNames {
   /// Renames `path` to `newPath` in one step, replacing a file of that name.
   ///
   /// The corresponding C function is `rename`.
-  public static func rename(_ path: String, to newPath: String) throws(FileError) {
+  package static func rename(_ path: String, to newPath: String) throws(FileError) {
     do { try system_rename(path, newPath) } catch {
       throw FileError(operation: "rename", path: path, errno: error)
     }
@@ -44,7 +44,7 @@ public enum FileNames {
   ///
   /// The corresponding C function is `utimensat`.
   @discardableResult
-  public static func markModifiedNow(_ path: String) -> Bool {
+  package static func markModifiedNow(_ path: String) -> Bool {
     (try? system_utimensat_now(path)) != nil
   }
 }

@@ -2,14 +2,14 @@ import Foundation
 import SystemPackage
 
 /// A file's contents together with the identity of exactly that version.
-public struct FileSnapshot: Sendable {
-  public var contents: Data
-  public var identity: FileIdentity
+package struct FileSnapshot: Sendable {
+  package var contents: Data
+  package var identity: FileIdentity
 
   /// Reads the file at `path` through one descriptor, so the identity
   /// (`fstat`) belongs to the bytes read even if the file is replaced
   /// meanwhile; nil when it does not exist.
-  public static func read(_ path: String) throws(FileError) -> FileSnapshot? {
+  package static func read(_ path: String) throws(FileError) -> FileSnapshot? {
     let fd: FileDescriptor
     do {
       fd = try system_open(path, .read)

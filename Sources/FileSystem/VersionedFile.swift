@@ -14,19 +14,19 @@ import Support
 /// process may have set it aside and written a good one meanwhile, which is
 /// then read instead. Thread-safe; the cache is bounded (least recently
 /// used go first).
-public final class VersionedFile<Value: Sendable>: Sendable {
+package final class VersionedFile<Value: Sendable>: Sendable {
   /// How many keys' values a cache keeps unless told otherwise: the one
   /// default of the store's and the preferences' caches, and of `serve
   /// --cache-capacity`. At ~7 KiB a visitor with 20 items (`bench-store`),
   /// 10,000 hold about 70 MiB.
-  public static var defaultCapacity: Int { 10_000 }
+  package static var defaultCapacity: Int { 10_000 }
 
   /// A value and the identity of the version of the file it stands for.
-  public struct Version: Sendable {
-    public var value: Value
-    public var identity: FileIdentity
+  package struct Version: Sendable {
+    package var value: Value
+    package var identity: FileIdentity
 
-    public init(value: Value, identity: FileIdentity) {
+    package init(value: Value, identity: FileIdentity) {
       self.value = value
       self.identity = identity
     }
@@ -48,7 +48,7 @@ public final class VersionedFile<Value: Sendable>: Sendable {
   ///     file corrupt, unless `keepsInPlace` says otherwise.
   ///   - keepsInPlace: true for a decoding error that does not make the
   ///     file corrupt (it is then left in place and reported).
-  public init(
+  package init(
     lockName: String, cacheCapacity: Int, setAsideDurably: Bool = false,
     decode: @escaping @Sendable (Data) throws -> Value,
     keepsInPlace: @escaping @Sendable (any Error) -> Bool = { _ in false }
@@ -76,7 +76,7 @@ public final class VersionedFile<Value: Sendable>: Sendable {
   /// - Throws: `VersionedFileError`; `.setAside` once for a file that
   ///   cannot be decoded (the next load then finds none).
   @inlinable
-  public func load(
+  package func load(
     _ path: String, key: String, attempts: Int = .max,
     awaitingWriter: (_ attempt: Int, _ cached: FileIdentity?) -> Bool = { _, _ in false }
   ) throws(VersionedFileError) -> Version? {
@@ -87,7 +87,7 @@ public final class VersionedFile<Value: Sendable>: Sendable {
   /// starts from the stored value): an undecodable version is moved aside
   /// without taking the lock again.
   @inlinable
-  public func loadLocked(_ path: String, key: String) throws(VersionedFileError) -> Version? {
+  package func loadLocked(_ path: String, key: String) throws(VersionedFileError) -> Version? {
     try current(path, key: key, attempts: .max, locked: true) { _, _ in false }
   }
 
@@ -98,7 +98,7 @@ public final class VersionedFile<Value: Sendable>: Sendable {
   ///
   /// - Returns: that identity; nil when the file is gone.
   @discardableResult
-  public func cacheWritten(_ value: Value, at path: String, key: String) throws(FileError)
+  package func cacheWritten(_ value: Value, at path: String, key: String) throws(FileError)
     -> FileIdentity?
   {
     guard let identity = try FileIdentity.of(path) else { return nil }
@@ -107,15 +107,15 @@ public final class VersionedFile<Value: Sendable>: Sendable {
   }
 
   /// The identity of the version cached for `key`, if any.
-  public func cachedIdentity(forKey key: String) -> FileIdentity? {
+  package func cachedIdentity(forKey key: String) -> FileIdentity? {
     cache.withLock { $0.value(forKey: key)?.identity }
   }
 
   /// The number of cached keys.
-  public var cachedCount: Int { cache.withLock { $0.count } }
+  package var cachedCount: Int { cache.withLock { $0.count } }
 
   /// Forgets every cached value.
-  public func removeAllCached() {
+  package func removeAllCached() {
     cache.withLock { $0 = LRUCache(capacity: cacheCapacity) }
   }
 

@@ -1,5 +1,5 @@
 /// Why a `VersionedFile` could not give the value of a file.
-public enum VersionedFileError: Error, Sendable, CustomStringConvertible {
+package enum VersionedFileError: Error, Sendable, CustomStringConvertible {
   /// A system call failed.
   case io(FileError)
   /// The lock under which an undecodable version is set aside was not
@@ -15,7 +15,7 @@ public enum VersionedFileError: Error, Sendable, CustomStringConvertible {
   /// aside, as many times as the caller allowed.
   case unsettled(path: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .io(let error): "\(error)"
     case .busy(let busy): "\(busy)"

@@ -3,9 +3,9 @@
 /// Escapes `&`, `<`, `>`, `"` and `'` (as `&#39;`), which makes text safe in element content
 /// and in quoted attribute values. Scans the UTF-8 bytes and copies the runs between special
 /// characters in one go; multibyte characters never contain these bytes, so they pass through.
-public enum HTMLEscaping {
+package enum HTMLEscaping {
   /// Appends `text` to `buffer`, escaped.
-  public static func append(_ text: String, to buffer: inout [UInt8]) {
+  package static func append(_ text: String, to buffer: inout [UInt8]) {
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
       append(bytes, to: &buffer)
     }
@@ -16,7 +16,7 @@ public enum HTMLEscaping {
   }
 
   /// Appends UTF-8 `bytes` to `buffer`, escaped.
-  public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+  package static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
     escape(bytes) { buffer.append(contentsOf: $0) }
   }
 
@@ -91,7 +91,7 @@ public enum HTMLEscaping {
   }
 
   /// The escaped form of `text`, as a String (for tests and one-off uses; the renderer appends).
-  public static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(text.utf8.count + 16)
     append(text, to: &buffer)

@@ -3,16 +3,16 @@
 /// Parsing does the work that does not depend on the data: tags are found, standalone lines
 /// are stripped, names are split on dots and hashed, adjacent text is merged into one byte
 /// run. Rendering then only copies bytes and looks names up.
-public struct Template: Sendable {
+package struct Template: Sendable {
   /// The name it was parsed with; errors and partial look-ups use it.
-  public let name: String
+  package let name: String
   /// The source, kept to parse indented copies for standalone partial tags.
   let source: String
   let nodes: [Node]
   let program: Program
 
   /// Parses `source`; throws the first syntax error with its line.
-  public init(_ source: String, name: String = "") throws(TemplateError) {
+  package init(_ source: String, name: String = "") throws(TemplateError) {
     self.name = name
     self.source = source
     self.nodes = try Parser.parse(source, name: name)
@@ -20,7 +20,7 @@ public struct Template: Sendable {
   }
 
   /// Renders without partials (a partial tag renders as nothing) and appends to `buffer`.
-  public func render(_ context: TemplateValue, into buffer: inout [UInt8]) throws(TemplateError) {
+  package func render(_ context: TemplateValue, into buffer: inout [UInt8]) throws(TemplateError) {
     try Renderer.with(
       program, context: context, output: &buffer, capacity: program.literalBytes[0] * 2
     ) {
@@ -30,7 +30,7 @@ public struct Template: Sendable {
   }
 
   /// Renders without partials (a partial tag renders as nothing).
-  public func render(_ context: TemplateValue) throws(TemplateError) -> String {
+  package func render(_ context: TemplateValue) throws(TemplateError) -> String {
     var buffer: [UInt8] = []
     try render(context, into: &buffer)
     return String(decoding: buffer, as: UTF8.self)

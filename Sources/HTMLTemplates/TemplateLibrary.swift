@@ -6,7 +6,7 @@ import Foundation
 /// to slots of an array, so rendering never looks a partial up by name. A standalone partial
 /// tag with indentation gets its own copy of the partial, parsed with every line indented
 /// (the spec's rule), so indentation costs nothing when rendering either.
-public struct TemplateLibrary: Sendable {
+package struct TemplateLibrary: Sendable {
   /// Every template, linked and flattened.
   let program: Program
   /// The slot of each named template, unindented.
@@ -14,13 +14,13 @@ public struct TemplateLibrary: Sendable {
   /// The path-table index of each variable name used, for `render(_:context:inLayout:...)`.
   let pathsByName: [String: Int]
   /// The partial and parent tags that name no template, as errors to report.
-  public let missingPartials: [TemplateError]
+  package let missingPartials: [TemplateError]
 
   /// Loads every `*.mustache` file of `directory`, named by its file name without the extension.
   ///
   /// Throws on a file that cannot be read, a syntax error, or a partial tag naming a template
   /// the directory does not have: an app should fail at start-up, not at request time.
-  public init(directory: String) throws(TemplateError) {
+  package init(directory: String) throws(TemplateError) {
     let fileNames: [String]
     do {
       fileNames = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -43,7 +43,7 @@ public struct TemplateLibrary: Sendable {
 
   /// Parses and links `templates` (name → source). A partial tag naming no template renders
   /// as nothing, as the Mustache spec requires; `missingPartials` lists such tags.
-  public init(templates: [String: String]) throws(TemplateError) {
+  package init(templates: [String: String]) throws(TemplateError) {
     var linker = Linker(sources: [:])
     for name in templates.keys.sorted() {
       linker.sources[name] = try Template(templates[name]!, name: name)
@@ -60,15 +60,15 @@ public struct TemplateLibrary: Sendable {
   }
 
   /// Whether the library has a template of this name.
-  public func contains(_ name: String) -> Bool {
+  package func contains(_ name: String) -> Bool {
     slotsByName[name] != nil
   }
 
   /// The names of the templates, sorted.
-  public var names: [String] { slotsByName.keys.sorted() }
+  package var names: [String] { slotsByName.keys.sorted() }
 
   /// Renders the template `name` against `context`, appending UTF-8 to `buffer`.
-  public func render(_ name: String, context: TemplateValue, into buffer: inout [UInt8])
+  package func render(_ name: String, context: TemplateValue, into buffer: inout [UInt8])
     throws(TemplateError)
   {
     guard let slot = slotsByName[name] else {
@@ -90,7 +90,7 @@ public struct TemplateLibrary: Sendable {
   /// rendering the screen did (measured: 60% of a 20-item Checklist page). The screen is
   /// rendered where the tag is, against its own context only; an escaped `{{slot}}` tag gets it
   /// escaped.
-  public func render(
+  package func render(
     _ name: String, context: TemplateValue, inLayout layout: String,
     context layoutContext: TemplateValue, slot: String = "content", into buffer: inout [UInt8]
   ) throws(TemplateError) {
@@ -112,7 +112,7 @@ public struct TemplateLibrary: Sendable {
   }
 
   /// Renders the template `name` against `context`.
-  public func render(_ name: String, context: TemplateValue) throws(TemplateError) -> String {
+  package func render(_ name: String, context: TemplateValue) throws(TemplateError) -> String {
     var buffer: [UInt8] = []
     try render(name, context: context, into: &buffer)
     return String(decoding: buffer, as: UTF8.self)

@@ -5,7 +5,7 @@
 /// precomputed hash of each key, and a name's hash is computed once when the template is
 /// parsed. A scan compares integers and only compares strings on a hash match. Objects with
 /// many fields also get a dictionary index.
-public struct TemplateObject: Sendable, Equatable {
+package struct TemplateObject: Sendable, Equatable {
   struct Field: Sendable {
     let hash: Int
     let key: String
@@ -42,12 +42,12 @@ public struct TemplateObject: Sendable, Equatable {
   var index: [String: Int]?
 
   /// An object with these fields.
-  public init(_ fields: [String: TemplateValue]) {
+  package init(_ fields: [String: TemplateValue]) {
     self.init(pairs: fields.map { ($0.key, $0.value) })
   }
 
   /// An object with these fields, in this order; a repeated key keeps its last value.
-  public init<S: Sequence>(pairs: S) where S.Element == (String, TemplateValue) {
+  package init<S: Sequence>(pairs: S) where S.Element == (String, TemplateValue) {
     fields = []
     fields.reserveCapacity(pairs.underestimatedCount)
     var seen: [String: Int]? = nil
@@ -68,13 +68,13 @@ public struct TemplateObject: Sendable, Equatable {
   }
 
   /// The number of fields.
-  public var count: Int { fields.count }
+  package var count: Int { fields.count }
 
   /// The keys, in insertion order.
-  public var keys: [String] { fields.map(\.key) }
+  package var keys: [String] { fields.map(\.key) }
 
   /// The value of `key`, or nil when the object has no such field.
-  public subscript(key: String) -> TemplateValue? {
+  package subscript(key: String) -> TemplateValue? {
     get {
       guard let position = Self.position(of: key, hash: KeyHash.of(key), in: fields, index: index)
       else { return nil }
@@ -128,7 +128,7 @@ public struct TemplateObject: Sendable, Equatable {
   }
 
   /// Equal when both have the same keys with equal values, in any order.
-  public static func == (lhs: TemplateObject, rhs: TemplateObject) -> Bool {
+  package static func == (lhs: TemplateObject, rhs: TemplateObject) -> Bool {
     guard lhs.fields.count == rhs.fields.count else { return false }
     for field in lhs.fields {
       guard let other = rhs[field.key], other == field.value else { return false }

@@ -2,7 +2,7 @@
 ///
 /// Build contexts with literals:
 /// `let context: TemplateValue = ["title": "x", "items": [["text": "a", "checked": true]]]`.
-public enum TemplateValue: Sendable, Equatable {
+package enum TemplateValue: Sendable, Equatable {
   case null
   case bool(Bool)
   case int(Int)
@@ -16,7 +16,7 @@ public enum TemplateValue: Sendable, Equatable {
   /// The spec leaves falsiness to the language; ours: `null`, `false`, the empty list and
   /// the empty string are falsey, so a handler can pass `""` for "no error message".
   /// Numbers, including 0, and every object are truthy.
-  @inlinable public var isTruthy: Bool {
+  @inlinable package var isTruthy: Bool {
     switch self {
     case .null: return false
     case .bool(let value): return value
@@ -34,39 +34,39 @@ public enum TemplateValue: Sendable, Equatable {
   }
 
   /// The value of `key` when this is an object, else nil.
-  public subscript(key: String) -> TemplateValue? {
+  package subscript(key: String) -> TemplateValue? {
     if case .object(let object) = self { return object[key] }
     return nil
   }
 }
 
 extension TemplateValue: ExpressibleByStringLiteral {
-  public init(stringLiteral value: String) { self = .string(value) }
+  package init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension TemplateValue: ExpressibleByIntegerLiteral {
-  public init(integerLiteral value: Int) { self = .int(value) }
+  package init(integerLiteral value: Int) { self = .int(value) }
 }
 
 extension TemplateValue: ExpressibleByFloatLiteral {
-  public init(floatLiteral value: Double) { self = .double(value) }
+  package init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension TemplateValue: ExpressibleByBooleanLiteral {
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  package init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension TemplateValue: ExpressibleByNilLiteral {
-  public init(nilLiteral: ()) { self = .null }
+  package init(nilLiteral: ()) { self = .null }
 }
 
 extension TemplateValue: ExpressibleByArrayLiteral {
-  public init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
+  package init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
 }
 
 extension TemplateValue: ExpressibleByDictionaryLiteral {
   /// A repeated key keeps its last value.
-  public init(dictionaryLiteral elements: (String, TemplateValue)...) {
+  package init(dictionaryLiteral elements: (String, TemplateValue)...) {
     self = .object(TemplateObject(pairs: elements))
   }
 }

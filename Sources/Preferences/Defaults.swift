@@ -10,7 +10,7 @@ import Logging
 /// Thread-safe: its state sits behind one lock, held only for dictionary
 /// operations, never across file I/O; the parsed domains are kept by
 /// `VersionedFile`, keyed by the visitor's directory.
-public final class Defaults: @unchecked Sendable {
+package final class Defaults: @unchecked Sendable {
   let logger: Logger
   let format: PropertyListSerialization.PropertyListFormat
   let durable: Bool
@@ -33,7 +33,7 @@ public final class Defaults: @unchecked Sendable {
   ///     both are read whatever this says.
   ///   - durable: when false, writes skip `fsync` (tests and benchmarks only).
   ///   - cacheCapacity: how many visitors' domains stay parsed in memory.
-  public init(
+  package init(
     logger: Logger, format: PropertyListSerialization.PropertyListFormat = .xml,
     durable: Bool = true,
     cacheCapacity: Int = VersionedFile<Data>.defaultCapacity
@@ -52,7 +52,7 @@ public final class Defaults: @unchecked Sendable {
   /// Merges `defaults` into the registration domain (later values win). It
   /// lives in memory only. A value that is not a property-list value is
   /// logged and skipped.
-  public func register(defaults: [String: Any]) {
+  package func register(defaults: [String: Any]) {
     var validated: [String: PlistValue] = [:]
     for (key, value) in defaults {
       do throws(PreferencesError) {
@@ -66,7 +66,7 @@ public final class Defaults: @unchecked Sendable {
 
   /// Declares that `key` lives in a cookie: the web layer reads its value
   /// from the request and sends its changes (`CookieChange`) back.
-  public func declareCookieBacked(_ key: String, as kind: CookieValueKind) {
+  package func declareCookieBacked(_ key: String, as kind: CookieValueKind) {
     lock.withLock { cookieKinds[key] = kind }
   }
 
@@ -80,7 +80,7 @@ public final class Defaults: @unchecked Sendable {
   ///   - cookieValues: the value of each cookie-backed key's cookie the
   ///     request carried, by key, as it came (a malformed one reads as
   ///     absent).
-  public func visitor(directory: String?, cookieValues: [String: String] = [:])
+  package func visitor(directory: String?, cookieValues: [String: String] = [:])
     -> VisitorDefaults
   {
     let (registration, cookieKinds) = lock.withLock { (self.registration, self.cookieKinds) }
@@ -91,7 +91,7 @@ public final class Defaults: @unchecked Sendable {
 
   /// Calls `observer` once for every effective change a commit made, after
   /// the change is on disk, on the committing thread.
-  public func addObserver(_ observer: @escaping @Sendable (PreferencesChange) -> Void)
+  package func addObserver(_ observer: @escaping @Sendable (PreferencesChange) -> Void)
     -> ObserverToken
   {
     lock.withLock {
@@ -101,7 +101,7 @@ public final class Defaults: @unchecked Sendable {
     }
   }
 
-  public func removeObserver(_ token: ObserverToken) {
+  package func removeObserver(_ token: ObserverToken) {
     _ = lock.withLock { observers.removeValue(forKey: token.id) }
   }
 
@@ -109,7 +109,7 @@ public final class Defaults: @unchecked Sendable {
 
   /// The persistent domain stored in the visitor directory `name`, or nil
   /// when it has none (an unreadable file also reads as nil).
-  public func persistentDomain(forName name: String) -> [String: Any]? {
+  package func persistentDomain(forName name: String) -> [String: Any]? {
     let path = PreferencesFile.path(inDirectory: name)
     guard (try? FileIdentity.of(path)) != nil else { return nil }
     let loaded = loadDomain(name)
@@ -118,7 +118,7 @@ public final class Defaults: @unchecked Sendable {
   }
 
   /// Replaces the visitor's persistent domain, writes it, and notifies once.
-  public func setPersistentDomain(_ domain: [String: Any], forName name: String)
+  package func setPersistentDomain(_ domain: [String: Any], forName name: String)
     throws(PreferencesError)
   {
     let scope = visitor(directory: name)
@@ -127,7 +127,7 @@ public final class Defaults: @unchecked Sendable {
   }
 
   /// Empties the visitor's persistent domain, writes it, and notifies once.
-  public func removePersistentDomain(forName name: String) throws(PreferencesError) {
+  package func removePersistentDomain(forName name: String) throws(PreferencesError) {
     let scope = visitor(directory: name)
     try scope.replacePersistentDomain([:])
     _ = try scope.commit()
@@ -136,7 +136,7 @@ public final class Defaults: @unchecked Sendable {
   /// Marks the visitor as seen now on the lock file of their persistent
   /// domain in `directory` (a renewal of their cookie; see `checklists
   /// check`). Metadata only; nothing happens when there is no such file.
-  public func markActive(directory: String) {
+  package func markActive(directory: String) {
     FileNames.markModifiedNow(PreferencesFile.lockPath(inDirectory: directory))
   }
 

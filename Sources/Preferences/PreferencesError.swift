@@ -1,5 +1,5 @@
 /// Why a preference could not be set or stored.
-public enum PreferencesError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PreferencesError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The value (or something nested in it) is not a property-list type.
   case notAPropertyListValue(key: String, typeName: String)
   /// A cookie-backed key was given a value its cookie cannot carry.
@@ -10,7 +10,7 @@ public enum PreferencesError: Error, Sendable, Equatable, CustomStringConvertibl
   /// the system call and path.
   case io(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notAPropertyListValue(let key, let typeName):
       return "\(key): a \(typeName) is not a property-list value"

@@ -6,10 +6,10 @@ import Foundation
 /// Changes are visible to this scope's reads at once and reach the disk
 /// (once, whatever their number) and the observers in `commit()`. Not for
 /// sharing across threads: a request owns its scope.
-public final class VisitorDefaults {
+package final class VisitorDefaults {
   private let defaults: Defaults
   /// The visitor's directory, also the persistent domain's name.
-  public let directory: String?
+  package let directory: String?
   /// The request's cookie of each cookie-backed key, by key, as it came.
   private let cookieValues: [String: String]
   private let registration: [String: PlistValue]
@@ -43,37 +43,37 @@ public final class VisitorDefaults {
 
   // MARK: Reading
 
-  public func object(forKey key: String) -> Any? { value(forKey: key)?.foundationValue }
-  public func string(forKey key: String) -> String? { value(forKey: key)?.stringValue }
-  public func integer(forKey key: String) -> Int { value(forKey: key)?.integerValue ?? 0 }
-  public func double(forKey key: String) -> Double { value(forKey: key)?.doubleValue ?? 0 }
-  public func float(forKey key: String) -> Float { Float(double(forKey: key)) }
-  public func bool(forKey key: String) -> Bool { value(forKey: key)?.boolValue ?? false }
-  public func url(forKey key: String) -> URL? { value(forKey: key)?.urlValue }
+  package func object(forKey key: String) -> Any? { value(forKey: key)?.foundationValue }
+  package func string(forKey key: String) -> String? { value(forKey: key)?.stringValue }
+  package func integer(forKey key: String) -> Int { value(forKey: key)?.integerValue ?? 0 }
+  package func double(forKey key: String) -> Double { value(forKey: key)?.doubleValue ?? 0 }
+  package func float(forKey key: String) -> Float { Float(double(forKey: key)) }
+  package func bool(forKey key: String) -> Bool { value(forKey: key)?.boolValue ?? false }
+  package func url(forKey key: String) -> URL? { value(forKey: key)?.urlValue }
 
-  public func data(forKey key: String) -> Data? {
+  package func data(forKey key: String) -> Data? {
     guard case .data(let bytes)? = value(forKey: key) else { return nil }
     return bytes
   }
 
   /// Not in `UserDefaults`; a date set here reads back in whole seconds.
-  public func date(forKey key: String) -> Date? {
+  package func date(forKey key: String) -> Date? {
     guard case .date(let date)? = value(forKey: key) else { return nil }
     return date
   }
 
-  public func array(forKey key: String) -> [Any]? {
+  package func array(forKey key: String) -> [Any]? {
     guard case .array(let values)? = value(forKey: key) else { return nil }
     return values.map(\.foundationValue)
   }
 
-  public func dictionary(forKey key: String) -> [String: Any]? {
+  package func dictionary(forKey key: String) -> [String: Any]? {
     guard case .dictionary(let values)? = value(forKey: key) else { return nil }
     return values.mapValues(\.foundationValue)
   }
 
   /// Every key of every domain with the value a getter would see.
-  public func dictionaryRepresentation() -> [String: Any] {
+  package func dictionaryRepresentation() -> [String: Any] {
     loadIfNeeded()
     var merged = registration.merging(domain.materialized) { _, persistent in persistent }
     for key in cookieKinds.keys {
@@ -83,22 +83,22 @@ public final class VisitorDefaults {
   }
 
   /// Whether `commit()` has anything to write or send.
-  public var hasChanges: Bool { !operations.isEmpty || !cookieChanges.isEmpty }
+  package var hasChanges: Bool { !operations.isEmpty || !cookieChanges.isEmpty }
 
   /// Set when the visitor's file could not be read (an unparsable one was
   /// kept aside as `Preferences.plist.corrupt-<time>`): a sentence to show
   /// the visitor. The scope then runs on the defaults.
-  public var loadProblem: String? {
+  package var loadProblem: String? {
     loadIfNeeded()
     return problem
   }
 
   // MARK: Writing
 
-  public func set(_ value: Int, forKey key: String) { setChecked(.integer(value), forKey: key) }
-  public func set(_ value: Bool, forKey key: String) { setChecked(.bool(value), forKey: key) }
-  public func set(_ value: Double, forKey key: String) { setChecked(.double(value), forKey: key) }
-  public func set(_ value: String, forKey key: String) {
+  package func set(_ value: Int, forKey key: String) { setChecked(.integer(value), forKey: key) }
+  package func set(_ value: Bool, forKey key: String) { setChecked(.bool(value), forKey: key) }
+  package func set(_ value: Double, forKey key: String) { setChecked(.double(value), forKey: key) }
+  package func set(_ value: String, forKey key: String) {
     setChecked(.string(PlistText.sanitized(value)), forKey: key)
   }
 
@@ -107,7 +107,7 @@ public final class VisitorDefaults {
   /// - Throws: `PreferencesError.notAPropertyListValue` for anything else,
   ///   `.notACookieValue` for a cookie-backed key given a value its cookie
   ///   cannot carry. Nothing changes then.
-  public func set(_ value: Any?, forKey key: String) throws(PreferencesError) {
+  package func set(_ value: Any?, forKey key: String) throws(PreferencesError) {
     guard let value else {
       removeObject(forKey: key)
       return
@@ -115,7 +115,7 @@ public final class VisitorDefaults {
     try set(PlistValue(validating: value, key: key), forKey: key)
   }
 
-  public func removeObject(forKey key: String) {
+  package func removeObject(forKey key: String) {
     var keys: [String] = []
     if cookieKinds[key] != nil, deleteCookie(key) { keys.append(key) }
     record(.remove(key), cookieKeys: keys)
@@ -124,7 +124,7 @@ public final class VisitorDefaults {
   /// Returns `keys` to their registered defaults in one change and one
   /// notification: they leave the persistent domain (and cookie-backed ones
   /// their cookies); other keys are untouched.
-  public func resetToRegisteredDefaults(forKeys keys: [String]) {
+  package func resetToRegisteredDefaults(forKeys keys: [String]) {
     let cookieKeys = keys.filter { cookieKinds[$0] != nil && deleteCookie($0) }
     record(.reset(keys), cookieKeys: cookieKeys)
   }
@@ -142,7 +142,7 @@ public final class VisitorDefaults {
   /// - Throws: `PreferencesError.noDirectory` when a persistent key changed
   ///   and the visitor has no directory; `.io` when the file could not be
   ///   written. The changes stay pending then.
-  public func commit() throws(PreferencesError) -> [CookieChange] {
+  package func commit() throws(PreferencesError) -> [CookieChange] {
     guard hasChanges else { return [] }
     var effective = operations.map { _ in [String]() }
     let persistent = operations.indices.filter { operations[$0].change != nil }
@@ -171,7 +171,7 @@ public final class VisitorDefaults {
   /// was last set, not last sent). A value this request sets afterwards is
   /// sent after its renewal, a removal replaces it. Not a change: observers
   /// are not told.
-  public func renewCookies() {
+  package func renewCookies() {
     for (key, kind) in cookieKinds.sorted(by: { $0.key < $1.key }) where cookieOverrides[key] == nil
     {
       guard let text = cookieValues[key], kind.decode(text) != nil else { continue }

@@ -9,7 +9,7 @@ extension ChecklistStore {
   /// - Parameter bytes: the file's contents (XML or binary property list).
   /// - Returns: the decoded model.
   /// - Throws: the decoder's error when the bytes are not a valid file.
-  public static func decodeChecklistsFile(_ bytes: Data) throws -> DataModel {
+  package static func decodeChecklistsFile(_ bytes: Data) throws -> DataModel {
     try ChecklistsFile.decode(bytes)
   }
 }

@@ -7,19 +7,19 @@ import Logging
 /// decoded models. Thread-safe; several processes may share one data
 /// directory, since every cached model is checked against the file's
 /// identity before use and every change happens under the visitor's `flock`.
-public final class ChecklistStore: Sendable {
+package final class ChecklistStore: Sendable {
   /// How a store reads and writes.
-  public struct Configuration: Sendable {
-    public var dataDirectory: String
+  package struct Configuration: Sendable {
+    package var dataDirectory: String
     /// Visitors whose decoded model is kept in memory (least recently used
     /// go first); decoding costs ~0.4 ms for 100 items, ~20 ms for 5,000.
-    public var cacheCapacity: Int
+    package var cacheCapacity: Int
     /// The format written; reading accepts any.
-    public var format: PropertyListSerialization.PropertyListFormat
+    package var format: PropertyListSerialization.PropertyListFormat
     /// When false, writes skip `fsync` (tests and benchmarks only).
-    public var durable: Bool
+    package var durable: Bool
 
-    public init(
+    package init(
       dataDirectory: String, cacheCapacity: Int = VersionedFile<DataModel>.defaultCapacity,
       format: PropertyListSerialization.PropertyListFormat = .xml, durable: Bool = true
     ) {
@@ -30,11 +30,11 @@ public final class ChecklistStore: Sendable {
     }
   }
 
-  public let configuration: Configuration
+  package let configuration: Configuration
   private let logger: Logger
   private let file: VersionedFile<DataModel>
 
-  public init(configuration: Configuration, logger: Logger) {
+  package init(configuration: Configuration, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
     self.file = VersionedFile(
@@ -49,7 +49,7 @@ public final class ChecklistStore: Sendable {
   /// - Throws: `.unreadable` once for a file that cannot be decoded (it is
   ///   then set aside, so the next load returns nil); `.io` when a system
   ///   call fails.
-  public func load(_ visitor: VisitorDirectory) throws(StoreError) -> DataModel? {
+  package func load(_ visitor: VisitorDirectory) throws(StoreError) -> DataModel? {
     try loadVersioned(visitor).model
   }
 
@@ -57,13 +57,13 @@ public final class ChecklistStore: Sendable {
   /// when nothing is stored): what a cache of anything derived from the
   /// model checks to know it is still current, in this process or after
   /// another one wrote.
-  public struct Versioned: Sendable {
-    public var model: DataModel?
-    public var version: FileIdentity?
+  package struct Versioned: Sendable {
+    package var model: DataModel?
+    package var version: FileIdentity?
   }
 
   /// As `load(_:)`, with the version of the file the model came from.
-  public func loadVersioned(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
+  package func loadVersioned(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
     do {
       let version = try file.load(visitor.checklistsPath, key: visitor.key)
       return Versioned(model: version?.value, version: version?.identity)
@@ -86,7 +86,7 @@ public final class ChecklistStore: Sendable {
   ///   when the result would pass `Limits.maximumStoredBytes` (see
   ///   `StoredSize`; nothing is written), or whatever `change` throws.
   @discardableResult
-  public func update<T>(
+  package func update<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
     _ change: (inout DataModel) throws -> T
   ) throws -> T {
@@ -120,12 +120,12 @@ public final class ChecklistStore: Sendable {
   }
 
   /// Forgets every cached model (tests, and after a restore from backup).
-  public func removeAllCached() {
+  package func removeAllCached() {
     file.removeAllCached()
   }
 
   /// The number of cached visitors.
-  public var cachedCount: Int { file.cachedCount }
+  package var cachedCount: Int { file.cachedCount }
 
   // MARK: Internals
 

@@ -1,7 +1,7 @@
 import FileSystem
 
 /// Why the store could not load or save a visitor's data.
-public enum StoreError: Error, Sendable {
+package enum StoreError: Error, Sendable {
   /// The file could not be decoded; it was moved aside to `keptAs` (never
   /// overwritten or deleted) and the event logged.
   case unreadable(path: String, keptAs: String)
@@ -12,7 +12,7 @@ public enum StoreError: Error, Sendable {
   case busy(FileLock.Busy)
 
   /// A sentence for the visitor.
-  public var message: String {
+  package var message: String {
     switch self {
     case .unreadable:
       "Your checklists could not be read, so they were set aside for repair. Nothing was overwritten."

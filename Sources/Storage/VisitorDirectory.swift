@@ -9,23 +9,23 @@ import Support
 /// directory never reveals a cookie. The shard keeps directories small.
 /// Each owner of a file in it (the store, the preferences) names its own
 /// file and lock file there.
-public struct VisitorDirectory: Sendable, Equatable {
+package struct VisitorDirectory: Sendable, Equatable {
   /// SHA-256 of the visitor id, 64 lowercase hex digits.
-  public let key: String
+  package let key: String
   /// The visitor's directory.
-  public let path: String
+  package let path: String
 
   /// - Parameters:
   ///   - dataDirectory: the backend's data directory.
   ///   - visitorID: the visitor's id, already validated by the web layer.
-  public init(dataDirectory: String, visitorID: String) {
+  package init(dataDirectory: String, visitorID: String) {
     var id = visitorID
     let digest = id.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
     self.init(dataDirectory: dataDirectory, key: Hex.encode(contiguous: digest))
   }
 
   /// A directory from its key (what `checklists check` finds on disk).
-  public init(dataDirectory: String, key: String) {
+  package init(dataDirectory: String, key: String) {
     self.key = key
     self.path = "\(dataDirectory)/users/\(key.prefix(2))/\(key)"
     // Stored, not computed: a cached load must not build a string.
@@ -34,12 +34,12 @@ public struct VisitorDirectory: Sendable, Equatable {
   }
 
   /// The name of the lock file of `Checklists.plist`.
-  public static let checklistsLockName = ".Checklists.lock"
+  package static let checklistsLockName = ".Checklists.lock"
 
   /// The visitor's lists and items.
-  public let checklistsPath: String
+  package let checklistsPath: String
   /// The file whose `flock` serialises changes of this visitor's checklists.
-  public let lockPath: String
+  package let lockPath: String
 
   /// Marks the visitor as seen now on the checklists lock file, which the
   /// first change made and nothing writes (`checklists check` and `prune`
@@ -49,7 +49,7 @@ public struct VisitorDirectory: Sendable, Equatable {
   /// Metadata only: no file is created or written, so a crawler's requests
   /// still cost no disk, and the directory itself is untouched, so the
   /// pages kept for the visitor stay valid.
-  public func markActive() {
+  package func markActive() {
     FileNames.markModifiedNow(lockPath)
   }
 }
@@ -57,15 +57,15 @@ public struct VisitorDirectory: Sendable, Equatable {
 extension VisitorDirectory {
   /// The names in a directory of the data directory, sorted; none when it
   /// cannot be read (nobody has stored anything yet).
-  public static func sortedEntries(_ path: String) -> [String] {
+  package static func sortedEntries(_ path: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
   }
 
   /// True for a shard's name: two lower-case hex digits.
-  public static func isShard(_ name: String) -> Bool { isHex(name, count: 2) }
+  package static func isShard(_ name: String) -> Bool { isHex(name, count: 2) }
 
   /// True for a visitor's key (64 lower-case hex digits) in its own shard.
-  public static func isKey(_ name: String, inShard shard: String) -> Bool {
+  package static func isKey(_ name: String, inShard shard: String) -> Bool {
     isHex(name, count: 64) && name.hasPrefix(shard)
   }
 

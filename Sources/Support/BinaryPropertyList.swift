@@ -12,7 +12,7 @@ import Foundation
 ///
 /// So every object's marker, length and references are checked here first. Neither our
 /// writers nor Python's `plistlib` write sets, so a file with one is corrupt as well.
-public enum BinaryPropertyList {
+package enum BinaryPropertyList {
   /// True when `data` is a binary property list (`bplist…`, whatever its version bytes: CF
   /// reads `bplist01` too) that is not well formed: its trailer, offset table or an object
   /// is out of bounds, an object has an unknown marker, a container refers to an object
@@ -21,7 +21,7 @@ public enum BinaryPropertyList {
   ///
   /// - Parameter data: the file's bytes.
   /// - Returns: whether the bytes must not reach Foundation's parsers.
-  public static func isUnsafeToParse(_ data: Data) -> Bool {
+  package static func isUnsafeToParse(_ data: Data) -> Bool {
     let bytes = [UInt8](data)
     guard bytes.starts(with: Array("bplist".utf8)) else { return false }
     guard let layout = Layout(bytes) else { return true }

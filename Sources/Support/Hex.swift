@@ -3,11 +3,11 @@ import Foundation
 /// Lower-case hexadecimal, the spelling of visitor ids and CSRF tokens:
 /// safe in a cookie, a path segment and an HTML attribute without escaping;
 /// also the spelling of visitor directories' keys.
-public enum Hex {
+package enum Hex {
   private static let digits = Array("0123456789abcdef".utf8)
 
   /// Two lower-case hex digits per byte.
-  public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+  package static func encode(_ bytes: some Sequence<UInt8>) -> String {
     let count = bytes.underestimatedCount
     if count > 0, let text = bytes.withContiguousStorageIfAvailable({ encode($0) }) {
       return text
@@ -22,7 +22,7 @@ public enum Hex {
   }
 
   /// Two lower-case hex digits per byte, written straight into the string.
-  public static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  package static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     String(unsafeUninitializedCapacity: bytes.count * 2) { text in
       let table: (UInt64, UInt64) = (0x3736_3534_3332_3130, 0x6665_6463_6261_3938)
       func digit(_ value: UInt8) -> UInt8 {
@@ -38,14 +38,14 @@ public enum Hex {
   }
 
   /// Digests and MACs: their bytes, hex-encoded without a copy.
-  public static func encode(contiguous bytes: some ContiguousBytes) -> String {
+  package static func encode(contiguous bytes: some ContiguousBytes) -> String {
     bytes.withUnsafeBytes { encode($0.bindMemory(to: UInt8.self)) }
   }
 
   /// The bytes of an even-length string of lower-case hex digits, or nil for
   /// anything else (upper case included: we only ever issue lower case, so
   /// another spelling was not issued by us).
-  public static func decodeLowercase(_ text: String) -> [UInt8]? {
+  package static func decodeLowercase(_ text: String) -> [UInt8]? {
     let utf8 = Array(text.utf8)
     guard utf8.count.isMultiple(of: 2) else { return nil }
     var bytes: [UInt8] = []

@@ -3,7 +3,7 @@
 /// Entries live in arrays linked by index (no per-entry class allocation),
 /// which keeps 10,000 cached visitors within a few KiB each. Not
 /// thread-safe: its users hold it in a `LockedValue`.
-public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   @usableFromInline struct Entry: Sendable {
     @usableFromInline var key: Key
     @usableFromInline var value: Value
@@ -24,20 +24,20 @@ public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   @usableFromInline var newest = -1
   @usableFromInline var oldest = -1
 
-  @inlinable public init(capacity: Int) {
+  @inlinable package init(capacity: Int) {
     self.capacity = max(0, capacity)
   }
 
-  @inlinable public var count: Int { slots.count }
+  @inlinable package var count: Int { slots.count }
 
   /// The value for `key`, which becomes the most recently used.
-  @inlinable public mutating func value(forKey key: Key) -> Value? {
+  @inlinable package mutating func value(forKey key: Key) -> Value? {
     guard let slot = slots[key] else { return nil }
     moveToFront(slot)
     return entries[slot].value
   }
 
-  @inlinable public mutating func setValue(_ value: Value, forKey key: Key) {
+  @inlinable package mutating func setValue(_ value: Value, forKey key: Key) {
     guard capacity > 0 else { return }
     if let slot = slots[key] {
       entries[slot].value = value
@@ -62,7 +62,7 @@ public struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
   /// Forgets `key`; its place is reused by a later entry only once the
   /// cache is full, so a removal just unlinks it and marks it oldest.
-  @inlinable public mutating func removeValue(forKey key: Key) {
+  @inlinable package mutating func removeValue(forKey key: Key) {
     guard let slot = slots.removeValue(forKey: key) else { return }
     unlink(slot)
     // Keep the slot in the list as the oldest so that it is reused first.

@@ -8,16 +8,16 @@ import Foundation
 /// owner is often descheduled, and under `wrk` on one hot page its slow path
 /// took 18% of the backend's CPU (`perf`, `scripts/bench`). Inlinable, as is
 /// `LRUCache`, so callers in other modules get code specialised to their types.
-public final class LockedValue<Value>: @unchecked Sendable {
+package final class LockedValue<Value>: @unchecked Sendable {
   @usableFromInline let lock = NSLock()
   @usableFromInline var value: Value
 
-  public init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` with the value, holding the lock; keep `body` short.
-  @inlinable public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result
+  @inlinable package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result
   {
     lock.lock()
     defer { lock.unlock() }

@@ -13,7 +13,7 @@ import Storage
 /// One instance serves every worker thread. What it holds is either
 /// immutable (templates, assets, icons, the CSRF key) or thread-safe
 /// (the preferences and the checklist store, each with its own locks).
-public final class Application: Sendable {
+package final class Application: Sendable {
   let configuration: ApplicationConfiguration
   let renderer: PageRenderer
   let icons: IconLibrary
@@ -26,7 +26,7 @@ public final class Application: Sendable {
 
   /// Loads and checks everything a request needs, so that a broken template
   /// or a missing icon stops the start, not a visitor's request.
-  public init(configuration: ApplicationConfiguration, logger: Logger) throws {
+  package init(configuration: ApplicationConfiguration, logger: Logger) throws {
     self.configuration = configuration
     self.logger = logger
     try FileManager.default.createDirectory(
@@ -55,7 +55,7 @@ public final class Application: Sendable {
 
   /// Answers one request. Never throws: every failure becomes a page with
   /// its status, and a failed change has changed nothing.
-  public func respond(to request: Request) -> Response {
+  package func respond(to request: Request) -> Response {
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
     let now = Date()
     let memoKey = ResponseMemo.Key(request)

@@ -3,34 +3,34 @@ import FileSystem
 import Foundation
 
 /// Where the application finds its files and how it stores visitors' data.
-public struct ApplicationConfiguration: Sendable {
+package struct ApplicationConfiguration: Sendable {
   /// Visitors whose decoded checklists and preferences stay in memory.
-  public static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
+  package static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
   /// Answers the response memo keeps (`--page-cache-capacity`): at most
   /// 16 KiB each, so at most 16 MiB.
-  public static let defaultMemoCapacity = 1_000
+  package static let defaultMemoCapacity = 1_000
 
   /// The data directory: `secret` and `users/…` live here.
-  public var dataDirectory: String
+  package var dataDirectory: String
   /// The Mustache templates (`Templates/`).
-  public var templatesDirectory: String
+  package var templatesDirectory: String
   /// The static front end nginx serves (`Public/`): the assets are
   /// fingerprinted from it and the icons' markup is read from it.
-  public var publicDirectory: String
+  package var publicDirectory: String
   /// When false, writes skip `fsync` (tests and benchmarks that measure
   /// everything but the disk). Always true in production.
-  public var durable: Bool
+  package var durable: Bool
   /// How many visitors' decoded checklists and preferences stay in memory.
-  public var cacheCapacity: Int
+  package var cacheCapacity: Int
   /// How many whole answers to revisited pages (Checklist, All Lists) the
   /// response memo keeps; a body is kept only up to 16 KiB.
-  public var memoCapacity: Int
+  package var memoCapacity: Int
   /// The one origin browsers reach the site at, when the operator gives it:
   /// then the only `Origin` a post may carry. Nil: posts are compared with
   /// the request's `Host` and listening port.
-  public var publicOrigin: PublicOrigin?
+  package var publicOrigin: PublicOrigin?
 
-  public init(
+  package init(
     dataDirectory: String, templatesDirectory: String = "Templates",
     publicDirectory: String = "Public", durable: Bool = true,
     cacheCapacity: Int = defaultCacheCapacity, memoCapacity: Int = defaultMemoCapacity,

@@ -9,12 +9,12 @@ import FastCGI
 /// vanishingly unlikely. The hash reads 8 bytes at a time in four
 /// independent lanes: a 22 KiB page took 27 µs with byte-wise FNV-1a,
 /// about 2 µs this way (`bench-web`).
-public struct ETag: Sendable, Hashable, CustomStringConvertible {
+package struct ETag: Sendable, Hashable, CustomStringConvertible {
   /// The header value, quotes included.
-  public let value: String
+  package let value: String
 
   /// The tag of `body`.
-  public init(body: [UInt8]) {
+  package init(body: [UInt8]) {
     let hash = body.withUnsafeBytes { Self.hash($0) }
     let hex = String(hash, radix: 16)
     value =
@@ -74,7 +74,7 @@ public struct ETag: Sendable, Hashable, CustomStringConvertible {
     return hash
   }
 
-  public var description: String { value }
+  package var description: String { value }
 
   /// True when an `If-None-Match` value names this tag, so the answer is
   /// `304 Not Modified`.
@@ -84,7 +84,7 @@ public struct ETag: Sendable, Hashable, CustomStringConvertible {
   /// comparison is weak: `W/"x"` matches `"x"`. A malformed list matches
   /// nothing from the point where it stops making sense, so the full page is
   /// sent: a wrong `200` costs bytes, a wrong `304` shows a stale page.
-  public func matches(ifNoneMatch header: String?) -> Bool {
+  package func matches(ifNoneMatch header: String?) -> Bool {
     guard let header else { return false }
     let ours = Array(value.utf8)
     let text = Array(header.utf8)
@@ -116,7 +116,7 @@ public struct ETag: Sendable, Hashable, CustomStringConvertible {
 
   /// True when `request` is a `GET` or `HEAD` whose `If-None-Match` names
   /// this tag: answer `304` with no body (and the same `ETag`).
-  public func isNotModified(_ request: Request) -> Bool {
+  package func isNotModified(_ request: Request) -> Bool {
     (request.method == .get || request.method == .head)
       && matches(ifNoneMatch: request.headerFields.value(of: .ifNoneMatch))
   }

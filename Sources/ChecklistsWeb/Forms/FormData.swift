@@ -3,38 +3,38 @@
 /// A name may repeat (as checkboxes with one name do); `subscript(_:)`
 /// returns the first value so a second, smuggled copy of a field (`csrf`,
 /// `text`) never overrides the one the page sent.
-public struct FormData: Sendable, Hashable {
+package struct FormData: Sendable, Hashable {
   /// One decoded `name=value` pair.
-  public struct Field: Sendable, Hashable {
-    public var name: String
-    public var value: String
+  package struct Field: Sendable, Hashable {
+    package var name: String
+    package var value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
       self.name = name
       self.value = value
     }
   }
 
   /// Every field, in order.
-  public var fields: [Field]
+  package var fields: [Field]
 
-  public init(fields: [Field] = []) {
+  package init(fields: [Field] = []) {
     self.fields = fields
   }
 
   /// The first value sent under `name`, or nil when there is none.
-  public subscript(name: String) -> String? {
+  package subscript(name: String) -> String? {
     fields.first { $0.name == name }?.value
   }
 
   /// Every value sent under `name`, in order.
-  public func values(named name: String) -> [String] {
+  package func values(named name: String) -> [String] {
     fields.filter { $0.name == name }.map(\.value)
   }
 
   /// True when a field named `name` was sent, whatever its value (an HTML
   /// checkbox is sent only when it is checked).
-  public func contains(_ name: String) -> Bool {
+  package func contains(_ name: String) -> Bool {
     fields.contains { $0.name == name }
   }
 }

@@ -7,19 +7,19 @@ import FastCGI
 /// not UTF-8 are an error (`400`), never silently replaced, so what the model
 /// stores is exactly what the visitor typed. Text rules (length, control
 /// characters) belong to the model, not here.
-public enum FormDecoder {
+package enum FormDecoder {
   /// The only media type accepted for a form body.
-  public static let mediaType = "application/x-www-form-urlencoded"
+  package static let mediaType = "application/x-www-form-urlencoded"
 
   /// The product's largest form has 3 fields (`csrf`, `name`, `icon`);
   /// 100 leaves room for growth while a body of 10,000 `&` is refused early.
-  public static let defaultFieldLimit = 100
+  package static let defaultFieldLimit = 100
 
   /// Checks the request's `Content-Type`, then decodes its body.
   ///
   /// - Throws: `FormError.unsupportedMediaType` when the body is not
   ///   urlencoded, or the errors of `decode(_:fieldLimit:)`.
-  public static func decode(_ request: Request, fieldLimit: Int = defaultFieldLimit)
+  package static func decode(_ request: Request, fieldLimit: Int = defaultFieldLimit)
     throws(FormError) -> FormData
   {
     guard isURLEncoded(contentType: request.headerFields.value(of: .contentType)) else {
@@ -31,7 +31,7 @@ public enum FormDecoder {
   /// True when a `Content-Type` value names the urlencoded media type, in
   /// any letter case and with any parameters (`; charset=UTF-8`). A missing
   /// header is false: browsers always send one with a form.
-  public static func isURLEncoded(contentType: String?) -> Bool {
+  package static func isURLEncoded(contentType: String?) -> Bool {
     guard let contentType else { return false }
     // Without the copies `split` and `lowercased` make: every change asks this.
     let semicolon = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.endIndex
@@ -49,7 +49,7 @@ public enum FormDecoder {
   ///
   /// - Throws: `FormError.tooManyFields` (checked before anything is
   ///   decoded), `.invalidPercentEscape` or `.invalidUTF8`.
-  public static func decode(_ body: [UInt8], fieldLimit: Int = defaultFieldLimit)
+  package static func decode(_ body: [UInt8], fieldLimit: Int = defaultFieldLimit)
     throws(FormError) -> FormData
   {
     guard countPieces(body, upTo: fieldLimit + 1) <= fieldLimit else {

@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// Why a form submission could not be read. Each case maps to the status
 /// the request is refused with; a refused request changes nothing.
-public enum FormError: Error, Sendable, Hashable {
+package enum FormError: Error, Sendable, Hashable {
   /// The body is not `application/x-www-form-urlencoded` (`415`).
   case unsupportedMediaType
   /// A `%` not followed by two hex digits (`400`).
@@ -13,7 +13,7 @@ public enum FormError: Error, Sendable, Hashable {
   case tooManyFields(limit: Int)
 
   /// The HTTP status to answer with.
-  public var status: HTTPResponse.Status {
+  package var status: HTTPResponse.Status {
     switch self {
     case .unsupportedMediaType: .unsupportedMediaType
     case .invalidPercentEscape, .invalidUTF8, .tooManyFields: .badRequest

@@ -8,9 +8,9 @@ import Support
 /// Nothing is stored per visitor: the token is recomputed on each request,
 /// and stays the same for a visitor as long as the server secret does, so
 /// two tabs and the back button never hold a stale one.
-public struct CSRF: Sendable {
+package struct CSRF: Sendable {
   /// The form field every `POST` carries.
-  public static let fieldName = "csrf"
+  package static let fieldName = "csrf"
 
   /// Separates this use of the secret from any other HMAC made with it.
   static let label = "checklists csrf v1 "
@@ -27,19 +27,19 @@ public struct CSRF: Sendable {
 
   /// Tokens keyed by `secret`; posts' `Origin` checked against
   /// `publicOrigin` when given.
-  public init(secret: ServerSecret, publicOrigin: PublicOrigin? = nil) {
+  package init(secret: ServerSecret, publicOrigin: PublicOrigin? = nil) {
     keyed = HMAC<SHA256>(key: secret.key)
     self.publicOrigin = publicOrigin
   }
 
   /// The token of `visitor`, 64 lower-case hex digits.
-  public func token(for visitor: VisitorID) -> String {
+  package func token(for visitor: VisitorID) -> String {
     Hex.encode(contiguous: mac(for: visitor))
   }
 
   /// True when `token` is `visitor`'s token. The comparison of the MAC
   /// takes the same time wherever the first wrong byte is.
-  public func isValid(_ token: String, for visitor: VisitorID) -> Bool {
+  package func isValid(_ token: String, for visitor: VisitorID) -> Bool {
     guard token.utf8.count == SHA256.byteCount * 2, let mac = Hex.decodeLowercase(token) else {
       return false
     }
@@ -53,12 +53,12 @@ public struct CSRF: Sendable {
   ///   - request: the `POST`.
   ///   - visitor: the id from a valid visitor cookie, nil when there was none.
   ///   - form: the decoded form, whose `csrf` field is checked.
-  public func verdict(for request: Request, visitor: VisitorID?, form: FormData) -> ForgeryVerdict {
+  package func verdict(for request: Request, visitor: VisitorID?, form: FormData) -> ForgeryVerdict {
     verdict(for: request, visitor: visitor, submittedToken: form[Self.fieldName])
   }
 
   /// As `verdict(for:visitor:form:)`, with the submitted token given directly.
-  public func verdict(for request: Request, visitor: VisitorID?, submittedToken: String?)
+  package func verdict(for request: Request, visitor: VisitorID?, submittedToken: String?)
     -> ForgeryVerdict
   {
     let origin = OriginCheck.verdict(for: request, publicOrigin: publicOrigin)

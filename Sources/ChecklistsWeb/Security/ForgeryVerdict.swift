@@ -2,14 +2,14 @@
 ///
 /// Every refusal is answered with `403` and changes nothing; the reason is
 /// for the log, not for the page.
-public enum ForgeryVerdict: Sendable, Hashable {
+package enum ForgeryVerdict: Sendable, Hashable {
   /// The request may change something.
   case allowed
   /// The request must be refused with `403`.
   case refused(Reason)
 
   /// Why a request was refused.
-  public enum Reason: Sendable, Hashable {
+  package enum Reason: Sendable, Hashable {
     /// `Sec-Fetch-Site: cross-site`: the browser says another site sent it.
     case crossSiteFetch
     /// `Origin: null` (a sandboxed frame, a `data:` page, a privacy redirect).
@@ -29,5 +29,5 @@ public enum ForgeryVerdict: Sendable, Hashable {
   }
 
   /// True for `.allowed`.
-  public var isAllowed: Bool { self == .allowed }
+  package var isAllowed: Bool { self == .allowed }
 }

@@ -5,10 +5,10 @@ import FastCGI
 ///
 /// A request without either header is allowed here (older browsers, tools);
 /// the token still has to be right.
-public enum OriginCheck {
+package enum OriginCheck {
   /// The verdict for a request's `Sec-Fetch-Site`, `Origin`, `Host`, scheme
   /// and listening port, or for its origin against the configured one.
-  public static func verdict(for request: Request, publicOrigin: PublicOrigin? = nil)
+  package static func verdict(for request: Request, publicOrigin: PublicOrigin? = nil)
     -> ForgeryVerdict
   {
     verdict(
@@ -46,7 +46,7 @@ public enum OriginCheck {
   ///     see the site at (`serve --public-origin`), it is the only `Origin`
   ///     accepted and `Host` plays no part: behind a further proxy neither
   ///     `Host` nor `SERVER_PORT` need be what the browser saw.
-  public static func verdict(
+  package static func verdict(
     secFetchSite: String?, origin: String?, host: String?, isHTTPS: Bool,
     serverPort: Int? = nil, publicOrigin: PublicOrigin? = nil
   ) -> ForgeryVerdict {

@@ -5,7 +5,7 @@
 /// request reached the backend (a proxy before nginx, a `Host` rewritten by
 /// `fastcgi_params`, a port mapped by a container), where `Host` and
 /// `SERVER_PORT` describe the last hop rather than what the browser saw.
-public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
+package struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
   /// `http` or `https`, lower case.
   let scheme: String
   /// Host and port, the scheme's default port as none.
@@ -14,7 +14,7 @@ public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
   /// Parses `http(s)://host[:port]` exactly as a browser's `Origin` is
   /// parsed; nil for anything else (a path, a user, a trailing slash), so
   /// that a typo stops the start instead of refusing every post.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     guard let (scheme, authority) = OriginCheck.splitOrigin(text),
       let parsed = OriginCheck.Authority(
         authority, defaultPort: OriginCheck.defaultPort(of: scheme))
@@ -24,7 +24,7 @@ public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `scheme://host[:port]`, the default port left out, as browsers send it.
-  public var description: String {
+  package var description: String {
     "\(scheme)://\(authority.host)" + (authority.port.map { ":\($0)" } ?? "")
   }
 }

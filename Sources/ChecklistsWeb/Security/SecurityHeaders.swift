@@ -7,34 +7,34 @@ import HTTPTypes
 /// forms that post back to the product, and `fetch` to the product (the
 /// enhancement script's form submissions); no inline script or style, no
 /// framing, no `<base>`.
-public enum SecurityHeaders {
+package enum SecurityHeaders {
   /// `Content-Security-Policy`. `connect-src 'self'` is there for the
   /// enhancement script's `fetch`; everything else not named is refused by
   /// `default-src 'none'`.
-  public static let contentSecurityPolicy =
+  package static let contentSecurityPolicy =
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
     + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
   /// `Cache-Control` for pages that belong to one visitor: shared caches
   /// must not keep them, the browser must revalidate them (with the `ETag`)
   /// before reuse. Not `no-store`, which would bar the back/forward cache.
-  public static let perVisitorCacheControl = "private, no-cache"
+  package static let perVisitorCacheControl = "private, no-cache"
 
   /// The header fields of every dynamic response, whatever its status
   /// (made once: their values are checked when a field is made).
-  public static let common: [HTTPField] = [
+  package static let common: [HTTPField] = [
     HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
     HTTPField(name: .xContentTypeOptions, value: "nosniff"),
     HTTPField(name: .referrerPolicy, value: "same-origin"),
   ]
 
   /// `common` plus the per-visitor `Cache-Control`.
-  public static let perVisitorPage: [HTTPField] =
+  package static let perVisitorPage: [HTTPField] =
     common + [HTTPField(name: .cacheControl, value: perVisitorCacheControl)]
 
   /// `response` with each of `fields` appended unless a field of that name
   /// (in any case) is already there, so a handler's own choice wins.
-  public static func applying(_ fields: [HTTPField] = perVisitorPage, to response: Response)
+  package static func applying(_ fields: [HTTPField] = perVisitorPage, to response: Response)
     -> Response
   {
     var response = response

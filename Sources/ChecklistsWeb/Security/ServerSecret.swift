@@ -7,18 +7,18 @@ import Foundation
 /// Kept in `DATA/secret` (mode 0600) so tokens stay valid across restarts
 /// and across several backend processes sharing one data directory. Anyone
 /// who reads the file can forge tokens, so it never leaves the data directory.
-public struct ServerSecret: Sendable {
+package struct ServerSecret: Sendable {
   /// 256 bits, the key size HMAC-SHA256 is designed for.
-  public static let byteCount = 32
+  package static let byteCount = 32
   /// The file's name inside the data directory.
-  public static let fileName = "secret"
+  package static let fileName = "secret"
 
   /// Kept as bytes rather than a `SymmetricKey`, which is not `Sendable`;
   /// a key is made from them for each use (32 bytes copied).
   let bytes: [UInt8]
 
   /// A secret from known bytes (tests); nil unless exactly `byteCount` of them.
-  public init?(bytes: [UInt8]) {
+  package init?(bytes: [UInt8]) {
     guard bytes.count == Self.byteCount else { return nil }
     self.bytes = bytes
   }
@@ -27,7 +27,7 @@ public struct ServerSecret: Sendable {
   var key: SymmetricKey { SymmetricKey(data: bytes) }
 
   /// A new secret from `SystemRandomNumberGenerator` (the kernel's CSPRNG).
-  public static func random() -> ServerSecret {
+  package static func random() -> ServerSecret {
     ServerSecret(bytes: randomBytes())!
   }
 
@@ -53,7 +53,7 @@ public struct ServerSecret: Sendable {
   ///   - directory: the data directory; it must exist.
   ///   - durable: when false, skips the `fsync` calls (tests).
   /// - Throws: `ServerSecretError`.
-  public static func loadOrCreate(inDirectory directory: String, durable: Bool = true)
+  package static func loadOrCreate(inDirectory directory: String, durable: Bool = true)
     throws(ServerSecretError) -> ServerSecret
   {
     let path = "\(directory)/\(fileName)"
@@ -93,13 +93,13 @@ public struct ServerSecret: Sendable {
 }
 
 /// Why the server secret could not be loaded or created.
-public enum ServerSecretError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ServerSecretError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A system call on the file failed.
   case file(FileError)
   /// The file exists but does not hold exactly 32 bytes; it is left as it is.
   case wrongLength(path: String, byteCount: Int)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .file(let error): "server secret: \(error)"
     case .wrongLength(let path, let count):

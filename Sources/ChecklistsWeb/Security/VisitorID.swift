@@ -6,22 +6,22 @@ import Support
 /// Only a value of exactly that form is accepted back from a cookie, so a
 /// `VisitorID` is always safe to use in a file name; anything else (empty,
 /// too long, upper case, `../`, non-ASCII) means "a new visitor".
-public struct VisitorID: Sendable, Hashable, CustomStringConvertible {
+package struct VisitorID: Sendable, Hashable, CustomStringConvertible {
   /// 128 bits: guessing another visitor's id is out of reach (2^-128 a try).
-  public static let byteCount = 16
+  package static let byteCount = 16
 
   /// The 32 lower-case hex digits.
-  public let hex: String
+  package let hex: String
 
   /// A new random id from `SystemRandomNumberGenerator` (the kernel's
   /// cryptographic generator).
-  public init() {
+  package init() {
     var generator = SystemRandomNumberGenerator()
     self.init(using: &generator)
   }
 
   /// A new id drawn from `generator`; tests pass a seeded one.
-  public init(using generator: inout some RandomNumberGenerator) {
+  package init(using generator: inout some RandomNumberGenerator) {
     var bytes: [UInt8] = []
     for _ in 0..<(Self.byteCount / 8) {
       withUnsafeBytes(of: generator.next().littleEndian) { bytes.append(contentsOf: $0) }
@@ -31,7 +31,7 @@ public struct VisitorID: Sendable, Hashable, CustomStringConvertible {
 
   /// The id a cookie carries, or nil unless `cookieValue` is exactly 32
   /// lower-case hex digits.
-  public init?(cookieValue: String) {
+  package init?(cookieValue: String) {
     guard cookieValue.utf8.count == Self.byteCount * 2,
       Hex.decodeLowercase(cookieValue) != nil
     else { return nil }
@@ -39,7 +39,7 @@ public struct VisitorID: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The value to put in the cookie (the same 32 hex digits).
-  public var cookieValue: String { hex }
+  package var cookieValue: String { hex }
 
-  public var description: String { hex }
+  package var description: String { hex }
 }

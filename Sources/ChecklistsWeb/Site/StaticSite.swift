@@ -6,22 +6,22 @@ import HTMLTemplates
 /// layout as the dynamic ones: the `404` and `50x` pages it shows when a
 /// file is missing or the backend is down, the `429` page when a client
 /// address sends more changes than `limit_req` allows, and the about page.
-public struct StaticSite: Sendable {
+package struct StaticSite: Sendable {
   /// A page: its file name in `Public/` and its bytes.
-  public struct Page: Sendable {
-    public var file: String
-    public var bytes: [UInt8]
+  package struct Page: Sendable {
+    package var file: String
+    package var bytes: [UInt8]
   }
 
   let renderer: PageRenderer
 
-  public init(templatesDirectory: String, publicDirectory: String) throws {
+  package init(templatesDirectory: String, publicDirectory: String) throws {
     renderer = PageRenderer(
       templates: try TemplateLibrary(directory: templatesDirectory),
       assets: try Assets(publicDirectory: publicDirectory))
   }
 
-  public func pages() throws -> [Page] {
+  package func pages() throws -> [Page] {
     let notFound = WebError.pageNotFound
     let unavailable = WebError(
       status: .serviceUnavailable, title: "Checklists is unavailable",
@@ -44,7 +44,7 @@ public struct StaticSite: Sendable {
   }
 
   /// Writes every page into `directory` (mode 0644: nginx's workers read them).
-  public func write(into directory: String) throws -> [String] {
+  package func write(into directory: String) throws -> [String] {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var written: [String] = []
     for page in try pages() {

@@ -1,5 +1,5 @@
 /// How a cookie-backed key's value is carried in its cookie.
-public enum CookieValueKind: Sendable, Equatable {
+package enum CookieValueKind: Sendable, Equatable {
   /// A decimal integer: an optional `-` and ASCII digits, in `Int`'s range.
   /// Anything else in the cookie reads as absent.
   case integer

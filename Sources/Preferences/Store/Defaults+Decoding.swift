@@ -9,7 +9,7 @@ extension Defaults {
   /// - Returns: the domain as Foundation values, or nil when the bytes are
   ///   not a property list whose root is a dictionary (the loader then sets
   ///   the file aside).
-  public static func decodePersistentDomain(_ bytes: Data) -> [String: Any]? {
+  package static func decodePersistentDomain(_ bytes: Data) -> [String: Any]? {
     PreferencesFile.decode(bytes)?.mapValues(\.foundationValue)
   }
 }

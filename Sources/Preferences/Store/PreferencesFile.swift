@@ -4,19 +4,19 @@ import Support
 /// A visitor's `Preferences.plist`: its name and its lock file's name in
 /// the visitor's directory (for the operator's commands, which check and
 /// prune files under the same locks), and its encoding.
-public enum PreferencesFile {
+package enum PreferencesFile {
   /// The name of the persistent domain's file in the visitor's directory.
-  public static let fileName = "Preferences.plist"
+  package static let fileName = "Preferences.plist"
   /// The name of the lock file whose `flock` serialises its writers.
-  public static let lockName = ".Preferences.lock"
+  package static let lockName = ".Preferences.lock"
 
   /// The persistent domain's file in the visitor directory `directory`.
-  public static func path(inDirectory directory: String) -> String {
+  package static func path(inDirectory directory: String) -> String {
     directory + "/" + fileName
   }
 
   /// The lock file of the persistent domain in `directory`.
-  public static func lockPath(inDirectory directory: String) -> String {
+  package static func lockPath(inDirectory directory: String) -> String {
     directory + "/" + lockName
   }
 

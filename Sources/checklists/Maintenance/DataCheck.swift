@@ -6,26 +6,26 @@ import Storage
 import Support
 
 /// Validates every visitor's files under `DATA/users` (the `check` command).
-public enum DataCheck {
+package enum DataCheck {
   /// Something wrong with one file or directory.
-  public struct Problem: Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
+  package struct Problem: Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
     /// Where `repair` moved the file, if it did.
-    public var keptAs: String?
+    package var keptAs: String?
 
-    public var description: String {
+    package var description: String {
       keptAs.map { "\(path): \(reason) (moved to \($0))" } ?? "\(path): \(reason)"
     }
   }
 
   /// What a check found.
-  public struct Report: Sendable, Equatable {
-    public var visitors = 0
-    public var filesChecked = 0
-    public var problems: [Problem] = []
+  package struct Report: Sendable, Equatable {
+    package var visitors = 0
+    package var filesChecked = 0
+    package var problems: [Problem] = []
     /// True when nothing is wrong (the command's exit status 0).
-    public var isClean: Bool { problems.isEmpty }
+    package var isClean: Bool { problems.isEmpty }
   }
 
   /// Walks `dataDirectory/users/<shard>/<key>/`, decodes every
@@ -34,7 +34,7 @@ public enum DataCheck {
   ///
   /// - Parameter repair: move unreadable files aside
   ///   (`<name>.corrupt-<timestamp>`), as the store does when it meets one.
-  public static func run(dataDirectory: String, repair: Bool) -> Report {
+  package static func run(dataDirectory: String, repair: Bool) -> Report {
     var report = Report()
     let fileManager = FileManager.default
     let users = dataDirectory + "/users"

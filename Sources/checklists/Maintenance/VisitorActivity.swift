@@ -10,25 +10,25 @@ import Storage
 /// `Defaults.markActive`). So a visitor who keeps coming back looks active
 /// even if they never change anything, and `checklists check` and `prune`
 /// can tell who has gone.
-public enum VisitorActivity {
+package enum VisitorActivity {
   /// One visitor's directory and when it was last active.
-  public struct Visitor: Sendable, Equatable {
-    public var directory: String
+  package struct Visitor: Sendable, Equatable {
+    package var directory: String
     /// The latest modification time of its files (of the directory itself
     /// only when it holds none).
-    public var lastActive: Date
+    package var lastActive: Date
     /// The bytes of its files.
-    public var bytes: Int64
+    package var bytes: Int64
 
     /// Whole days between `lastActive` and `now`.
-    public func idleDays(now: Date) -> Int {
+    package func idleDays(now: Date) -> Int {
       max(0, Int(now.timeIntervalSince(lastActive) / 86_400))
     }
   }
 
   /// Every visitor directory under `dataDirectory/users`, in path order
   /// (what `DataCheck` reports as misplaced is left out).
-  public static func visitors(dataDirectory: String) -> [Visitor] {
+  package static func visitors(dataDirectory: String) -> [Visitor] {
     directories(dataDirectory: dataDirectory).compactMap { visitor(at: $0.path) }
   }
 
@@ -70,12 +70,12 @@ public enum VisitorActivity {
   }
 
   /// What `prune` did or would do.
-  public struct PruneReport: Sendable, Equatable {
+  package struct PruneReport: Sendable, Equatable {
     /// The directories idle for at least the given days (removed unless a dry run).
-    public var idle: [Visitor] = []
+    package var idle: [Visitor] = []
     /// Directories that were idle when listed but active again under their lock.
-    public var skipped: [String] = []
-    public var failures: [String] = []
+    package var skipped: [String] = []
+    package var failures: [String] = []
   }
 
   /// Removes every visitor directory idle for at least `idleDays` days;
@@ -86,7 +86,7 @@ public enum VisitorActivity {
   /// back meanwhile is kept), by first renaming it out of its place in one
   /// step: a request that waited for the lock then finds no directory and
   /// fails without writing, rather than writing into one being deleted.
-  public static func prune(
+  package static func prune(
     dataDirectory: String, idleDays: Int, dryRun: Bool, now: Date = Date()
   ) -> PruneReport {
     var report = PruneReport()
