@@ -90,7 +90,8 @@ package struct DataModel: Sendable, Equatable {
   }
 
   /// Replaces an item's text.
-  package mutating func editItem(id: Int, inList listID: Int, text: String) throws(ChecklistsError) {
+  package mutating func editItem(id: Int, inList listID: Int, text: String) throws(ChecklistsError)
+  {
     let text = try TextInput.clean(text)
     let (row, index) = try locate(item: id, inList: listID)
     lists[row].items[index].text = text

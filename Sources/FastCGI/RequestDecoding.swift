@@ -66,7 +66,7 @@ extension Request {
   }
 
   /// The method of a request whose `REQUEST_METHOD` is not an HTTP token.
-  static let unknownMethod = HTTPRequest.Method("UNKNOWN-METHOD")!
+  package static let unknownMethod = HTTPRequest.Method("UNKNOWN-METHOD")!
 
   /// The fields of the body's type and length: their names, and the CGI
   /// and `HTTP_` parameters that carry them.
@@ -108,7 +108,7 @@ extension Request {
 
   /// The field names of the headers browsers send, by parameter name, made
   /// once: most requests build no name at all.
-  static let knownFieldNames: [String: HTTPField.Name] = {
+  package static let knownFieldNames: [String: HTTPField.Name] = {
     let standard: [HTTPField.Name] = [
       .cookie, .userAgent, .accept, .acceptLanguage, .acceptEncoding, .connection,
       .origin, .referer, .ifNoneMatch, .ifModifiedSince, .cacheControl, .priority, .te,
@@ -148,7 +148,7 @@ extension Request {
   }
 
   /// `SEC_FETCH_SITE` → `sec-fetch-site`.
-  static func headerName(fromParameter name: Substring) -> String {
+  package static func headerName(fromParameter name: Substring) -> String {
     String(
       decoding: name.utf8.map { byte -> UInt8 in
         switch byte {

@@ -9,8 +9,9 @@ package struct Response: Sendable, Equatable {
   package var headerFields: HTTPFields
   package var body: [UInt8]
 
-  package init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: [UInt8] = [])
-  {
+  package init(
+    status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: [UInt8] = []
+  ) {
     self.status = status
     self.headerFields = headerFields
     self.body = body

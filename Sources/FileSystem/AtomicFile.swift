@@ -202,7 +202,7 @@ package enum AtomicFile {
   ///
   /// By bytes, not with `NSString`'s path methods: those cost 8% of the
   /// backend's CPU per durable toggle (`perf`), every change writes here.
-  static func split(_ path: String) -> (directory: String, name: String) {
+  package static func split(_ path: String) -> (directory: String, name: String) {
     let bytes = path.utf8
     guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
     let directory = slash == bytes.startIndex ? "/" : String(path[..<slash])

@@ -34,6 +34,11 @@ package enum FileLock {
     package var path: String
     package var reason: Reason
 
+    package init(path: String, reason: Reason) {
+      self.path = path
+      self.reason = reason
+    }
+
     package var description: String {
       switch reason {
       case .crowded: "\(path): \(FileLock.maximumThreads) threads already wait for this lock"

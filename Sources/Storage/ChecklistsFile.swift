@@ -3,8 +3,8 @@ import Foundation
 import Support
 
 /// Encoding and decoding of `Checklists.plist`.
-enum ChecklistsFile {
-  static func encode(
+package enum ChecklistsFile {
+  package static func encode(
     _ model: DataModel, format: PropertyListSerialization.PropertyListFormat
   ) throws -> Data {
     if format == .xml { return Data(ChecklistsXMLWriter.document(model)) }
@@ -13,7 +13,7 @@ enum ChecklistsFile {
     return try encoder.encode(model)
   }
 
-  static func decode(_ data: Data) throws -> DataModel {
+  package static func decode(_ data: Data) throws -> DataModel {
     guard isBinaryOrUTF8(data) else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: [], debugDescription: "XML property list is not UTF-8"))
@@ -30,7 +30,7 @@ enum ChecklistsFile {
   /// (found by the fuzzer). We write XML only as UTF-8, so anything else is corrupt and is
   /// refused before it reaches the decoder; binary plists and UTF-16 (with its byte-order
   /// mark) pass on as before.
-  static func isBinaryOrUTF8(_ data: Data) -> Bool {
+  package static func isBinaryOrUTF8(_ data: Data) -> Bool {
     if data.starts(with: "bplist".utf8) { return true }
     if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return true }
     return String(validating: data, as: UTF8.self) != nil

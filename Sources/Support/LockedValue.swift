@@ -17,7 +17,8 @@ package final class LockedValue<Value>: @unchecked Sendable {
   }
 
   /// Runs `body` with the value, holding the lock; keep `body` short.
-  @inlinable package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result
+  @inlinable package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows
+    -> Result
   {
     lock.lock()
     defer { lock.unlock() }

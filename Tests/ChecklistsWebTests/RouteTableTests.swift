@@ -188,7 +188,9 @@ import Testing
     #expect(Self.isNotFound(postOnly.resolve(method: .get, path: "/things/new")))
     let both = RouteTable(
       [.post("/things/{list}", answer), .get("/things/{list}", { _ in Response(status: .ok) })])
-    #expect(both.resolve(method: HTTPRequest.Method("PUT")!, path: "/things/3").allowHeader == "GET, HEAD, POST")
+    #expect(
+      both.resolve(method: HTTPRequest.Method("PUT")!, path: "/things/3").allowHeader
+        == "GET, HEAD, POST")
     let reached = try #require(Self.reached(both.resolve(method: .get, path: "/things/3")))
     #expect(reached.route == "GET /things/{list}" && reached.ids == [.list: 3])
   }

@@ -1,7 +1,6 @@
+import FastCGI
 import Foundation
 import Testing
-
-@testable import FastCGI
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,6 @@
+import FastCGI
 import HTTPTypes
 import Testing
-
-@testable import FastCGI
 
 @Suite struct RequestDecodingTests {
   @Test func headerLookupIsCaseInsensitive() throws {

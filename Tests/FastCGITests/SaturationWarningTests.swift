@@ -1,7 +1,6 @@
+import FastCGI
 import Foundation
 import Testing
-
-@testable import FastCGI
 
 /// nginx keeps up to `worker_processes × keepalive` idle connections, each
 /// holding a backend thread; with more of them than threads, nginx's next new

@@ -1,9 +1,8 @@
+import FastCGI
 import Foundation
 import HTTPTypes
 import TestSupport
 import Testing
-
-@testable import FastCGI
 
 #if canImport(Glibc)
   import Glibc

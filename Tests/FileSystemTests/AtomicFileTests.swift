@@ -1,8 +1,7 @@
+import FileSystem
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FileSystem
 
 @Suite struct AtomicFileTests {
   let temporary = TemporaryDirectory("atomic")

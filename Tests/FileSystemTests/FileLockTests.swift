@@ -1,9 +1,8 @@
+import FileSystem
 import Foundation
 import Support
 import TestSupport
 import Testing
-
-@testable import FileSystem
 
 /// `FileLock`'s two bounds on waiting (issue 11: 64 toggles of one huge
 /// visitor parked every worker thread in `flock`). Serialized: both time

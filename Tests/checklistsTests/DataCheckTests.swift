@@ -6,8 +6,7 @@ import Storage
 import Support
 import TestSupport
 import Testing
-
-@testable import checklists
+import checklists
 
 @Suite struct DataCheckTests {
   let temporary = TemporaryDirectory("data-check")

@@ -3,11 +3,10 @@ import FileSystem
 import Foundation
 import Logging
 import Preferences
+import Storage
 import TestSupport
 import Testing
-
-@testable import Storage
-@testable import checklists
+import checklists
 
 /// Who has gone: the directory's time says when a visitor was last seen,
 /// `prune` lists (dry run) or removes those idle long enough, and never

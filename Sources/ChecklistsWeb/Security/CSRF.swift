@@ -53,7 +53,8 @@ package struct CSRF: Sendable {
   ///   - request: the `POST`.
   ///   - visitor: the id from a valid visitor cookie, nil when there was none.
   ///   - form: the decoded form, whose `csrf` field is checked.
-  package func verdict(for request: Request, visitor: VisitorID?, form: FormData) -> ForgeryVerdict {
+  package func verdict(for request: Request, visitor: VisitorID?, form: FormData) -> ForgeryVerdict
+  {
     verdict(for: request, visitor: visitor, submittedToken: form[Self.fieldName])
   }
 
