@@ -1,4 +1,4 @@
-/// The selected-checklist preference and the landing rule (SPEC §3.2–3.3).
+/// The selected-checklist preference and the landing rule (which list is open; where `/` leads).
 extension DataModel {
   /// Where `GET /` leads: the stored row's list only when OpenLastList is on
   /// and `0 <= index < lists.count`; anything else (stale, negative, huge)
@@ -22,7 +22,7 @@ extension DataModel {
   }
 }
 
-/// First run (SPEC §3.4) as a pure function, so that a GET can show the
+/// First run (a new visitor is shown one list, `List`) as a pure function, so that a GET can show the
 /// first-run list without storing anything.
 package enum FirstRun {
   /// While FirstTime is true and nothing is stored, returns

@@ -71,6 +71,9 @@ extension VisitorDirectory {
 
   private static func isHex(_ name: String, count: Int) -> Bool {
     name.utf8.count == count
-      && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+      && name.utf8.allSatisfy {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+          || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+      }
   }
 }

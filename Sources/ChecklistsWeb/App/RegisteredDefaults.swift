@@ -1,7 +1,7 @@
 import ChecklistsModel
 import Preferences
 
-/// The registration domain of the product (SPEC §3.1): registered at every
+/// The registration domain of the product: registered at every
 /// start, held in memory only.
 enum RegisteredDefaults {
   /// The settings a visitor sees on `/settings`; a reset returns exactly

@@ -2,7 +2,7 @@ import FileSystem
 import Foundation
 import HTMLTemplates
 
-/// The pages nginx serves by itself (SPEC §6), rendered from the same
+/// The pages nginx serves by itself (404, 429, 50x, about), rendered from the same
 /// layout as the dynamic ones: the `404` and `50x` pages it shows when a
 /// file is missing or the backend is down, the `429` page when a client
 /// address sends more changes than `limit_req` allows, and the about page.

@@ -14,7 +14,8 @@ extension CookieValueKind {
       let bytes = text.utf8
       guard let first = bytes.first else { return nil }
       let digits = first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
-      guard !digits.isEmpty, digits.count <= 20, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+      guard !digits.isEmpty, digits.count <= 20,
+        digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
         let value = Int(text)
       else { return nil }
       return .integer(value)

@@ -78,7 +78,7 @@ extension PlistValue {
     }
     var result = 0
     for byte in bytes {
-      guard (0x30...0x39).contains(byte) else { break }
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { break }
       let digit = Int(byte - 0x30)
       let (shifted, overflow1) = result.multipliedReportingOverflow(by: 10)
       let (next, overflow2) =
@@ -97,7 +97,9 @@ extension PlistValue {
     var best = 0
     func digits() -> Bool {
       let start = end
-      while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+      while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+        end += 1
+      }
       return end > start
     }
     if end < bytes.count, bytes[end] == UInt8(ascii: "-") || bytes[end] == UInt8(ascii: "+") {
