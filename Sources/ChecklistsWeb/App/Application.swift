@@ -116,7 +116,7 @@ package final class Application: Sendable {
   {
     VisitorSession.Visitor(
       cookies: cookies, isHTTPS: request.isHTTPS, dataDirectory: configuration.dataDirectory,
-      today: VisitorCookie.today(now: Int(now.timeIntervalSince1970)))
+      today: VisitorCookie.today(now: now))
   }
 
   /// Runs a route for the visitor, commits their preferences once, and adds

@@ -69,5 +69,5 @@ package struct VisitorCookie: Sendable, Equatable {
   }
 
   /// Today in days since 1970-01-01, UTC.
-  static func today(now: time_t = time(nil)) -> Int { Int(now / 86_400) }
+  static func today(now: Date = Date()) -> Int { Int(now.timeIntervalSince1970 / 86_400) }
 }
