@@ -64,12 +64,7 @@ package final class ChecklistStore: Sendable {
 
   /// As `load(_:)`, with the version of the file the model came from.
   package func loadVersioned(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
-    do {
-      let version = try file.load(visitor.checklistsPath, key: visitor.key)
-      return Versioned(model: version?.value, version: version?.identity)
-    } catch {
-      throw storeError(error)
-    }
+    try versioned(visitor, locked: false)
   }
 
   /// Changes the visitor's model under their lock: reloads it if another
@@ -99,7 +94,7 @@ package final class ChecklistStore: Sendable {
     }
     do {
       return try FileLock.withLock(visitor.lockPath) { () throws -> T in
-        let current = try self.loadLocked(visitor)
+        let current = try self.versioned(visitor, locked: true)
         let stored = current.model
         var model = initial(stored)
         let result = try change(&model)
@@ -129,10 +124,16 @@ package final class ChecklistStore: Sendable {
 
   // MARK: Internals
 
-  /// The model on disk now, read by a caller that holds the visitor's lock.
-  private func loadLocked(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
+  /// The model on disk now; `locked` when the caller holds the visitor's
+  /// lock (an unreadable file is then set aside without taking it again).
+  private func versioned(_ visitor: VisitorDirectory, locked: Bool) throws(StoreError)
+    -> Versioned
+  {
     do {
-      let version = try file.loadLocked(visitor.checklistsPath, key: visitor.key)
+      let path = visitor.checklistsPath
+      let version =
+        locked
+        ? try file.loadLocked(path, key: visitor.key) : try file.load(path, key: visitor.key)
       return Versioned(model: version?.value, version: version?.identity)
     } catch {
       throw storeError(error)

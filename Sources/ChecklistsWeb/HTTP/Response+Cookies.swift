@@ -20,8 +20,11 @@ extension Response {
       && value.dropFirst(name.utf8.count).first == UInt8(ascii: "=")
   }
 
-  /// The values of the response's `Set-Cookie` fields, in order.
-  package var setCookies: [String] {
-    headerFields.filter { $0.name.isSameField(as: .setCookie) }.map(\.value)
+  /// The response's `Set-Cookie` fields, in order.
+  package var setCookieFields: [HTTPField] {
+    headerFields.filter { $0.name.isSameField(as: .setCookie) }
   }
+
+  /// The values of the response's `Set-Cookie` fields, in order.
+  package var setCookies: [String] { setCookieFields.map(\.value) }
 }

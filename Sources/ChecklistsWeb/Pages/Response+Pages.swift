@@ -48,9 +48,7 @@ extension Response {
   /// `ChecklistIndex` (the landing rule) and renews the visitor cookie.
   static func notModified(_ etag: ETag, setting page: Response? = nil) -> Response {
     var response = Response(status: .notModified, headerFields: [.eTag: etag.value])
-    for field in page?.headerFields ?? [:] where field.name.isSameField(as: .setCookie) {
-      response.headerFields.append(field)
-    }
+    for field in page?.setCookieFields ?? [] { response.headerFields.append(field) }
     return response
   }
 
