@@ -97,7 +97,7 @@ let package = Package(
         "FastCGI", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
-    .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel"]),
+    .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel", "TestSupport"]),
     .testTarget(name: "SupportTests", dependencies: ["Support"]),
     .testTarget(
       name: "FileSystemTests",

@@ -1,19 +1,25 @@
 /// A named list of items.
-package struct Checklist: Sendable, Equatable, Codable {
+package struct Checklist: Sendable, Equatable {
   /// Stable within the visitor's data and never reused, even after deletion.
   package let id: Int
   /// Cleaned name (see `TextInput.clean`); two lists may share a name.
   package var name: String
   /// The icon shown beside the name.
   package var icon: ChecklistIcon
-  /// The items, in the order they were added.
+  /// The items, in the visitor's own order (new ones last).
   package var items: [ChecklistItem]
+  /// How the list is shown: in the visitor's own order, or by due date.
+  package var sort: ItemSort
 
-  package init(id: Int, name: String, icon: ChecklistIcon = .newList, items: [ChecklistItem] = []) {
+  package init(
+    id: Int, name: String, icon: ChecklistIcon = .newList, items: [ChecklistItem] = [],
+    sort: ItemSort = .own
+  ) {
     self.id = id
     self.name = name
     self.icon = icon
     self.items = items
+    self.sort = sort
   }
 
   /// How many items are not checked yet.
@@ -35,5 +41,60 @@ package struct Checklist: Sendable, Equatable, Codable {
 
   func index(ofItem id: Int) -> Int? {
     items.firstIndex { $0.id == id }
+  }
+
+  /// The items as the screen shows them: in the list's `sort` (by due date,
+  /// undated last, ties in the own order), then, when `checkedLast`, the
+  /// unchecked before the checked (each keeping that order).
+  package func displayedItems(checkedLast: Bool) -> [ChecklistItem] {
+    var shown = items
+    if sort == .dueDate {
+      let positions = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
+      shown.sort { a, b in
+        switch (a.dueDate, b.dueDate) {
+        case (let x?, let y?) where x != y: x < y
+        case (.some, nil): true
+        case (nil, .some): false
+        default: positions[a.id]! < positions[b.id]!
+        }
+      }
+    }
+    if checkedLast {
+      shown = shown.filter { !$0.checked } + shown.filter(\.checked)
+    }
+    return shown
+  }
+}
+
+/// The order a list is shown in; remembered per list.
+package enum ItemSort: String, Sendable, Equatable, Codable, CaseIterable {
+  /// The order the visitor gave the items (Move up / Move down).
+  case own
+  /// By due date, earliest first; items without one last.
+  case dueDate
+}
+
+extension Checklist: Codable {
+  enum CodingKeys: String, CodingKey {
+    case id, name, icon, items, sort
+  }
+
+  /// Version 1 files have no `sort`: such a list is in its own order.
+  package init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int.self, forKey: .id)
+    name = try container.decode(String.self, forKey: .name)
+    icon = try container.decode(ChecklistIcon.self, forKey: .icon)
+    items = try container.decode([ChecklistItem].self, forKey: .items)
+    sort = try container.decodeIfPresent(ItemSort.self, forKey: .sort) ?? .own
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(icon, forKey: .icon)
+    try container.encode(id, forKey: .id)
+    try container.encode(items, forKey: .items)
+    try container.encode(name, forKey: .name)
+    try container.encode(sort, forKey: .sort)
   }
 }

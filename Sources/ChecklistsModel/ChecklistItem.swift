@@ -1,15 +1,82 @@
-/// One line of a checklist: its text and its checkmark.
-package struct ChecklistItem: Sendable, Equatable, Codable {
+import Foundation
+
+/// One line of a checklist: its text, its checkmark, and when it is due.
+package struct ChecklistItem: Sendable, Equatable {
   /// Stable within the visitor's data and never reused, even after deletion.
   package let id: Int
   /// Cleaned text (see `TextInput.clean`).
   package var text: String
   /// Whether the item is done.
   package var checked: Bool
+  /// When it is due, in whole seconds (a property list keeps no finer), or
+  /// nil; always within `DueDate.range`.
+  package var dueDate: Date?
+  /// Whether the visitor's calendar reminds them at the due date.
+  package var shouldRemind: Bool
 
-  package init(id: Int, text: String, checked: Bool = false) {
+  package init(
+    id: Int, text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false
+  ) {
     self.id = id
     self.text = text
     self.checked = checked
+    self.dueDate = dueDate
+    self.shouldRemind = shouldRemind
+  }
+
+  /// True when it is unchecked and its due date has passed at `now`.
+  package func isOverdue(at now: Date) -> Bool {
+    guard !checked, let dueDate else { return false }
+    return dueDate < now
+  }
+}
+
+extension ChecklistItem: Codable {
+  enum CodingKeys: String, CodingKey {
+    case id, text, checked, dueDate, shouldRemind
+  }
+
+  /// Version 1 files have no `dueDate` or `shouldRemind`: an item read from
+  /// one has neither. `shouldRemind` is written only when true (most items
+  /// have no reminder; the key would cost a full visitor a fifth of the
+  /// items their file holds).
+  package init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int.self, forKey: .id)
+    text = try container.decode(String.self, forKey: .text)
+    checked = try container.decode(Bool.self, forKey: .checked)
+    let dueDate = try container.decodeIfPresent(Date.self, forKey: .dueDate)
+    if let dueDate {
+      guard DueDate.range.contains(dueDate) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .dueDate, in: container, debugDescription: "due date outside 1970-9999")
+      }
+      self.dueDate = DueDate.wholeSeconds(dueDate)
+    } else {
+      self.dueDate = nil
+    }
+    shouldRemind = try container.decodeIfPresent(Bool.self, forKey: .shouldRemind) ?? false
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(checked, forKey: .checked)
+    try container.encodeIfPresent(dueDate, forKey: .dueDate)
+    try container.encode(id, forKey: .id)
+    if shouldRemind { try container.encode(true, forKey: .shouldRemind) }
+    try container.encode(text, forKey: .text)
+  }
+}
+
+/// The dates an item may be due at.
+package enum DueDate {
+  /// From 1970-01-01T00:00:00Z to the last second of 9999 (UTC): what a
+  /// calendar, a form and a property list all represent.
+  package static let range =
+    Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
+  /// `date` without its fraction of a second.
+  package static func wholeSeconds(_ date: Date) -> Date {
+    Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
   }
 }

@@ -18,6 +18,10 @@ package enum ChecklistsError: Error, Sendable, Equatable {
   case noSuchList(Int)
   /// The list has no item with this id.
   case noSuchItem(Int)
+  /// A due date before 1970 or after 9999.
+  case dueDateOutOfRange
+  /// Deleted items cannot be restored: their list has been deleted since.
+  case deletedItemsListGone(listName: String)
 
   /// A sentence for the visitor.
   package var message: String {
@@ -34,6 +38,9 @@ package enum ChecklistsError: Error, Sendable, Equatable {
       "Your checklists are full: together they may take \(limit / 1_048_576) MB, and this change would go beyond that. Delete some items or lists first."
     case .noSuchList: "That list does not exist. It may have been deleted."
     case .noSuchItem: "That item does not exist. It may have been deleted."
+    case .dueDateOutOfRange: "Please choose a due date between the years 1970 and 9999."
+    case .deletedItemsListGone(let listName):
+      "These items were in the list “\(listName)”, which has been deleted since. Restore that list first, then these items."
     }
   }
 }

@@ -1,13 +1,14 @@
 /// The file format (docs/data-format.md): a dictionary with `version`,
-/// `nextListID`, `nextItemID` and `lists`. Decoding checks what the model
-/// relies on (unique positive ids, counters above them) and re-sorts the
-/// lists, since the locale or the file may order them differently.
+/// `nextListID`, `nextItemID`, `lists`, and since version 2 `deleted` and
+/// `nextDeletionID`. Decoding checks what the model relies on (unique
+/// positive ids, counters above them) and re-sorts the lists, since the
+/// locale or the file may order them differently.
 extension DataModel: Codable {
   /// The schema this code writes; older versions are migrated on read.
-  package static let currentVersion = 1
+  package static let currentVersion = 2
 
   enum CodingKeys: String, CodingKey {
-    case version, nextListID, nextItemID, lists
+    case version, nextListID, nextItemID, lists, deleted, nextDeletionID
   }
 
   /// A file that decodes as a plist but breaks the schema.
@@ -29,7 +30,8 @@ extension DataModel: Codable {
     let version = try container.decode(Int.self, forKey: .version)
     guard version <= DataModel.currentVersion else { throw NewerVersion(version: version) }
     guard version >= 1 else { throw SchemaError(description: "unsupported version \(version)") }
-    // Version 1 is the current schema; a later version adds its migration here.
+    // Version 1 has no due dates, sort or deletions: each reads as absent
+    // (`ChecklistItem`, `Checklist`), and the next change writes version 2.
     let lists = try container.decode([Checklist].self, forKey: .lists)
     var listIDs = Set<Int>()
     var itemIDs = Set<Int>()
@@ -43,9 +45,16 @@ extension DataModel: Codable {
         }
       }
     }
+    let deletions = DataModel.restorable(
+      try container.decodeIfPresent([Deletion].self, forKey: .deleted) ?? [],
+      listIDs: &listIDs, itemIDs: &itemIDs)
     self.init()
     nextListID = max(try container.decode(Int.self, forKey: .nextListID), (listIDs.max() ?? 0) + 1)
     nextItemID = max(try container.decode(Int.self, forKey: .nextItemID), (itemIDs.max() ?? 0) + 1)
+    self.deletions = deletions
+    nextDeletionID = max(
+      try container.decodeIfPresent(Int.self, forKey: .nextDeletionID) ?? 1,
+      (deletions.map(\.id).max() ?? 0) + 1)
     // The decoder grows arrays by doubling; a cached model lives long, so it
     // keeps exactly what it holds (about 1 KiB less for 3 lists of 20 items).
     self.lists = lists.sorted(by: DataModel.displayOrder).map { list in
@@ -62,5 +71,32 @@ extension DataModel: Codable {
     try container.encode(nextListID, forKey: .nextListID)
     try container.encode(nextItemID, forKey: .nextItemID)
     try container.encode(lists, forKey: .lists)
+    try container.encode(deletions, forKey: .deleted)
+    try container.encode(nextDeletionID, forKey: .nextDeletionID)
+  }
+
+  /// The deletions a restore can give back without two things sharing an
+  /// id, oldest first; any other is left out (a hand-edited file, say),
+  /// since losing one entry of Recently deleted is better than setting the
+  /// whole file aside. Their ids join `listIDs` and `itemIDs`, so that the
+  /// counters stay above them.
+  private static func restorable(
+    _ deletions: [Deletion], listIDs: inout Set<Int>, itemIDs: inout Set<Int>
+  ) -> [Deletion] {
+    var ids = Set<Int>()
+    var kept: [Deletion] = []
+    for deletion in deletions {
+      let items = deletion.itemIDs
+      guard deletion.id > 0, !ids.contains(deletion.id),
+        deletion.list.map({ $0.id > 0 && !listIDs.contains($0.id) }) ?? true,
+        items.allSatisfy({ $0 > 0 && !itemIDs.contains($0) }), Set(items).count == items.count,
+        deletion.items.allSatisfy({ $0.position >= 0 })
+      else { continue }
+      ids.insert(deletion.id)
+      if let list = deletion.list { listIDs.insert(list.id) }
+      itemIDs.formUnion(items)
+      kept.append(deletion)
+    }
+    return Array(kept.suffix(Limits.maximumDeletions))
   }
 }

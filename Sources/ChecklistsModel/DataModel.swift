@@ -10,12 +10,19 @@ package struct DataModel: Sendable, Equatable {
   package internal(set) var nextListID: Int
   /// The id the next new item gets (shared by all lists); never reused.
   package internal(set) var nextItemID: Int
+  /// What was deleted in the last `deletionsKeptFor`, oldest first, at
+  /// most `Limits.maximumDeletions`.
+  package internal(set) var deletions: [Deletion]
+  /// The id the next deletion gets; never reused.
+  package internal(set) var nextDeletionID: Int
 
   /// An empty model.
   package init() {
     lists = []
     nextListID = 1
     nextItemID = 1
+    deletions = []
+    nextDeletionID = 1
   }
 
   /// What a brand-new visitor gets: one empty list named "List" with the
@@ -67,10 +74,14 @@ package struct DataModel: Sendable, Equatable {
     insert(list)
   }
 
-  /// Deletes a list and its items.
-  package mutating func deleteList(id: Int) throws(ChecklistsError) {
+  /// Deletes a list and its items; Recently deleted keeps it.
+  ///
+  /// - Returns: the id of the deletion, which `restore(deletion:)` undoes.
+  @discardableResult
+  package mutating func deleteList(id: Int, at now: Date) throws(ChecklistsError) -> Int {
     guard let row = row(ofList: id) else { throw .noSuchList(id) }
-    lists.remove(at: row)
+    let list = lists.remove(at: row)
+    return record(listID: id, listName: list.name, list: list, items: [], at: now)
   }
 
   // MARK: Items
@@ -97,6 +108,18 @@ package struct DataModel: Sendable, Equatable {
     lists[row].items[index].text = text
   }
 
+  /// Replaces an item's text, due date (whole seconds) and Remind me.
+  package mutating func editItem(
+    id: Int, inList listID: Int, text: String, dueDate: Date?, shouldRemind: Bool
+  ) throws(ChecklistsError) {
+    let text = try TextInput.clean(text)
+    if let dueDate, !DueDate.range.contains(dueDate) { throw .dueDateOutOfRange }
+    let (row, index) = try locate(item: id, inList: listID)
+    lists[row].items[index].text = text
+    lists[row].items[index].dueDate = dueDate.map(DueDate.wholeSeconds)
+    lists[row].items[index].shouldRemind = shouldRemind
+  }
+
   /// Checks or unchecks an item; returns its new state.
   @discardableResult
   package mutating func toggleItem(id: Int, inList listID: Int) throws(ChecklistsError) -> Bool {
@@ -105,21 +128,29 @@ package struct DataModel: Sendable, Equatable {
     return lists[row].items[index].checked
   }
 
-  /// Deletes an item.
-  package mutating func deleteItem(id: Int, inList listID: Int) throws(ChecklistsError) {
+  /// Deletes an item; Recently deleted keeps it, with its position.
+  ///
+  /// - Returns: the id of the deletion, which `restore(deletion:)` undoes.
+  @discardableResult
+  package mutating func deleteItem(id: Int, inList listID: Int, at now: Date)
+    throws(ChecklistsError) -> Int
+  {
     let (row, index) = try locate(item: id, inList: listID)
-    lists[row].items.remove(at: index)
+    let item = lists[row].items.remove(at: index)
+    return record(
+      listID: listID, listName: lists[row].name, list: nil,
+      items: [RemovedItem(position: index, item: item)], at: now)
   }
 
   // MARK: Internals
 
-  private func locate(item id: Int, inList listID: Int) throws(ChecklistsError) -> (Int, Int) {
+  func locate(item id: Int, inList listID: Int) throws(ChecklistsError) -> (Int, Int) {
     guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
     guard let index = lists[row].index(ofItem: id) else { throw .noSuchItem(id) }
     return (row, index)
   }
 
-  private mutating func takeListID() -> Int {
+  mutating func takeListID() -> Int {
     defer { nextListID += 1 }
     return nextListID
   }

@@ -27,4 +27,8 @@ package enum Limits {
   package static let maximumLists = 500
   /// Items per list.
   package static let maximumItemsPerList = 5_000
+  /// Deletions Recently deleted keeps (besides the 30 days); the oldest go
+  /// first. Each may hold a whole list, and all of them live in the
+  /// visitor's one file, which `maximumStoredBytes` bounds as well.
+  package static let maximumDeletions = 100
 }

@@ -100,7 +100,15 @@ package final class ChecklistStore: Sendable {
         let result = try change(&model)
         let changed = stored.map { $0 != model } ?? (model != DataModel())
         if changed {
-          let bytes = try self.encode(model, for: visitor)
+          var bytes = try self.encode(model, for: visitor)
+          // A full visitor's Recently deleted makes room, oldest first, so
+          // that a deletion (which keeps what went) is never refused.
+          while StoredSize.isRefused(
+            encoded: bytes.count, model: model, storedBytes: current.version?.size, stored: stored),
+            model.forgetOldestDeletion()
+          {
+            bytes = try self.encode(model, for: visitor)
+          }
           try StoredSize.check(
             encoded: bytes.count, model: model, storedBytes: current.version?.size, stored: stored)
           try self.write(bytes, model, for: visitor)

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Foundation
 
 /// Writes `Checklists.plist` as an XML property list, straight into bytes.
 ///
@@ -13,19 +14,19 @@ enum ChecklistsXMLWriter {
   static func document(_ model: DataModel) -> [UInt8] {
     var out: [UInt8] = []
     let items = model.lists.reduce(0) { $0 + $1.items.count }
-    out.reserveCapacity(256 + model.lists.count * 160 + items * 112)
+    out.reserveCapacity(256 + model.lists.count * 200 + items * 160)
     append(Self.prologue, to: &out)
-    append("<dict>\n\t<key>lists</key>\n", to: &out)
-    if model.lists.isEmpty {
-      append("\t<array/>\n", to: &out)
-    } else {
-      append("\t<array>\n", to: &out)
-      for list in model.lists { write(list, into: &out) }
-      append("\t</array>\n", to: &out)
+    append("<dict>\n", to: &out)
+    appendArray(key: "deleted", model.deletions, depth: 1, to: &out) { deletion, depth, out in
+      write(deletion, depth: depth, into: &out)
     }
-    appendInteger(key: "nextItemID", model.nextItemID, indent: "\t", to: &out)
-    appendInteger(key: "nextListID", model.nextListID, indent: "\t", to: &out)
-    appendInteger(key: "version", DataModel.currentVersion, indent: "\t", to: &out)
+    appendArray(key: "lists", model.lists, depth: 1, to: &out) { list, depth, out in
+      write(list, depth: depth, into: &out)
+    }
+    appendInteger(key: "nextDeletionID", model.nextDeletionID, depth: 1, to: &out)
+    appendInteger(key: "nextItemID", model.nextItemID, depth: 1, to: &out)
+    appendInteger(key: "nextListID", model.nextListID, depth: 1, to: &out)
+    appendInteger(key: "version", DataModel.currentVersion, depth: 1, to: &out)
     append("</dict>\n</plist>\n", to: &out)
     return out
   }
@@ -37,42 +38,161 @@ enum ChecklistsXMLWriter {
 
     """
 
-  private static func write(_ list: Checklist, into out: inout [UInt8]) {
-    append("\t\t<dict>\n\t\t\t<key>icon</key>\n\t\t\t<string>", to: &out)
-    append(list.icon.rawValue, to: &out)
-    append("</string>\n", to: &out)
-    appendInteger(key: "id", list.id, indent: "\t\t\t", to: &out)
-    append("\t\t\t<key>items</key>\n", to: &out)
-    if list.items.isEmpty {
-      append("\t\t\t<array/>\n", to: &out)
-    } else {
-      append("\t\t\t<array>\n", to: &out)
-      for item in list.items {
-        append("\t\t\t\t<dict>\n\t\t\t\t\t<key>checked</key>\n", to: &out)
-        append(item.checked ? "\t\t\t\t\t<true/>\n" : "\t\t\t\t\t<false/>\n", to: &out)
-        appendInteger(key: "id", item.id, indent: "\t\t\t\t\t", to: &out)
-        append("\t\t\t\t\t<key>text</key>\n\t\t\t\t\t<string>", to: &out)
-        appendEscaped(item.text, to: &out)
-        append("</string>\n\t\t\t\t</dict>\n", to: &out)
-      }
-      append("\t\t\t</array>\n", to: &out)
+  // Every dictionary's keys in sorted order, as Foundation writes them.
+
+  private static func write(_ list: Checklist, depth: Int, into out: inout [UInt8]) {
+    appendTabs(depth, to: &out)
+    append("<dict>\n", to: &out)
+    appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth + 1, to: &out)
+    appendInteger(key: "id", list.id, depth: depth + 1, to: &out)
+    appendArray(key: "items", list.items, depth: depth + 1, to: &out) { item, depth, out in
+      write(item, position: nil, depth: depth, into: &out)
     }
-    append("\t\t\t<key>name</key>\n\t\t\t<string>", to: &out)
-    appendEscaped(list.name, to: &out)
-    append("</string>\n\t\t</dict>\n", to: &out)
+    appendString(key: "name", list.name, depth: depth + 1, to: &out)
+    appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth + 1, to: &out)
+    appendTabs(depth, to: &out)
+    append("</dict>\n", to: &out)
   }
 
-  private static func appendInteger(
-    key: StaticString, _ value: Int, indent: StaticString, to out: inout [UInt8]
+  /// An item; with `position`, a removed item of a deletion.
+  private static func write(
+    _ item: ChecklistItem, position: Int?, depth: Int, into out: inout [UInt8]
   ) {
-    append(indent, to: &out)
+    appendTabs(depth, to: &out)
+    append("<dict>\n", to: &out)
+    appendKey("checked", depth: depth + 1, to: &out)
+    appendTabs(depth + 1, to: &out)
+    append(item.checked ? "<true/>\n" : "<false/>\n", to: &out)
+    if let dueDate = item.dueDate {
+      appendDate(key: "dueDate", dueDate, depth: depth + 1, to: &out)
+    }
+    appendInteger(key: "id", item.id, depth: depth + 1, to: &out)
+    if let position { appendInteger(key: "position", position, depth: depth + 1, to: &out) }
+    if item.shouldRemind {
+      appendKey("shouldRemind", depth: depth + 1, to: &out)
+      appendTabs(depth + 1, to: &out)
+      append("<true/>\n", to: &out)
+    }
+    appendString(key: "text", item.text, depth: depth + 1, to: &out)
+    appendTabs(depth, to: &out)
+    append("</dict>\n", to: &out)
+  }
+
+  private static func write(_ deletion: Deletion, depth: Int, into out: inout [UInt8]) {
+    appendTabs(depth, to: &out)
+    append("<dict>\n", to: &out)
+    appendDate(key: "deletedAt", deletion.deletedAt, depth: depth + 1, to: &out)
+    appendInteger(key: "id", deletion.id, depth: depth + 1, to: &out)
+    if let list = deletion.list {
+      appendKey("list", depth: depth + 1, to: &out)
+      write(list, depth: depth + 1, into: &out)
+    } else {
+      appendArray(key: "items", deletion.items, depth: depth + 1, to: &out) { removed, depth, out in
+        write(removed.item, position: removed.position, depth: depth, into: &out)
+      }
+    }
+    appendInteger(key: "listID", deletion.listID, depth: depth + 1, to: &out)
+    appendString(key: "listName", deletion.listName, depth: depth + 1, to: &out)
+    appendTabs(depth, to: &out)
+    append("</dict>\n", to: &out)
+  }
+
+  private static func appendArray<Element>(
+    key: StaticString, _ elements: [Element], depth: Int, to out: inout [UInt8],
+    _ write: (Element, Int, inout [UInt8]) -> Void
+  ) {
+    appendKey(key, depth: depth, to: &out)
+    appendTabs(depth, to: &out)
+    if elements.isEmpty {
+      append("<array/>\n", to: &out)
+      return
+    }
+    append("<array>\n", to: &out)
+    for element in elements { write(element, depth + 1, &out) }
+    appendTabs(depth, to: &out)
+    append("</array>\n", to: &out)
+  }
+
+  private static func appendKey(_ key: StaticString, depth: Int, to out: inout [UInt8]) {
+    appendTabs(depth, to: &out)
     append("<key>", to: &out)
     append(key, to: &out)
     append("</key>\n", to: &out)
-    append(indent, to: &out)
+  }
+
+  private static func appendTabs(_ depth: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+  }
+
+  private static func appendInteger(
+    key: StaticString, _ value: Int, depth: Int, to out: inout [UInt8]
+  ) {
+    appendKey(key, depth: depth, to: &out)
+    appendTabs(depth, to: &out)
     append("<integer>", to: &out)
     appendDecimal(value, to: &out)
     append("</integer>\n", to: &out)
+  }
+
+  private static func appendString(
+    key: StaticString, _ value: String, escaped: Bool = true, depth: Int, to out: inout [UInt8]
+  ) {
+    appendKey(key, depth: depth, to: &out)
+    appendTabs(depth, to: &out)
+    append("<string>", to: &out)
+    if escaped { appendEscaped(value, to: &out) } else { append(value, to: &out) }
+    append("</string>\n", to: &out)
+  }
+
+  /// A date as `yyyy-MM-ddTHH:mm:ssZ` in UTC, whole seconds, as Foundation writes it.
+  private static func appendDate(key: StaticString, _ date: Date, depth: Int, to out: inout [UInt8])
+  {
+    appendKey(key, depth: depth, to: &out)
+    appendTabs(depth, to: &out)
+    append("<date>", to: &out)
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
+    let (year, month, day) = civilDate(daysSince1970: days)
+    appendPadded(year, width: 4, to: &out)
+    out.append(UInt8(ascii: "-"))
+    appendPadded(month, width: 2, to: &out)
+    out.append(UInt8(ascii: "-"))
+    appendPadded(day, width: 2, to: &out)
+    out.append(UInt8(ascii: "T"))
+    appendPadded(secondOfDay / 3600, width: 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    appendPadded(secondOfDay / 60 % 60, width: 2, to: &out)
+    out.append(UInt8(ascii: ":"))
+    appendPadded(secondOfDay % 60, width: 2, to: &out)
+    append("Z</date>\n", to: &out)
+  }
+
+  /// The proleptic Gregorian date of a day since 1970-01-01 (≥ 0, as every
+  /// stored date is; `DueDate.range`), by the well-known days-to-civil
+  /// conversion over 400-year eras.
+  static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    let shifted = days + 719_468
+    let era = shifted / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  private static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {
+    var digits = 1
+    var rest = value / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    if digits < width {
+      out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits))
+    }
+    appendDecimal(value, to: &out)
   }
 
   private static func append(_ text: StaticString, to out: inout [UInt8]) {

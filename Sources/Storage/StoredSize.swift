@@ -20,11 +20,20 @@ enum StoredSize {
   static func check(
     encoded: Int, model: DataModel, storedBytes: Int64?, stored: DataModel?
   ) throws(ChecklistsError) {
+    if isRefused(encoded: encoded, model: model, storedBytes: storedBytes, stored: stored) {
+      throw .storageFull(limit: Limits.maximumStoredBytes)
+    }
+  }
+
+  /// True when `check` would throw.
+  static func isRefused(
+    encoded: Int, model: DataModel, storedBytes: Int64?, stored: DataModel?
+  ) -> Bool {
     let limit = Limits.maximumStoredBytes
-    guard encoded > limit else { return }
+    guard encoded > limit else { return false }
     let after = counted(encoded: encoded, model: model)
-    guard after > limit else { return }
+    guard after > limit else { return false }
     let before = stored.map { counted(encoded: Int(storedBytes ?? 0), model: $0) } ?? 0
-    if after > before { throw .storageFull(limit: limit) }
+    return after > before
   }
 }

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Foundation
 import Testing
 
 @Suite("Where a visitor lands, and the first run")
@@ -72,7 +73,7 @@ struct LandingTests {
     #expect(!preferences.bool(forKey: PreferenceKey.firstTime))
     #expect(model.landing(preferences: preferences) == .checklist(id: model.lists[0].id))
 
-    try model.deleteList(id: model.lists[0].id)
+    try model.deleteList(id: model.lists[0].id, at: Date())
     #expect(!FirstRun.isPending(stored: model, preferences: preferences))
     #expect(FirstRun.model(stored: model, preferences: preferences, commit: true) == model)
     #expect(FirstRun.model(stored: nil, preferences: preferences, commit: true) == DataModel())

@@ -60,7 +60,7 @@ import Testing
     #expect(stored.lists[0].item(id: item)?.text == "Milk")
 
     // Deleting every list never brings "List" back.
-    try update.update(visitor, in: store) { try $0.deleteList(id: $0.lists[0].id) }
+    try update.update(visitor, in: store) { try $0.deleteList(id: $0.lists[0].id, at: Date()) }
     #expect(try makeStore(data).load(visitor)?.lists == [])
     #expect(
       FirstRun.model(stored: try store.load(visitor), preferences: preferences, commit: false)

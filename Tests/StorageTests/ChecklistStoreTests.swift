@@ -157,7 +157,8 @@ import Testing
     try makeStore(data).update(visitor, initial: storedOrFirstRun) { _ in }
     let newer = try PropertyListSerialization.data(
       fromPropertyList: [
-        "version": 2, "nextListID": 1, "nextItemID": 1, "lists": [Any](), "more": 1,
+        "version": DataModel.currentVersion + 1, "nextListID": 1, "nextItemID": 1,
+        "lists": [Any](), "more": 1,
       ],
       format: .xml, options: 0)
     try newer.write(to: URL(fileURLWithPath: visitor.checklistsPath))

@@ -51,6 +51,21 @@ import Testing
         for _ in 0..<Int.random(in: 0...6, using: &generator) {
           let item = try model.addItem(text: text(), toList: list)
           if Bool.random(using: &generator) { _ = try model.toggleItem(id: item, inList: list) }
+          if Bool.random(using: &generator) {
+            // Any second from 1970 to 9999, with a fraction the model drops.
+            let seconds = Double.random(in: 0...253_402_300_799.9, using: &generator)
+            try model.editItem(
+              id: item, inList: list, text: "dated", dueDate: Date(timeIntervalSince1970: seconds),
+              shouldRemind: Bool.random(using: &generator))
+          }
+        }
+        if Bool.random(using: &generator) { try model.setSort(.dueDate, ofList: list) }
+        let items = model.checklist(id: list)!.items
+        if let item = items.randomElement(using: &generator) {
+          try model.deleteItem(id: item.id, inList: list, at: Date())
+        }
+        if Bool.random(using: &generator) {
+          try model.deleteList(id: list, at: Date(timeIntervalSince1970: 1_790_000_000))
         }
       }
       let document = ChecklistsXMLWriter.document(model)

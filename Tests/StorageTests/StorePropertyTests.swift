@@ -104,7 +104,7 @@ import Testing
       }
     case 25..<30:
       expectSuccess = refIndex != nil
-      mutate = { try $0.deleteList(id: listID) }
+      mutate = { try $0.deleteList(id: listID, at: Date()) }
       if let refIndex { reference.lists.remove(at: refIndex) }
     case 30..<60:
       expectSuccess = cleanText != nil && refIndex != nil
@@ -126,7 +126,7 @@ import Testing
       if let refIndex, let refItem { reference.lists[refIndex].items[refItem].checked.toggle() }
     default:
       expectSuccess = refItem != nil
-      mutate = { try $0.deleteItem(id: itemID, inList: listID) }
+      mutate = { try $0.deleteItem(id: itemID, inList: listID, at: Date()) }
       if let refIndex, let refItem { reference.lists[refIndex].items.remove(at: refItem) }
     }
     do {

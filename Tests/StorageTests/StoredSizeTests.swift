@@ -68,7 +68,7 @@ import Testing
     // Deleting always passes, and makes room again.
     try store.update(visitor, initial: storedOrEmpty) { model in
       let list = model.lists[0]
-      try model.deleteItem(id: list.items[0].id, inList: list.id)
+      try model.deleteItem(id: list.items[0].id, inList: list.id, at: Date())
     }
     try store.update(visitor, initial: storedOrEmpty) { model in
       try model.addItem(text: "fits again", toList: model.lists[0].id)

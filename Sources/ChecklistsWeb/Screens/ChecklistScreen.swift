@@ -1,5 +1,6 @@
 import ChecklistsModel
 import FastCGI
+import Foundation
 import HTMLTemplates
 
 /// The Checklist screen of one list (`GET /lists/{list}`): its items, each
@@ -60,7 +61,8 @@ enum ChecklistScreen {
   static func deleteItem(_ context: ChangeContext) throws -> Response {
     let listID = try context.id(.list)
     let itemID = try context.id(.item)
-    try context.updateModel { model in try model.deleteItem(id: itemID, inList: listID) }
+    try context.updateModel { model in try model.deleteItem(id: itemID, inList: listID, at: Date())
+    }
     return .redirect(to: "/lists/\(listID)")
   }
 

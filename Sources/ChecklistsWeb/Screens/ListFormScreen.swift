@@ -1,5 +1,6 @@
 import ChecklistsModel
 import FastCGI
+import Foundation
 import HTMLTemplates
 
 /// The form for a new list (`GET /lists/new`) and for renaming a list or
@@ -63,7 +64,7 @@ enum ListFormScreen {
   /// `POST /lists/{list}/delete`: delete a list, back to All Lists.
   static func delete(_ context: ChangeContext) throws -> Response {
     let id = try context.id(.list)
-    try context.updateModel { model in try model.deleteList(id: id) }
+    try context.updateModel { model in try model.deleteList(id: id, at: Date()) }
     return .redirect(to: "/lists")
   }
 

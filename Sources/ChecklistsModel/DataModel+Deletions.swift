@@ -1,0 +1,115 @@
+import Foundation
+
+/// Undo and Recently deleted: what a deletion takes is kept in the model
+/// (and so in the visitor's one file, written once per change), and a
+/// restore puts it back exactly where it was.
+extension DataModel {
+  /// How long Recently deleted keeps what went: 30 days.
+  package static let deletionsKeptFor: TimeInterval = 30 * 24 * 60 * 60
+
+  /// What a restore did.
+  package enum Restored: Sendable, Equatable {
+    /// The list is back, with its id.
+    case list(id: Int)
+    /// The items are back in list `listID`.
+    case items(listID: Int, count: Int)
+    /// Nothing: that deletion was restored already, or purged.
+    case nothing
+  }
+
+  /// The deletion with this id, if Recently deleted still has it.
+  package func deletion(id: Int) -> Deletion? {
+    deletions.first { $0.id == id }
+  }
+
+  /// Deletes the checked items of a list, keeping them together as one
+  /// deletion.
+  ///
+  /// - Returns: the deletion's id, or nil when no item was checked (nothing changes).
+  @discardableResult
+  package mutating func removeCheckedItems(inList listID: Int, at now: Date)
+    throws(ChecklistsError) -> Int?
+  {
+    guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
+    var removed: [RemovedItem] = []
+    var kept: [ChecklistItem] = []
+    for (position, item) in lists[row].items.enumerated() {
+      if item.checked {
+        removed.append(RemovedItem(position: position, item: item))
+      } else {
+        kept.append(item)
+      }
+    }
+    guard !removed.isEmpty else { return nil }
+    lists[row].items = kept
+    return record(listID: listID, listName: lists[row].name, list: nil, items: removed, at: now)
+  }
+
+  /// Gives back what a deletion took, and forgets the deletion: a list with
+  /// its id, items at their positions (inserted by ascending position, each
+  /// at most at the end, so an undo right after the deletion restores the
+  /// list exactly).
+  ///
+  /// - Returns: `.nothing` when the deletion is not (or no longer) there.
+  /// - Throws: `.deletedItemsListGone` when the items' list has been
+  ///   deleted since (restore it first); `.tooManyLists` / `.tooManyItems`
+  ///   when the restore would pass the limits. Nothing changes then.
+  package mutating func restore(deletion id: Int) throws(ChecklistsError) -> Restored {
+    guard let index = deletions.firstIndex(where: { $0.id == id }) else { return .nothing }
+    let deletion = deletions[index]
+    let restored: Restored
+    if let list = deletion.list {
+      guard lists.count < Limits.maximumLists else {
+        throw .tooManyLists(limit: Limits.maximumLists)
+      }
+      // Ids are never reused, so the list's id is free unless it is here.
+      guard row(ofList: list.id) == nil else { throw .noSuchList(list.id) }
+      insert(list)
+      restored = .list(id: list.id)
+    } else {
+      guard let row = row(ofList: deletion.listID) else {
+        throw .deletedItemsListGone(listName: deletion.listName)
+      }
+      guard lists[row].items.count + deletion.items.count <= Limits.maximumItemsPerList else {
+        throw .tooManyItems(limit: Limits.maximumItemsPerList)
+      }
+      for removed in deletion.items {
+        lists[row].items.insert(removed.item, at: min(removed.position, lists[row].items.count))
+      }
+      restored = .items(listID: deletion.listID, count: deletion.items.count)
+    }
+    deletions.remove(at: index)
+    return restored
+  }
+
+  /// Forgets the deletions made before `now - deletionsKeptFor`.
+  package mutating func purgeDeletions(at now: Date) {
+    let cutoff = now.addingTimeInterval(-DataModel.deletionsKeptFor)
+    deletions.removeAll { $0.deletedAt < cutoff }
+  }
+
+  /// Forgets the oldest deletion, making room in a full visitor's file.
+  ///
+  /// - Returns: false when there was none.
+  package mutating func forgetOldestDeletion() -> Bool {
+    guard !deletions.isEmpty else { return false }
+    deletions.removeFirst()
+    return true
+  }
+
+  /// Keeps a deletion; the oldest go beyond `Limits.maximumDeletions`.
+  mutating func record(
+    listID: Int, listName: String, list: Checklist?, items: [RemovedItem], at now: Date
+  ) -> Int {
+    let id = nextDeletionID
+    nextDeletionID += 1
+    deletions.append(
+      Deletion(
+        id: id, deletedAt: DueDate.wholeSeconds(now), listID: listID, listName: listName,
+        list: list, items: items))
+    if deletions.count > Limits.maximumDeletions {
+      deletions.removeFirst(deletions.count - Limits.maximumDeletions)
+    }
+    return id
+  }
+}
