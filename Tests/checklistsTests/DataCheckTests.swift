@@ -50,6 +50,55 @@ import checklists
     #expect(after.visitors == 3)
   }
 
+  /// A version 1 file (written before due dates and deletions) and a
+  /// version 2 file both check clean, and checking rewrites neither; a
+  /// version 2 file breaking its own rules is reported.
+  @Test func versionOneAndTwoFilesAreBothReadable() throws {
+    let store = makeStore(data)
+    let old = VisitorDirectory(dataDirectory: data, visitorID: "old")
+    let new = VisitorDirectory(dataDirectory: data, visitorID: "new")
+    let broken = VisitorDirectory(dataDirectory: data, visitorID: "broken")
+    for visitor in [old, new, broken] {
+      try store.update(visitor, initial: storedOrFirstRun) { _ in }
+    }
+    let version1: [String: Any] = [
+      "version": 1, "nextListID": 2, "nextItemID": 2,
+      "lists": [
+        [
+          "id": 1, "name": "List", "icon": "folder",
+          "items": [["id": 1, "text": "Milk", "checked": true]],
+        ]
+      ],
+    ]
+    let oldBytes = try PropertyListSerialization.data(
+      fromPropertyList: version1, format: .xml, options: 0)
+    try oldBytes.write(to: URL(fileURLWithPath: old.checklistsPath))
+    try store.update(new, initial: storedOrFirstRun) { model in
+      let list = model.lists[0].id
+      let item = try model.addItem(text: "Due", toList: list)
+      try model.editItem(
+        id: item, inList: list, text: "Due", dueDate: Date(timeIntervalSince1970: 1_800_000_000),
+        shouldRemind: true)
+      try model.deleteItem(
+        id: try model.addItem(text: "Gone", toList: list), inList: list, at: Date())
+    }
+    let newBytes = try Data(contentsOf: URL(fileURLWithPath: new.checklistsPath))
+    #expect(String(decoding: newBytes, as: UTF8.self).contains("<integer>2</integer>\n</dict>"))
+    var duplicate = version1
+    duplicate["version"] = 2
+    duplicate["lists"] = [
+      ["id": 1, "name": "A", "icon": "none", "sort": "own", "items": [[String: Any]]()],
+      ["id": 1, "name": "B", "icon": "none", "sort": "own", "items": [[String: Any]]()],
+    ]
+    try PropertyListSerialization.data(fromPropertyList: duplicate, format: .xml, options: 0)
+      .write(to: URL(fileURLWithPath: broken.checklistsPath))
+
+    let report = DataCheck.run(dataDirectory: data, repair: false)
+    #expect(report.problems.map(\.path) == [broken.checklistsPath])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: old.checklistsPath)) == oldBytes)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: new.checklistsPath)) == newBytes)
+  }
+
   @Test func strayDirectoriesAreReportedAndEmptyDataIsClean() throws {
     #expect(DataCheck.run(dataDirectory: data, repair: false).isClean)
     try FileManager.default.createDirectory(
