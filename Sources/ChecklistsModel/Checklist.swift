@@ -1,3 +1,5 @@
+import Foundation
+
 /// A named list of items.
 package struct Checklist: Sendable, Equatable {
   /// Stable within the visitor's data and never reused, even after deletion.
@@ -41,6 +43,16 @@ package struct Checklist: Sendable, Equatable {
 
   func index(ofItem id: Int) -> Int? {
     items.firstIndex { $0.id == id }
+  }
+
+  /// The earliest due date after `now` of an unchecked item: when the
+  /// next item turns overdue by itself; nil when none will.
+  package func nextOverdue(after now: Date) -> Date? {
+    var next: Date?
+    for item in items where !item.checked {
+      if let due = item.dueDate, due >= now, next.map({ due < $0 }) ?? true { next = due }
+    }
+    return next
   }
 
   /// The items as the screen shows them: in the list's `sort` (by due date,

@@ -1,6 +1,7 @@
 import FastCGI
 import Foundation
 import HTTPTypes
+import Storage
 import Testing
 
 @testable import ChecklistsWeb
@@ -206,5 +207,33 @@ extension ResponseMemo {
     let kept304 = browser.application.respond(to: revalidation)
     #expect(
       kept304.status == .notModified && kept304 == fresh.application.respond(to: revalidation))
+  }
+
+  /// A page with an item due soon turns it overdue by itself: the memo
+  /// keeps that page no longer than the due date, so the next view after it
+  /// is computed again.
+  @Test func aPageIsKeptNoLongerThanTheNextDueDate() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "milk")])
+    browser.post("/lists/1/items", [("text", "eggs")])
+    let id = String(try #require(browser.cookies["visitor"]).prefix(32))
+    let visitor = VisitorDirectory(dataDirectory: browser.data, visitorID: id)
+    let due = Date().addingTimeInterval(3_600).timeIntervalSince1970.rounded(.down)
+    try browser.application.store.update(visitor, initial: { $0! }) { model in
+      let list = model.lists[0]
+      for (offset, item) in list.items.enumerated() {
+        try model.editItem(
+          id: item.id, inList: list.id, text: item.text,
+          dueDate: Date(timeIntervalSince1970: due + Double(offset) * 60), shouldRemind: false)
+      }
+    }
+    settle()
+    let request = Request(
+      method: .get, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])
+    browser.application.respond(to: request)
+    let key = try #require(ResponseMemo.Key(request))
+    let kept = try #require(browser.application.memo.entry(for: key))
+    #expect(kept.until == Int64(due))
+    #expect(browser.application.memo.entry(for: key, now: Int64(due)) == nil)
   }
 }

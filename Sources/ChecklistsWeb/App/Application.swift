@@ -74,7 +74,8 @@ package final class Application: Sendable {
     case .matched(let match):
       let cookies = request.cookies
       response = handle(
-        match, request, cookies: cookies, visitor: visitor(cookies, request, now: now))
+        match, request, cookies: cookies, visitor: visitor(cookies, request, now: now), now: now,
+        lifetime: PageLifetime())
     case .methodNotAllowed:
       response = renderer.errorResponse(.methodNotAllowed(allow: outcome.allowHeader ?? ""))
     case .notFound:
@@ -97,10 +98,12 @@ package final class Application: Sendable {
     if request.headerFields.hasField(.ifNoneMatch) {
       unconditional.head.headerFields[.ifNoneMatch] = nil
     }
+    let lifetime = PageLifetime()
     let response = SecurityHeaders.applying(
-      to: handle(match, unconditional, cookies: cookies, visitor: visitor))
+      to: handle(
+        match, unconditional, cookies: cookies, visitor: visitor, now: now, lifetime: lifetime))
     if let version, !visitor.needsCookie {
-      memo.keep(response, version: version, until: visitor.cookieDue, for: key)
+      memo.keep(response, version: version, until: lifetime.bound(visitor.cookieDue), for: key)
     }
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else {
       return response
@@ -126,7 +129,7 @@ package final class Application: Sendable {
   /// on whichever page comes first); a change, its form once accepted.
   func handle(
     _ match: RouteTable.Match, _ request: Request, cookies: Cookies,
-    visitor: VisitorSession.Visitor
+    visitor: VisitorSession.Visitor, now: Date, lifetime: PageLifetime
   ) -> Response {
     let session = VisitorSession(
       request: request, cookies: cookies, visitor: visitor, defaults: defaults)
@@ -142,12 +145,12 @@ package final class Application: Sendable {
         response = try show(
           ScreenContext(
             request: request, session: session, parameters: match.parameters, application: self,
-            input: try currentModel(session)))
+            input: try currentModel(session), now: now, lifetime: lifetime))
       case .change(let change):
         response = try change(
           ChangeContext(
             request: request, session: session, parameters: match.parameters, application: self,
-            input: try acceptedForm(request, session)))
+            input: try acceptedForm(request, session), now: now, lifetime: lifetime))
       }
       for cookie in session.preferenceCookies(for: try session.preferences.commit()) {
         response.setCookie(cookie)

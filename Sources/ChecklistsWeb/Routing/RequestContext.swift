@@ -1,5 +1,6 @@
 import ChecklistsModel
 import FastCGI
+import Foundation
 import HTMLTemplates
 import Preferences
 
@@ -14,6 +15,11 @@ struct RequestContext<Input> {
   /// through `currentModel()` and `updateModel(_:)`.
   let application: Application
   let input: Input
+  /// The moment the request is answered at: every screen judges "overdue"
+  /// and "today" by this one clock reading.
+  let now: Date
+  /// When the page rendered stops being right by itself (see `PageLifetime`).
+  let lifetime: PageLifetime
 }
 
 /// A screen's context: the visitor's checklists as they stand.

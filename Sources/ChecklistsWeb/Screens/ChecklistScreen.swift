@@ -14,6 +14,7 @@ enum ChecklistScreen {
     let id = try context.id(.list)
     guard let list = context.model.checklist(id: id) else { throw WebError.listNotFound }
     context.model.setSelectedChecklist(id: id, preferences: context.preferences)
+    if let turn = list.nextOverdue(after: context.now) { context.lifetime.ends(at: turn) }
     let values = pageContext(
       list: list, nextItemID: context.model.nextItemID,
       hideChecked: context.preferences.bool(forKey: PreferenceKey.hideCheckedItems),
