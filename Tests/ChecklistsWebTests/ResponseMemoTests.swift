@@ -219,14 +219,16 @@ extension ResponseMemo {
     let id = String(try #require(browser.cookies["visitor"]).prefix(32))
     let visitor = VisitorDirectory(dataDirectory: browser.data, visitorID: id)
     let due = Date().addingTimeInterval(3_600).timeIntervalSince1970.rounded(.down)
-    try browser.application.store.update(visitor, initial: { $0! }) { model in
-      let list = model.lists[0]
-      for (offset, item) in list.items.enumerated() {
-        try model.editItem(
-          id: item.id, inList: list.id, text: item.text,
-          dueDate: Date(timeIntervalSince1970: due + Double(offset) * 60), shouldRemind: false)
-      }
-    }
+    try browser.application.store.update(
+      visitor, initial: { $0! },
+      { model in
+        let list = model.lists[0]
+        for (offset, item) in list.items.enumerated() {
+          try model.editItem(
+            id: item.id, inList: list.id, text: item.text,
+            dueDate: Date(timeIntervalSince1970: due + Double(offset) * 60), shouldRemind: false)
+        }
+      })
     settle()
     let request = Request(
       method: .get, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])
