@@ -66,13 +66,18 @@ package final class Server: @unchecked Sendable {
     switch configuration.address {
     case .unixSocket(let path, let group):
       Syscalls.unlink(path)
-      // The socket file takes the umask's mode at bind(); 0660 from the start
-      // leaves no moment in which another user could connect.
-      let (socket, failure) = Syscalls.withUmask(0o117) {
-        (LibFCGI.openSocket(path, backlog: configuration.backlog), Errno.current)
+      // The socket file is made at bind() with at most 0660 (the socket's
+      // own mode, narrowed by the umask): no moment in which another user
+      // could connect. The umask is not changed for it: it belongs to the
+      // whole process, so a directory another thread made meanwhile would
+      // lose its owner's search bit (0700 made 0600), and two servers
+      // starting at once could leave the changed umask in place for good.
+      do {
+        listenSocket = try Syscalls.listenOnUnixSocket(
+          path, mode: 0o660, backlog: configuration.backlog)
+      } catch {
+        throw .cannotListen(address: path, errno: error.code)
       }
-      listenSocket = socket
-      guard listenSocket >= 0 else { throw .cannotListen(address: path, errno: failure.code) }
       if let group {
         guard let id = Syscalls.groupID(named: group) else { throw .unknownGroup(group) }
         do {

@@ -174,6 +174,32 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
     #expect(info.st_mode & 0o777 == 0o660)
   }
 
+  /// The socket file's mode is set without the umask, which belongs to the
+  /// whole process: servers starting at once on several threads leave it as
+  /// it was (a changed one makes another thread's new 0700 directory 0600).
+  @Test func serversStartingAtOnceLeaveTheProcessUmaskAlone() throws {
+    let before = try processUmask()
+    let rounds = 50
+    let started = (0..<8).map { _ in Captured<Int>() }
+    let group = DispatchGroup()
+    for count in started {
+      group.enter()
+      Thread {
+        defer { group.leave() }
+        for round in 1...rounds {
+          guard let running = try? RunningServer(threads: 1, handler: { _ in Response() })
+          else { return }
+          _ = running.stop()
+          count.value = round
+        }
+      }.start()
+    }
+    group.wait()
+    #expect(started.map { $0.value ?? 0 } == Array(repeating: rounds, count: started.count))
+    let after = try processUmask()
+    #expect(after == before)
+  }
+
   @Test func clientThatLeavesMidResponseDoesNotWedgeTheWorker() throws {
     let large = [UInt8](repeating: 1, count: 2_000_000)
     let running = try RunningServer(threads: 1) { request in
@@ -220,6 +246,14 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
     #expect(reply.value?.text == "finished")
     #expect(throws: FastCGITestClient.Failure.self) { try running.client() }
   }
+}
+
+/// The process's file mode creation mask, read without setting it (`umask`
+/// can only be read by replacing it).
+func processUmask() throws -> String {
+  let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+  let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+  return String(try #require(line))
 }
 
 /// A value written by a handler thread and read by the test.

@@ -16,8 +16,9 @@ enum LibFCGI {
     guard FCGX_Init() == 0 else { throw .libraryInit }
   }
 
-  /// Opens a listening socket: a path for a Unix socket, or `host:port`.
-  /// The corresponding C function is `FCGX_OpenSocket`.
+  /// Opens a listening socket on `host:port` (a Unix socket is opened by
+  /// `Syscalls.listenOnUnixSocket`, which can set its file's mode before
+  /// `bind`). The corresponding C function is `FCGX_OpenSocket`.
   static func openSocket(_ address: String, backlog: Int32) -> Int32 {
     FCGX_OpenSocket(address, backlog)
   }

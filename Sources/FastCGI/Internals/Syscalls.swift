@@ -88,6 +88,39 @@ enum Syscalls {
     _ = Glibc.close(descriptor)
   }
 
+  /// A Unix socket listening at `path`, whose file has at most `mode`'s
+  /// permissions from the moment `bind` makes it: Linux gives the file the
+  /// socket's own mode, set before, less the umask's bits. The corresponding
+  /// C functions are `socket`, `fchmod`, `bind` and `listen`.
+  static func listenOnUnixSocket(_ path: String, mode: UInt32, backlog: Int32) throws(Errno)
+    -> Int32
+  {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let name = Array(path.utf8)
+    // The name and its terminating zero must fit.
+    guard name.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      throw Errno(code: ENAMETOOLONG)
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
+    let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw .current }
+    let failure = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> Errno? in
+        guard fchmod(socket, mode_t(mode)) == 0,
+          bind(socket, address, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0,
+          Glibc.listen(socket, backlog) == 0
+        else { return .current }
+        return nil
+      }
+    }
+    if let failure {
+      _ = Glibc.close(socket)
+      throw failure
+    }
+    return socket
+  }
+
   /// Shuts a socket down for reading and writing: a thread blocked in
   /// `accept` or `read` on it returns. The corresponding C function is
   /// `shutdown` with `SHUT_RDWR`.
@@ -137,14 +170,6 @@ enum Syscalls {
   /// function is `unlink`.
   static func unlink(_ path: String) {
     _ = Glibc.unlink(path)
-  }
-
-  /// Runs `body` with the process's file mode creation mask set to `mask`,
-  /// then restores the previous one. The corresponding C function is `umask`.
-  static func withUmask<Result>(_ mask: UInt32, _ body: () -> Result) -> Result {
-    let previous = umask(mode_t(mask))
-    defer { umask(previous) }
-    return body()
   }
 
   /// The id of the group called `name`, or nil when there is none. The
