@@ -25,16 +25,19 @@ struct FastCGITestClient {
 
   let fd: Int32
 
+  /// A read that waits longer than `seconds` throws `timedOut`.
+  func setTimeout(_ seconds: Double) {
+    var limit = timeval(
+      tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+  }
+
   /// Connects to `socketPath`. With `timeout`, a read that waits longer
   /// throws `timedOut`, so that a server that stopped accepting fails a test
   /// instead of hanging it.
   init(socketPath: String, timeout: Double? = nil) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    if let timeout {
-      var limit = timeval(
-        tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-      setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    }
+    if let timeout { setTimeout(timeout) }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
