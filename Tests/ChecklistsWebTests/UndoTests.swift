@@ -254,6 +254,20 @@ import Testing
     #expect(rows(browser) == ["1 false a", "2 true b", "3 false c", "4 false d"])
   }
 
+  @Test func aRestoreBeyondTheLimitsIsRefusedWithTheReason() throws {
+    let browser = try browserWithItems()
+    let deletion = try lastNumber(try location(browser.post("/lists/1/delete")))
+    try change(browser) { model in
+      for number in 0..<Limits.maximumLists { try model.addList(name: "L\(number)", icon: .none) }
+    }
+    let files = browser.storedFiles()
+    let refused = browser.post("/deleted/\(deletion)/restore")
+    #expect(refused.status == .unprocessableContent)
+    let text = browser.text(refused)
+    #expect(text.contains("You already have 500 lists") && text.contains(#"href="/deleted""#))
+    #expect(browser.storedFiles() == files)
+  }
+
   @Test func aRenamedListIsNamedAsItIsNow() throws {
     let browser = try browserWithItems()
     browser.post("/lists/1/items/1/delete")
