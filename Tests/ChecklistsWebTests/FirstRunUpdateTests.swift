@@ -32,7 +32,7 @@ import Testing
     let visitor = VisitorDirectory(
       dataDirectory: data, visitorID: "0123456789abcdef0123456789abcdef")
     let preferences = Preferences()
-    let update = FirstRunUpdate(preferences: preferences)
+    let update = FirstRunUpdate(preferences: preferences, now: Date())
 
     // A GET: shown, not stored, nothing committed.
     let shown = FirstRun.model(
@@ -65,5 +65,41 @@ import Testing
     #expect(
       FirstRun.model(stored: try store.load(visitor), preferences: preferences, commit: false)
         .lists == [])
+  }
+
+  /// Every change goes through `FirstRunUpdate`, which purges Recently
+  /// Deleted of what is older than 30 days before the change runs.
+  @Test func everyChangeThroughFirstRunUpdatePurgesBeforeItRuns() throws {
+    let store = makeStore(temporary.path)
+    let visitor = VisitorDirectory(
+      dataDirectory: temporary.path, visitorID: "00112233445566778899aabbccddeeff")
+    let preferences = Preferences()
+    preferences.values[PreferenceKey.firstTime] = false
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let day: TimeInterval = 86_400
+    func update(at now: Date, _ change: (inout DataModel) throws -> Void) throws {
+      try FirstRunUpdate(preferences: preferences, now: now).update(visitor, in: store, change)
+    }
+    var list = 0
+    try update(at: start) { model in
+      list = try model.addList(name: "L", icon: .none)
+      try model.addItem(text: "old", toList: list)
+      try model.addItem(text: "new", toList: list)
+      try model.deleteItem(id: 1, inList: list, at: start)
+    }
+    try update(at: start + 20 * day) {
+      try $0.deleteItem(id: 2, inList: list, at: start + 20 * day)
+    }
+    // 30 days after the first deletion it is still kept.
+    try update(at: start + 30 * day) { try $0.addItem(text: "x", toList: list) }
+    #expect(try store.load(visitor)?.deletions.map(\.items[0].item.text) == ["old", "new"])
+    // A second later, an unrelated change drops it, and only it.
+    try update(at: start + 30 * day + 1) { try $0.addItem(text: "y", toList: list) }
+    #expect(try store.load(visitor)?.deletions.map(\.items[0].item.text) == ["new"])
+    // A restore of a purged deletion finds nothing, though the file still held it.
+    var restored: DataModel.Restored?
+    try update(at: start + 51 * day) { model in restored = try model.restore(deletion: 2) }
+    #expect(restored == .nothing)
+    #expect(try store.load(visitor)?.deletions == [])
   }
 }

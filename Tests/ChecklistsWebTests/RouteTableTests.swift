@@ -31,6 +31,9 @@ import Testing
         "POST", "/lists/7/items/42/delete", "POST /lists/{list}/items/{item}/delete",
         [.list: 7, .item: 42]
       ),
+      ("POST", "/lists/7/remove-checked", "POST /lists/{list}/remove-checked", [.list: 7]),
+      ("GET", "/deleted", "GET /deleted", [:]),
+      ("POST", "/deleted/5/restore", "POST /deleted/{deletion}/restore", [.deletion: 5]),
       ("GET", "/settings", "GET /settings", [:]),
       ("POST", "/settings", "POST /settings", [:]),
       ("POST", "/settings/reset", "POST /settings/reset", [:]),
@@ -102,6 +105,9 @@ import Testing
       ("POST", "/lists/7/items/42/edit", "GET, HEAD"),
       ("OPTIONS", "/settings", "GET, HEAD, POST"),
       ("GET", "/settings/reset", "POST"),
+      ("GET", "/deleted/5/restore", "POST"),
+      ("POST", "/deleted", "GET, HEAD"),
+      ("GET", "/lists/7/remove-checked", "POST"),
       // Methods are case-sensitive: `get` is not `GET`.
       ("get", "/lists", "GET, HEAD, POST"),
     ]
@@ -120,6 +126,7 @@ import Testing
     for id in ids {
       #expect(Self.isNotFound(Self.resolve("GET", "/lists/\(id)")), "list \(id)")
       #expect(Self.isNotFound(Self.resolve("GET", "/lists/1/items/\(id)/edit")), "item \(id)")
+      #expect(Self.isNotFound(Self.resolve("POST", "/deleted/\(id)/restore")), "deletion \(id)")
     }
   }
 
@@ -169,7 +176,7 @@ import Testing
   /// Each route of the table is reached by its own method at a path of its
   /// pattern (ids filled in), with those ids; none is shadowed by another.
   @Test func everyRouteOfTheTableIsReachable() throws {
-    let sample: [PathParameter: Int] = [.list: 7, .item: 42]
+    let sample: [PathParameter: Int] = [.list: 7, .item: 42, .deletion: 5]
     for route in RouteTable.checklists.routes {
       var path = route.pattern.description
       for (name, id) in sample { path = path.replacing("{\(name.rawValue)}", with: "\(id)") }
@@ -210,7 +217,7 @@ import Testing
     let before = browser.storedFiles()
     for route in RouteTable.checklists.routes {
       let path = route.pattern.description.replacing("{list}", with: "1")
-        .replacing("{item}", with: "1")
+        .replacing("{item}", with: "1").replacing("{deletion}", with: "1")
       let response =
         route.isChange
         ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)

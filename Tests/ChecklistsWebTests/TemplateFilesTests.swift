@@ -9,7 +9,7 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
   static let names = [
     "layout", "all-lists", "checklist", "list-form", "item-form", "settings", "error", "list-row",
-    "item-row", "csrf-field",
+    "item-row", "csrf-field", "undo-notice", "recently-deleted",
   ]
   /// The only keys ever inserted raw: the screen inside the layout, and icon markup from Public/icons.
   static let rawKeys: Set<String> = ["content", "icon.svg", "list.icon.svg", "svg"]
@@ -155,7 +155,7 @@ import Testing
   }
 
   @Test func everyScreenLinksBack() throws {
-    for name in ["checklist", "list-form", "item-form", "settings"] {
+    for name in ["checklist", "list-form", "item-form", "settings", "recently-deleted"] {
       #expect(try Self.template(name).contains("<p class=\"back\"><a href="), "\(name)")
     }
     #expect(try Self.template("error").contains("href=\"{{back.href}}\">{{back.label}}</a>"))

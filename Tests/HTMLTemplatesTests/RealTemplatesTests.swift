@@ -29,7 +29,7 @@ struct RealTemplatesTests {
     #expect(
       try library().names == [
         "about", "all-lists", "checklist", "csrf-field", "error", "item-form", "item-row",
-        "layout", "list-form", "list-row", "settings",
+        "layout", "list-form", "list-row", "recently-deleted", "settings", "undo-notice",
       ])
   }
 

@@ -199,10 +199,10 @@ package final class Application: Sendable {
   /// the first change, the first-run `List` the visitor was shown becomes
   /// their stored model (and `FirstTime` turns false only if the change
   /// succeeds, so a refused first change leaves the visitor as they were).
-  func updateModel<T>(_ session: VisitorSession, _ change: (inout DataModel) throws -> T) throws
-    -> T
-  {
-    try FirstRunUpdate(preferences: session.preferences).update(
+  func updateModel<T>(
+    _ session: VisitorSession, now: Date, _ change: (inout DataModel) throws -> T
+  ) throws -> T {
+    try FirstRunUpdate(preferences: session.preferences, now: now).update(
       session.directory, in: store, change)
   }
 }

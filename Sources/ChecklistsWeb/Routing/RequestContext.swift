@@ -48,7 +48,7 @@ extension RequestContext {
   /// Changes the visitor's checklists: one write (see `Application.updateModel`).
   @discardableResult
   func updateModel<T>(_ change: (inout DataModel) throws -> T) throws -> T {
-    try application.updateModel(session, change)
+    try application.updateModel(session, now: now, change)
   }
 
   /// A screen rendered into the layout, with its `ETag`, or `304` when the

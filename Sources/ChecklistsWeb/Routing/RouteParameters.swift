@@ -1,10 +1,12 @@
-/// The names a route's path gives its ids (`{list}`, `{item}`).
+/// The names a route's path gives its ids (`{list}`, `{item}`, `{deletion}`).
 ///
-/// List and item ids are the stable positive integers the model hands out,
+/// List, item and deletion ids are the stable positive integers the model hands out,
 /// never row numbers; a path only yields ids in `1...999_999_999_999_999_999`.
 package enum PathParameter: String, Sendable, Hashable, CaseIterable {
   case list
   case item
+  /// An entry of Recently deleted (`Deletion.id`).
+  case deletion
 }
 
 /// The ids one request's path carried, by the name its route's pattern

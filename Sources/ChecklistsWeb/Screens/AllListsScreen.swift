@@ -1,5 +1,6 @@
 import ChecklistsModel
 import FastCGI
+import Foundation
 import HTMLTemplates
 
 /// All Lists (`GET /lists`, and `GET /` when it does not redirect): one row
@@ -14,10 +15,15 @@ enum AllListsScreen {
     return try context.page(template, title: title, pageContext(context.model, context.icons))
   }
 
-  /// `GET /lists`: the lists, and no list selected from now on.
+  /// `GET /lists`: the lists, and no list selected from now on; after a
+  /// list was deleted, the notice that offers Undo (`UndoNotice`).
   static func show(_ context: ScreenContext) throws -> Response {
     context.model.setSelectedChecklist(id: nil, preferences: context.preferences)
-    return try context.page(template, title: title, pageContext(context.model, context.icons))
+    let undo = UndoNotice.value(
+      query: context.request.query, on: .allLists, model: context.model, now: context.now,
+      csrf: { context.csrfToken })
+    return try context.page(
+      template, title: title, pageContext(context.model, context.icons, undo: undo))
   }
 
   /// The landing rule: the list to open on `/`, or nil for All Lists. A
@@ -36,7 +42,9 @@ enum AllListsScreen {
     }
   }
 
-  static func pageContext(_ model: DataModel, _ icons: IconLibrary) -> TemplateValue {
+  static func pageContext(_ model: DataModel, _ icons: IconLibrary, undo: TemplateValue? = nil)
+    -> TemplateValue
+  {
     let rows: [TemplateValue] = model.lists.map { list in
       [
         "id": .int(list.id),
@@ -45,6 +53,8 @@ enum AllListsScreen {
         "icon": icons.value(for: list.icon),
       ]
     }
-    return ["hasLists": .bool(!rows.isEmpty), "lists": .list(rows)]
+    var context: [String: TemplateValue] = ["hasLists": .bool(!rows.isEmpty), "lists": .list(rows)]
+    if let undo { context["undo"] = undo }
+    return .object(TemplateObject(context))
   }
 }

@@ -15,10 +15,15 @@ enum ChecklistScreen {
     guard let list = context.model.checklist(id: id) else { throw WebError.listNotFound }
     context.model.setSelectedChecklist(id: id, preferences: context.preferences)
     if let turn = list.nextOverdue(after: context.now) { context.lifetime.ends(at: turn) }
+    let csrf = context.csrfToken
     let values = pageContext(
       list: list, nextItemID: context.model.nextItemID,
       hideChecked: context.preferences.bool(forKey: PreferenceKey.hideCheckedItems),
-      csrf: context.csrfToken, icons: context.icons)
+      csrf: csrf, icons: context.icons,
+      undo: UndoNotice.value(
+        query: context.request.query, on: .checklist(id: id), model: context.model,
+        now: context.now,
+        csrf: { csrf }))
     return try context.page(template, title: list.name, values)
   }
 
@@ -58,13 +63,23 @@ enum ChecklistScreen {
     return .redirect(to: "/lists/\(listID)")
   }
 
-  /// `POST /lists/{list}/items/{item}/delete`: delete an item.
+  /// `POST /lists/{list}/items/{item}/delete`: delete an item; the list
+  /// again, offering Undo. A delete sent again is answered the same way
+  /// while Recently deleted still has the item.
   static func deleteItem(_ context: ChangeContext) throws -> Response {
     let listID = try context.id(.list)
     let itemID = try context.id(.item)
-    try context.updateModel { model in try model.deleteItem(id: itemID, inList: listID, at: Date())
+    let deletion = try context.updateModel { model in
+      do {
+        return try model.deleteItem(id: itemID, inList: listID, at: context.now)
+      } catch ChecklistsError.noSuchItem {
+        guard let earlier = model.deletion(ofItem: itemID, inList: listID) else {
+          throw ChecklistsError.noSuchItem(itemID)
+        }
+        return earlier.id
+      }
     }
-    return .redirect(to: "/lists/\(listID)")
+    return .redirect(to: UndoNotice.location("/lists/\(listID)", deletion: deletion))
   }
 
   /// - Parameters:
@@ -75,8 +90,10 @@ enum ChecklistScreen {
   ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
   ///     and a page kept by `ResponseMemo` for a version of the visitor's
   ///     files carries the right one, since it derives from that version.
+  ///   - undo: the `undo-notice` partial's value (`UndoNotice`), or nil.
   static func pageContext(
-    list: Checklist, nextItemID: Int, hideChecked: Bool, csrf: String, icons: IconLibrary
+    list: Checklist, nextItemID: Int, hideChecked: Bool, csrf: String, icons: IconLibrary,
+    undo: TemplateValue? = nil
   ) -> TemplateValue {
     var rows: [TemplateValue] = []
     rows.reserveCapacity(list.items.count)
@@ -98,6 +115,8 @@ enum ChecklistScreen {
       "addNonce": .int(nextItemID),
       "limits": ["itemText": .int(Limits.maximumTextLength)],
     ]
+    if list.uncheckedCount < list.items.count { context["hasChecked"] = true }
+    if let undo { context["undo"] = undo }
     if hidden > 0 {
       context["hiddenSummary"] = .string(
         hidden == 1 ? "1 checked item hidden" : "\(hidden) checked items hidden")

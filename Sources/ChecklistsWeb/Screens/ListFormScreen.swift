@@ -61,11 +61,20 @@ enum ListFormScreen {
     }
   }
 
-  /// `POST /lists/{list}/delete`: delete a list, back to All Lists.
+  /// `POST /lists/{list}/delete`: delete a list; All Lists, offering
+  /// Undo. A delete sent again is answered the same way while Recently
+  /// deleted still has the list.
   static func delete(_ context: ChangeContext) throws -> Response {
     let id = try context.id(.list)
-    try context.updateModel { model in try model.deleteList(id: id, at: Date()) }
-    return .redirect(to: "/lists")
+    let deletion = try context.updateModel { model in
+      do {
+        return try model.deleteList(id: id, at: context.now)
+      } catch ChecklistsError.noSuchList {
+        guard let earlier = model.deletion(ofList: id) else { throw ChecklistsError.noSuchList(id) }
+        return earlier.id
+      }
+    }
+    return .redirect(to: UndoNotice.location("/lists", deletion: deletion))
   }
 
   /// The form again, with what was typed and why it was refused (`422`).

@@ -1,0 +1,130 @@
+import ChecklistsModel
+import FastCGI
+import Foundation
+import HTMLTemplates
+
+/// Recently deleted (`GET /deleted`): the lists and items the visitor
+/// deleted in the last 30 days, newest first, each with Restore; and the
+/// restore itself (`POST /deleted/{deletion}/restore`), which is also the
+/// Undo of a deletion's notice (`UndoNotice`).
+enum RecentlyDeletedScreen {
+  static let template = "recently-deleted"
+  static let title = "Recently Deleted"
+  /// The query of the page an Undo of something no longer there leads to.
+  static let nothingToRestoreQuery = "nothing-to-restore"
+  /// How many item texts an entry of several items names before "and N more".
+  static let namedItems = 3
+
+  /// `GET /deleted`: the entries, and the notice of an Undo that found
+  /// nothing to restore.
+  static func show(_ context: ScreenContext) throws -> Response {
+    let now = context.now
+    let notice =
+      context.request.query == nothingToRestoreQuery
+      ? "Nothing to restore: that was restored already, or is no longer kept. Nothing was changed."
+      : nil
+    let values = pageContext(
+      model: context.model, now: now, notice: notice, csrf: context.csrfToken)
+    return try context.page(template, title: title, values)
+  }
+
+  /// `POST /deleted/{deletion}/restore`: give back exactly what the
+  /// deletion took (ids, order, checkmarks, due dates) and open its list.
+  ///
+  /// An id never handed out is `404`. One handed out and no longer there
+  /// (restored already, or purged) changes nothing and says so, so an Undo
+  /// sent twice is harmless. Items whose list has been deleted since are
+  /// `409`, pointing to Recently deleted, where the list can be restored
+  /// first.
+  static func restore(_ context: ChangeContext) throws -> Response {
+    let id = try context.id(.deletion)
+    let restored: DataModel.Restored
+    do {
+      restored = try context.updateModel { model in
+        guard id < model.nextDeletionID else { throw WebError.deletionNotFound }
+        return try model.restore(deletion: id)
+      }
+    } catch let error as ChecklistsError {
+      if case .deletedItemsListGone = error { throw WebError.restoreConflict(error.message) }
+      guard error.isRefusedInput else { throw error }
+      throw WebError.unprocessable(
+        error.message, backHref: "/deleted", backLabel: "Recently Deleted")
+    }
+    return .redirect(
+      to: UndoNotice.location(after: restored) ?? "/deleted?\(nothingToRestoreQuery)")
+  }
+
+  static func pageContext(model: DataModel, now: Date, notice: String?, csrf: String)
+    -> TemplateValue
+  {
+    let entries: [TemplateValue] = model.recentDeletions(at: now).map { deletion in
+      entry(deletion, currentList: model.checklist(id: deletion.listID), now: now)
+    }
+    var context: [String: TemplateValue] = [
+      "hasEntries": .bool(!entries.isEmpty),
+      "entries": .list(entries),
+      "keptDays": .int(Int(DataModel.deletionsKeptFor / 86_400)),
+      "csrf": .string(csrf),
+    ]
+    if let notice { context["notice"] = .string(notice) }
+    return .object(TemplateObject(context))
+  }
+
+  /// One entry: what went, from where, when.
+  ///
+  /// - Parameter currentList: the list the items came from as it is now
+  ///   (renamed, perhaps), or nil when it has been deleted since.
+  static func entry(_ deletion: Deletion, currentList: Checklist?, now: Date) -> TemplateValue {
+    var values: [String: TemplateValue] = [
+      "id": .int(deletion.id),
+      "when": .string(relativeTime(deletion.deletedAt, now: now)),
+      "datetime": .string(deletion.deletedAt.formatted(.iso8601)),
+    ]
+    if let list = deletion.list {
+      values["title"] = .string(list.name)
+      values["detail"] = .string(
+        list.items.isEmpty ? "List with no items" : "List with \(count(list.items.count, "item"))")
+    } else {
+      let texts = deletion.items.map(\.item.text)
+      let named = texts.prefix(namedItems).joined(separator: ", ")
+      values["title"] = .string(
+        texts.count > namedItems ? "\(named) and \(texts.count - namedItems) more" : named)
+      let what = texts.count == 1 ? "Item" : count(texts.count, "item")
+      values["detail"] = .string("\(what) from “\(currentList?.name ?? deletion.listName)”")
+      if currentList == nil { values["listGone"] = .string(deletion.listName) }
+    }
+    return .object(TemplateObject(values))
+  }
+
+  /// "just now", "5 minutes ago", "3 hours ago", "2 days ago": elapsed
+  /// time, which needs no time zone.
+  static func relativeTime(_ date: Date, now: Date) -> String {
+    let seconds = max(0, Int(now.timeIntervalSince(date)))
+    switch seconds {
+    case ..<60: return "just now"
+    case ..<3_600: return count(seconds / 60, "minute") + " ago"
+    case ..<86_400: return count(seconds / 3_600, "hour") + " ago"
+    default: return count(seconds / 86_400, "day") + " ago"
+    }
+  }
+
+  /// "1 item", "3 items".
+  static func count(_ number: Int, _ noun: String) -> String {
+    number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+  }
+}
+
+extension WebError {
+  /// A restore of a deletion id never handed out.
+  static let deletionNotFound = WebError(
+    status: .notFound, title: "Not in Recently Deleted",
+    message: "Nothing was deleted under this address. Recently Deleted shows what can be restored.",
+    backHref: "/deleted", backLabel: "Recently Deleted")
+
+  /// A restore that must wait for another (the items' list first).
+  static func restoreConflict(_ message: String) -> WebError {
+    WebError(
+      status: .conflict, title: "Not restored yet", message: message + " Nothing was changed.",
+      backHref: "/deleted", backLabel: "Recently Deleted")
+  }
+}
