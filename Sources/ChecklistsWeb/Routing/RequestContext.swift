@@ -1,5 +1,6 @@
 import ChecklistsModel
 import FastCGI
+import Foundation
 import HTMLTemplates
 import Preferences
 
@@ -22,6 +23,16 @@ typealias ScreenContext = RequestContext<CurrentModel>
 /// A change's context: the form, once it is known to be readable and to
 /// come from the visitor's own page.
 typealias ChangeContext = RequestContext<FormData>
+
+/// A feed's context: no visitor cookie, only the secret its path carries.
+struct FeedContext {
+  let request: Request
+  /// The token of the path's `{secret}` segment, as it came (never logged).
+  let secret: String
+  let application: Application
+  /// The moment the request is answered at.
+  let now: Date
+}
 
 extension RequestContext {
   /// The id the route's path carries under `name`.
