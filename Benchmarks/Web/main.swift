@@ -212,7 +212,7 @@ let calendarOwner = VisitorDirectory(dataDirectory: data, visitorID: VisitorID()
 let calendarStore = ChecklistStore(
   configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench"))
 let dueFrom = Date()
-try calendarStore.update(calendarOwner, initial: { $0 ?? .firstRun() }) { model in
+let addReminders: (inout DataModel) throws -> Void = { model in
   for number in 0..<1_000 {
     let text = "Reminder \(number): call the garage, ask about the tyres; then book"
     let id = try model.addItem(text: text, toList: 1)
@@ -222,6 +222,7 @@ try calendarStore.update(calendarOwner, initial: { $0 ?? .firstRun() }) { model 
       shouldRemind: true)
   }
 }
+try calendarStore.update(calendarOwner, initial: { $0 ?? .firstRun() }, addReminders)
 let calendarModel = try calendarStore.load(calendarOwner)!
 let feedBytes = CalendarFeed(
   model: calendarModel, visitorKey: calendarOwner.key, now: dueFrom, storedAt: 0

@@ -65,6 +65,18 @@ import Testing
         == .refused(.originMismatch))
   }
 
+  /// A page sent with `Referrer-Policy: no-referrer` (Settings) posts its
+  /// forms with `Origin: null`; only the browser's `same-origin` lets that by.
+  @Test func aNullOriginIsAllowedOnlyWhenTheBrowserSaysSameOrigin() {
+    #expect(verdict(site: "same-origin", origin: "null") == .allowed)
+    #expect(verdict(site: " Same-Origin ", origin: "null") == .allowed)
+    for site in ["same-site", "none", "cross-site", "", "same-origin, cross-site"] {
+      #expect(verdict(site: site, origin: "null") != .allowed, "\(site)")
+    }
+    #expect(
+      verdict(site: "same-origin", origin: "null", publicOrigin: "https://a.example") == .allowed)
+  }
+
   @Test func nullAndMalformedOriginsAreRefused() {
     #expect(verdict(origin: "null") == .refused(.nullOrigin))
     let malformed = [

@@ -23,7 +23,8 @@ package enum OriginCheck {
   /// - Parameters:
   ///   - secFetchSite: `cross-site` is refused; `same-origin`, `same-site`
   ///     and `none` go on to the `Origin` check.
-  ///   - origin: `null` is refused; otherwise its host and port must equal
+  ///   - origin: `null` is refused unless `secFetchSite` is `same-origin`
+  ///     (a page without a referrer); otherwise its host and port must equal
   ///     the `Host` header's. Each side's default port (80 for `http`, 443
   ///     for `https`, the request's scheme for `Host`) counts as no port, so
   ///     a TLS proxy in front of nginx that forwards plain HTTP still
@@ -55,7 +56,16 @@ package enum OriginCheck {
     }
     guard let origin else { return .allowed }
     let trimmed = String(origin.trimmingOptionalWhitespace())
-    if trimmed == "null" { return .refused(.nullOrigin) }
+    if trimmed == "null" {
+      // A page sent with `Referrer-Policy: no-referrer` (Settings, which
+      // shows the calendar's secret) makes the browser send `Origin: null`
+      // with its own forms; the browser's `Sec-Fetch-Site: same-origin`
+      // (which no page can set) then vouches for them. A null origin from
+      // anywhere else (a sandboxed frame, a `data:` page: cross-site, or
+      // an older browser that says nothing) is refused.
+      let sameOrigin = secFetchSite?.trimmingOptionalWhitespace().lowercased() == "same-origin"
+      return sameOrigin ? .allowed : .refused(.nullOrigin)
+    }
     guard let (scheme, authority) = splitOrigin(trimmed),
       let originAuthority = Authority(authority, defaultPort: defaultPort(of: scheme))
     else { return .refused(.malformedOrigin) }
