@@ -151,7 +151,9 @@ let package = Package(
     .executableTarget(
       name: "bench-web",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", .product(name: "HTTPTypes", package: "swift-http-types"),
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       path: "Benchmarks/Web"
     ),

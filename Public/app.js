@@ -215,3 +215,41 @@
       .catch(function () {});
   });
 })();
+
+/*
+ * The Copy button beside the calendar address (Settings). Without this
+ * script, or without a clipboard it may write, the button stays hidden and
+ * the read-only field is there to select and copy by hand.
+ */
+(function () {
+  "use strict";
+
+  if (!navigator.clipboard || !navigator.clipboard.writeText) {
+    return;
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), function (button) {
+    button.hidden = false;
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null;
+    var field = button ? document.getElementById(button.getAttribute("data-copy")) : null;
+    if (!field) {
+      return;
+    }
+    var status = button.closest(".field") ? button.closest(".field").querySelector(".copy-status") : null;
+    function say(text) {
+      if (status) {
+        status.textContent = text;
+      }
+    }
+    navigator.clipboard.writeText(field.value).then(function () {
+      say("Address copied.");
+    }, function () {
+      field.focus();
+      field.select();
+      say("Copying was not allowed: the address is selected, copy it with your keyboard.");
+    });
+  });
+})();

@@ -5,7 +5,8 @@ import Foundation
 struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
-    abstract: "Validate every visitor's Checklists.plist and Preferences.plist.",
+    abstract:
+      "Validate every visitor's Checklists.plist, Preferences.plist and calendar address.",
     discussion: "Exits with status 0 only when every file is readable."
   )
 
@@ -24,6 +25,9 @@ struct CheckCommand: ParsableCommand {
     print(
       "\(report.visitors) visitors, \(report.filesChecked) files, \(report.problems.count) problems"
     )
+    print(
+      "\(report.calendarAddresses) calendar addresses; \(report.staleCalendarEntries) index entries "
+        + "leading nowhere (harmless; prune --delete removes them)")
     print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
     if !report.isClean { throw ExitCode(1) }
   }

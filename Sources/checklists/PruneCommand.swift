@@ -11,7 +11,9 @@ struct PruneCommand: ParsableCommand {
       A visitor is seen when they change something or, at most once a day, when their \
       browser's cookie is renewed on a visit. A browser keeps the cookie 400 days after \
       its last renewal, so a visitor idle for longer can no longer come back as themselves; \
-      one idle for less still can, and would find their lists gone. Without --delete \
+      one idle for less still can, and would find their lists gone. A removed visitor's \
+      calendar address stops working with them, and calendar index entries that lead \
+      nowhere (left by an interrupted change) are removed too. Without --delete \
       nothing is removed.
       """
   )
@@ -36,11 +38,16 @@ struct PruneCommand: ParsableCommand {
       print("\(visitor.directory)  idle \(visitor.idleDays(now: now)) days, \(visitor.bytes) bytes")
     }
     for directory in report.skipped { print("\(directory)  kept: active again") }
+    for entry in report.staleCalendarEntries {
+      print("\(entry)  calendar index entry leading nowhere")
+    }
     for failure in report.failures { print("failed: \(failure)") }
     let bytes = report.idle.reduce(Int64(0)) { $0 + $1.bytes }
     let verb = delete ? "removed" : "would remove (dry run; --delete removes)"
     print(
-      "\(report.idle.count) visitors idle for \(idleDays) days or more, \(bytes) bytes: \(verb)")
+      "\(report.idle.count) visitors idle for \(idleDays) days or more, \(bytes) bytes, "
+        + "and \(report.staleCalendarEntries.count) calendar index entries leading nowhere: \(verb)"
+    )
     if !report.failures.isEmpty { throw ExitCode(1) }
   }
 }

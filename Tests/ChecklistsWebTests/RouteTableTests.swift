@@ -37,7 +37,14 @@ import Testing
       ("GET", "/settings", "GET /settings", [:]),
       ("POST", "/settings", "POST /settings", [:]),
       ("POST", "/settings/reset", "POST /settings/reset", [:]),
+      ("POST", "/settings/calendar", "POST /settings/calendar", [:]),
+      ("POST", "/settings/calendar/replace", "POST /settings/calendar/replace", [:]),
+      ("POST", "/settings/calendar/delete", "POST /settings/calendar/delete", [:]),
+      ("GET", "/calendar/\(sampleSecret).ics", "GET /calendar/{secret}.ics", [:]),
     ]
+
+  /// A token of a secret's form (whether it is anyone's is the handler's business).
+  static let sampleSecret = String(repeating: "0123456789abcdef", count: 4)
 
   static func resolve(_ method: String, _ path: String) -> RouteTable.Outcome {
     RouteTable.checklists.resolve(method: HTTPRequest.Method(method)!, path: path)
@@ -52,6 +59,11 @@ import Testing
     var ids: [PathParameter: Int] = [:]
     for name in PathParameter.allCases { ids[name] = match.parameters[name] }
     return (match.route.description, ids, match.headOnly)
+  }
+
+  /// The parameters of a matched outcome.
+  static func matchedParametersOf(_ outcome: RouteTable.Outcome) -> RouteParameters? {
+    if case .matched(let match) = outcome { match.parameters } else { nil }
   }
 
   static func isNotFound(_ outcome: RouteTable.Outcome) -> Bool {
@@ -178,7 +190,7 @@ import Testing
   @Test func everyRouteOfTheTableIsReachable() throws {
     let sample: [PathParameter: Int] = [.list: 7, .item: 42, .deletion: 5]
     for route in RouteTable.checklists.routes {
-      var path = route.pattern.description
+      var path = route.pattern.description.replacing("{secret}", with: Self.sampleSecret)
       for (name, id) in sample { path = path.replacing("{\(name.rawValue)}", with: "\(id)") }
       let reached = try #require(Self.reached(Self.resolve("\(route.method)", path)), "\(route)")
       #expect(reached.route == route.description)
@@ -218,17 +230,42 @@ import Testing
     for route in RouteTable.checklists.routes {
       let path = route.pattern.description.replacing("{list}", with: "1")
         .replacing("{item}", with: "1").replacing("{deletion}", with: "1")
+        .replacing("{secret}", with: Self.sampleSecret)
       let response =
         route.isChange
         ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)
         : browser.get(path)
       if route.isChange {
         #expect(response.status == 403, "\(route)")
+      } else if route.isFeed {
+        #expect(response.status == 404, "\(route): nobody's secret")
       } else {
         #expect([200, 303].contains(response.status), "\(route): \(response.status)")
       }
     }
     #expect(browser.storedFiles() == before)
+  }
+
+  /// A secret segment takes 1 to 64 lower-case letters and digits before
+  /// its suffix, and nothing else; it is never an id.
+  @Test func secretTokensAndTheirSuffix() throws {
+    let routed = try #require(
+      Self.matchedParametersOf(Self.resolve("GET", "/calendar/\(Self.sampleSecret).ics")))
+    #expect(routed.secret == Self.sampleSecret)
+    #expect(PathParameter.allCases.allSatisfy { routed[$0] == nil })
+    #expect(!"\(routed)".contains(Self.sampleSecret))
+    #expect(Self.matchedParametersOf(Self.resolve("GET", "/calendar/a.ics"))?.secret == "a")
+    for token in [
+      "", "A", Self.sampleSecret + "0", "a-b", "a.b", "%61", "a b", "ü", "a/b", ".ics",
+    ] {
+      #expect(Self.isNotFound(Self.resolve("GET", "/calendar/\(token).ics")), "\(token)")
+    }
+    for path in ["/calendar/abc", "/calendar/abc.ic", "/calendar/abc.icsx", "/calendar/.ics"] {
+      #expect(Self.isNotFound(Self.resolve("GET", path)), "\(path)")
+    }
+    #expect(Self.resolve("POST", "/calendar/abc.ics").allowHeader == "GET, HEAD")
+    #expect(RoutePattern.secretToken("abc".utf8) == "abc")
+    #expect(RoutePattern.secretToken(Array(repeating: UInt8(ascii: "a"), count: 65)) == nil)
   }
 
   /// A handler that asks for an id its route's path does not carry is a

@@ -27,6 +27,8 @@ def test_every_screen_is_valid_html(stack):
         "edit list": visitor.get("/lists/1/edit"),
         "edit item": visitor.get(f"/lists/1/items/{item}/edit"),
         "settings": visitor.get("/settings?saved"),
+        "settings with a calendar": (visitor.post("/settings/calendar"),
+                                     visitor.get("/settings?calendar-created"))[1],
         "refused form": visitor.post("/lists", {"name": " "}),
         "404": visitor.get("/lists/999"),
         "403": visitor.post("/lists", {"name": "x"}, csrf="0" * 64),

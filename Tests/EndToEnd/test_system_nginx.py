@@ -1,6 +1,6 @@
 """The product behind nginx configured the way README.md's "Deploying behind a
 system nginx" section says: the repository's `map`, `limit_req_zone`,
-`limit_req_status`, `upstream` and `server` blocks,
+`limit_req_status`, `log_format`, `upstream` and `server` blocks,
 with the `fastcgi_param` lines of `location @backend` replaced by the
 system's stock `fastcgi_params`, on a non-default port, the backend on a
 Unix socket. A headless Chromium makes a list and adds items to it.
@@ -80,8 +80,13 @@ class SystemNginxStack(Stack):
         site.parent.mkdir()
         directives = [re.search(rf"^[ \t]*{name} .*;$", rendered, re.M).group(0).strip()
                       for name in ("limit_req_zone", "limit_req_status")]
-        site.write_text("\n\n".join([block(rendered, "map $request_method"), *directives,
-                                      block(rendered, "upstream checklists_backend"), server]))
+        # The access log's format, which hides the calendars' secrets (one
+        # directive over several lines, no `;` inside it).
+        log_format = re.search(r"^[ \t]*log_format checklists [^;]*;", rendered, re.M).group(0).strip()
+        site.write_text("\n\n".join([
+            block(rendered, "map $request_method"), *directives,
+            block(rendered, "map $request_uri"), block(rendered, "map $http_referer"), log_format,
+            block(rendered, "upstream checklists_backend"), server]))
         (self.dir / "nginx.conf").write_text(MAIN_CONF.format(user=user))
 
     def access_log(self) -> str:
@@ -136,9 +141,17 @@ def test_a_browser_makes_a_list_and_adds_items(system_stack, profile, request):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(SCREENSHOTS / f"system-nginx-{request.node.callspec.id}.png"))
         driver.quit()
+    # A calendar's address, fetched through this nginx, is logged without its secret.
+    visitor = Visitor(system_stack)
+    assert visitor.post("/settings/calendar").status_code == 303
+    secret = re.search(r"/calendar/([0-9a-f]{64})\.ics", visitor.get("/settings").text).group(1)
+    assert visitor.get(f"/calendar/{secret}.ics").status_code == 200
+    system_stack.wait_until(lambda: '"GET /calendar/<hidden> ' in system_stack.access_log(),
+                            "nginx's log buffer (flushed every second)")
     posts = posts_answered(system_stack.access_log())
     assert (303, "/lists") in posts, posts  # the new list, accepted
     assert not [post for post in posts if post[0] == 403], posts
+    assert secret not in system_stack.access_log()
 
 
 @pytest.mark.skipif(not STOCK_FASTCGI_PARAMS.exists(), reason="no system nginx (nginx-common) installed")

@@ -118,6 +118,12 @@ enum FuzzTargets {
         guard let id = match.parameters[name] else { continue }
         check(id > 0 && id <= 999_999_999_999_999_999, "id \(id) from \(path.debugDescription)")
       }
+      if let secret = match.parameters.secret {
+        check(
+          (1...64).contains(secret.utf8.count)
+            && secret.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) },
+          "secret token from \(path.debugDescription)")
+      }
     case .methodNotAllowed(let allowed):
       check(!allowed.isEmpty, "405 with nothing allowed")
       check(!allowed.contains(method.rawValue) || method == .head, "\(method) allowed yet refused")

@@ -19,6 +19,8 @@ package final class Application: Sendable {
   let icons: IconLibrary
   let defaults: Defaults
   let store: ChecklistStore
+  /// The visitors' private calendar addresses (secrets and their index).
+  let calendars: CalendarAddresses
   let csrf: CSRF
   let memo: ResponseMemo
   let routes: RouteTable
@@ -51,6 +53,8 @@ package final class Application: Sendable {
         dataDirectory: configuration.dataDirectory, cacheCapacity: configuration.cacheCapacity,
         durable: configuration.durable),
       logger: logger)
+    calendars = CalendarAddresses(
+      dataDirectory: configuration.dataDirectory, durable: configuration.durable)
   }
 
   /// Answers one request. Never throws: every failure becomes a page with
@@ -71,6 +75,8 @@ package final class Application: Sendable {
     switch outcome {
     case .matched(let match) where memoKey != nil && match.route.isRevisited:
       return respondRemembering(match, request, key: memoKey!, now: now)
+    case .matched(let match) where match.route.isFeed:
+      response = feed(match, request, now: now)
     case .matched(let match):
       let cookies = request.cookies
       response = handle(
@@ -151,6 +157,8 @@ package final class Application: Sendable {
           ChangeContext(
             request: request, session: session, parameters: match.parameters, application: self,
             input: try acceptedForm(request, session), now: now, lifetime: lifetime))
+      case .feed:
+        throw WebError.pageNotFound  // answered by `feed(_:_:now:)`, without a session
       }
       for cookie in session.preferenceCookies(for: try session.preferences.commit()) {
         response.setCookie(cookie)
@@ -204,5 +212,20 @@ package final class Application: Sendable {
   ) throws -> T {
     try FirstRunUpdate(preferences: session.preferences, now: now).update(
       session.directory, in: store, change)
+  }
+
+  /// A feed route: no visitor cookie read or set, no session. A secret
+  /// that is nobody's gets the very answer of an unknown address. A
+  /// failure is logged by its route's pattern, never by the path that
+  /// carries the secret.
+  func feed(_ match: RouteTable.Match, _ request: Request, now: Date) -> Response {
+    guard case .feed(let answer) = match.route.handler, let secret = match.parameters.secret
+    else { return renderer.errorResponse(.pageNotFound) }
+    do {
+      let context = FeedContext(request: request, secret: secret, application: self, now: now)
+      return try answer(context) ?? renderer.errorResponse(.pageNotFound)
+    } catch {
+      return renderer.errorResponse(webError(for: error, route: match.route))
+    }
   }
 }

@@ -6,4 +6,7 @@ extension HTTPField.Name {
 
   /// `Referrer-Policy`.
   package static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+
+  /// `X-Robots-Tag`: what a search engine may do with a response.
+  package static let xRobotsTag = HTTPField.Name("X-Robots-Tag")!
 }

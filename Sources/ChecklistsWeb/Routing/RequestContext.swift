@@ -29,6 +29,16 @@ typealias ScreenContext = RequestContext<CurrentModel>
 /// come from the visitor's own page.
 typealias ChangeContext = RequestContext<FormData>
 
+/// A feed's context: no visitor cookie, only the secret its path carries.
+struct FeedContext {
+  let request: Request
+  /// The token of the path's `{secret}` segment, as it came (never logged).
+  let secret: String
+  let application: Application
+  /// The moment the request is answered at.
+  let now: Date
+}
+
 extension RequestContext {
   /// The id the route's path carries under `name`.
   func id(_ name: PathParameter) throws -> Int { try parameters.require(name) }

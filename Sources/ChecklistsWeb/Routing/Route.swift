@@ -6,7 +6,10 @@ import FastCGI
 /// What a route is follows from its line: a `GET` route is a screen
 /// (it changes no file; `HEAD` reaches it too), a `POST` route is a change
 /// (its form passes the CSRF and Origin checks before the handler runs,
-/// and it answers `303 See Other`).
+/// and it answers `303 See Other`). A feed route is a `GET` whose address is
+/// its own key (`/calendar/{secret}.ics`): it runs without the visitor
+/// cookie, sets none, and answers any address it does not know exactly as
+/// an unknown address is answered.
 ///
 /// A class, so that routing a request hands out a reference to its route
 /// rather than a copy of its pattern and handler.
@@ -15,10 +18,14 @@ package final class Route: Sendable, CustomStringConvertible {
   typealias ScreenHandler = @Sendable (ScreenContext) throws -> Response
   /// Makes a change, given the accepted form.
   typealias ChangeHandler = @Sendable (ChangeContext) throws -> Response
+  /// Answers a feed, given the request and the secret its path carries;
+  /// nil when the secret is nobody's (the page any unknown address gets).
+  typealias FeedHandler = @Sendable (FeedContext) throws -> Response?
 
   enum Handler: Sendable {
     case screen(ScreenHandler)
     case change(ChangeHandler)
+    case feed(FeedHandler)
   }
 
   package let method: RouteMethod
@@ -42,6 +49,12 @@ package final class Route: Sendable, CustomStringConvertible {
     Route(method: .get, pattern: pattern, isRevisited: revisited, handler: .screen(handler))
   }
 
+  /// A feed at `pattern`, reached by its secret alone (no cookie).
+  static func feed(_ pattern: RoutePattern, _ handler: @escaping FeedHandler) -> Route {
+    precondition(pattern.carriesSecret, "a feed's address carries its secret: \(pattern)")
+    return Route(method: .get, pattern: pattern, isRevisited: false, handler: .feed(handler))
+  }
+
   /// A change at `pattern`.
   static func post(_ pattern: RoutePattern, _ handler: @escaping ChangeHandler) -> Route {
     Route(method: .post, pattern: pattern, isRevisited: false, handler: .change(handler))
@@ -50,6 +63,11 @@ package final class Route: Sendable, CustomStringConvertible {
   /// True for a route that changes something: reached by `POST`, its form
   /// checked against forgery.
   package var isChange: Bool { method == .post }
+
+  /// True for a feed, answered without the visitor's session.
+  package var isFeed: Bool {
+    if case .feed = handler { true } else { false }
+  }
 
   /// `GET /lists/{list}`: how the route is named in logs and tests.
   package var description: String { "\(method) \(pattern)" }

@@ -11,7 +11,7 @@ package enum PathParameter: String, Sendable, Hashable, CaseIterable {
 
 /// The ids one request's path carried, by the name its route's pattern
 /// gives them.
-package struct RouteParameters: Sendable, Hashable {
+package struct RouteParameters: Sendable, Hashable, CustomStringConvertible {
   /// A handler asked for an id its route's pattern does not name: a
   /// mistake in the route table, answered `500` and logged.
   struct Missing: Error, CustomStringConvertible {
@@ -21,6 +21,15 @@ package struct RouteParameters: Sendable, Hashable {
 
   let names: [PathParameter]
   let ids: [Int]
+  /// The token of a `{secret}` segment (a calendar's address), else nil.
+  /// Never logged: it is the address's only key.
+  package let secret: String?
+
+  init(names: [PathParameter], ids: [Int], secret: String? = nil) {
+    self.names = names
+    self.ids = ids
+    self.secret = secret
+  }
 
   /// The id named `name`, or nil when the route's path has none.
   package subscript(name: PathParameter) -> Int? {
@@ -31,5 +40,11 @@ package struct RouteParameters: Sendable, Hashable {
   func require(_ name: PathParameter) throws(Missing) -> Int {
     guard let id = self[name] else { throw Missing(name: name) }
     return id
+  }
+
+  /// The ids, and never the secret.
+  package var description: String {
+    let ids = zip(names, ids).map { "\($0.rawValue)=\($1)" }
+    return "[" + (ids + (secret == nil ? [] : ["secret=(hidden)"])).joined(separator: ", ") + "]"
   }
 }

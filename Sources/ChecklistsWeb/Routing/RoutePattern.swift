@@ -3,7 +3,10 @@
 ///
 /// A literal matches its own bytes only, so a percent-encoded spelling
 /// (`%6cists`) never matches. `{name}` matches a stable id and records it
-/// under `name` (see `PathParameter`).
+/// under `name` (see `PathParameter`). `{secret}` followed by a literal
+/// suffix (`{secret}.ics`) matches a secret token (see `secretToken(_:)`)
+/// and that suffix, and records the token: an address whose path is its
+/// only key, such as a calendar's.
 package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
   ExpressibleByStringLiteral
 {
@@ -11,7 +14,12 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     /// The segment's bytes.
     case literal([UInt8])
     case id(PathParameter)
+    /// A secret token, then these bytes.
+    case secret(suffix: [UInt8])
   }
+
+  /// How a segment that carries a secret token starts in the table.
+  static let secretPlaceholder = "{secret}"
 
   let segments: [Segment]
   /// The path parameters, in the order the pattern names them.
@@ -37,6 +45,14 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
   package init(stringLiteral text: String) { self.init(text) }
 
   private static func segment(_ text: Substring, of pattern: String) -> Segment {
+    if text.hasPrefix(secretPlaceholder) {
+      let suffix = text.dropFirst(secretPlaceholder.count)
+      precondition(
+        suffix.hasPrefix(".") && suffix.utf8.count > 1
+          && suffix.utf8.dropFirst().allSatisfy { isTokenByte($0) },
+        "a secret is followed by an extension such as .ics in \(pattern)")
+      return .secret(suffix: Array(suffix.utf8))
+    }
     if text.hasPrefix("{") && text.hasSuffix("}") {
       guard let name = PathParameter(rawValue: String(text.dropFirst().dropLast())) else {
         preconditionFailure("no path parameter named \(text) in \(pattern)")
@@ -53,39 +69,70 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     return .literal(Array(text.utf8))
   }
 
-  /// The literals in order, nil for an id: two patterns of the same shape
-  /// match the same paths, whatever their ids are named.
+  /// The literals in order, nil for an id, the suffix after a nil for a
+  /// secret: two patterns of the same shape match the same paths, whatever
+  /// their ids are named.
   var shape: [[UInt8]?] {
-    segments.map { if case .literal(let literal) = $0 { literal } else { nil } }
+    segments.flatMap { segment -> [[UInt8]?] in
+      switch segment {
+      case .literal(let literal): [literal]
+      case .id: [nil]
+      case .secret(let suffix): [nil, suffix]
+      }
+    }
   }
 
-  /// The ids in `path` in the order of `parameterNames`, or nil when it
-  /// does not match. `path` is a raw path of as many segments as the
-  /// pattern, none of them empty (see `RouteTable.segmentCount(of:)`). The
-  /// literals are compared first, so a path of another shape costs no id
-  /// parsing.
-  func match(_ path: UnsafeBufferPointer<UInt8>) -> [Int]? {
+  /// True when the pattern has a `{secret}` segment.
+  var carriesSecret: Bool {
+    segments.contains { if case .secret = $0 { true } else { false } }
+  }
+
+  /// What a path carries: the ids in the order of `parameterNames`, and
+  /// the secret token of a `{secret}` segment.
+  struct Captured {
+    var ids: [Int]
+    var secret: String?
+  }
+
+  /// The ids and the secret in `path`, or nil when it does not match.
+  /// `path` is a raw path of as many segments as the pattern, none of them
+  /// empty (see `RouteTable.segmentCount(of:)`). The literals are compared
+  /// first, so a path of another shape costs no id parsing.
+  func match(_ path: UnsafeBufferPointer<UInt8>) -> Captured? {
     var start = 1
     for segment in segments {
       let end = Self.end(ofSegmentAt: start, in: path)
-      if case .literal(let literal) = segment, !literal.elementsEqual(path[start..<end]) {
-        return nil
+      switch segment {
+      case .literal(let literal):
+        if !literal.elementsEqual(path[start..<end]) { return nil }
+      case .secret(let suffix):
+        if end - start <= suffix.count || !suffix.elementsEqual(path[(end - suffix.count)..<end]) {
+          return nil
+        }
+      case .id:
+        break
       }
       start = end + 1
     }
-    if parameterNames.isEmpty { return [] }
-    var ids: [Int] = []
-    ids.reserveCapacity(parameterNames.count)
+    if parameterNames.isEmpty && !carriesSecret { return Captured(ids: [], secret: nil) }
+    var captured = Captured(ids: [], secret: nil)
+    captured.ids.reserveCapacity(parameterNames.count)
     start = 1
     for segment in segments {
       let end = Self.end(ofSegmentAt: start, in: path)
-      if case .id = segment {
+      switch segment {
+      case .id:
         guard let id = Self.identifier(path[start..<end]) else { return nil }
-        ids.append(id)
+        captured.ids.append(id)
+      case .secret(let suffix):
+        guard let token = Self.secretToken(path[start..<(end - suffix.count)]) else { return nil }
+        captured.secret = token
+      case .literal:
+        break
       }
       start = end + 1
     }
-    return ids
+    return captured
   }
 
   /// The index of the `/` after the segment that starts at `start`, or the
@@ -111,5 +158,24 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
       value = value * 10 + Int(digit - UInt8(ascii: "0"))
     }
     return value
+  }
+
+  /// The longest secret token a path may carry.
+  static let maximumSecretLength = 64
+
+  /// A secret token: 1 to 64 lower-case ASCII letters and digits (what a
+  /// hex or base32 secret is written in), or nil. Whether it is anyone's
+  /// secret is for the handler to find out; a token of another shape is
+  /// simply not found, like any unknown address.
+  static func secretToken<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
+    guard !bytes.isEmpty, bytes.count <= maximumSecretLength, bytes.allSatisfy(isTokenByte) else {
+      return nil
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
   }
 }

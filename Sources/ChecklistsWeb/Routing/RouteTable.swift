@@ -86,9 +86,10 @@ package struct RouteTable: Sendable {
     let wanted = RouteMethod.of(method)
     var declared: UInt8 = 0  // a bit per method of the routes at this path
     for route in routesBySegmentCount[count] {
-      guard let ids = route.pattern.match(path) else { continue }
+      guard let captured = route.pattern.match(path) else { continue }
       if let wanted, route.method == wanted.method {
-        let parameters = RouteParameters(names: route.pattern.parameterNames, ids: ids)
+        let parameters = RouteParameters(
+          names: route.pattern.parameterNames, ids: captured.ids, secret: captured.secret)
         return .matched(Match(route: route, parameters: parameters, headOnly: wanted.headOnly))
       }
       declared |= route.method.bit

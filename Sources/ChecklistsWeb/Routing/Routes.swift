@@ -21,5 +21,9 @@ extension RouteTable {
     .get("/settings", SettingsScreen.show),
     .post("/settings", SettingsScreen.save),
     .post("/settings/reset", SettingsScreen.reset),
+    .post("/settings/calendar", SettingsScreen.createCalendar),
+    .post("/settings/calendar/replace", SettingsScreen.replaceCalendar),
+    .post("/settings/calendar/delete", SettingsScreen.removeCalendar),
+    .feed("/calendar/{secret}.ics", CalendarFeedRoute.show),
   ])
 }

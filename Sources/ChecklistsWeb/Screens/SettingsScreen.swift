@@ -14,7 +14,7 @@ enum SettingsScreen {
       openLastList: context.preferences.bool(forKey: PreferenceKey.openLastList),
       hideCheckedItems: context.preferences.bool(forKey: PreferenceKey.hideCheckedItems),
       notice: notice(query: context.request.query), csrf: context.csrfToken)
-    return try context.page(template, title: title, values)
+    return try pageWithCalendar(context, values)  // the calendar section: SettingsScreen+Calendar
   }
 
   /// `POST /settings`: save the settings. An unchecked box sends nothing,
@@ -39,7 +39,7 @@ enum SettingsScreen {
     switch query {
     case "saved": "Settings saved."
     case "reset": "Settings reset to their defaults."
-    default: nil
+    default: calendarNotice(query: query)
     }
   }
 

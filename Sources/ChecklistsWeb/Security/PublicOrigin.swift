@@ -1,3 +1,5 @@
+import FastCGI
+
 /// The one origin browsers reach the site at, as the operator states it
 /// (`checklists serve --public-origin https://lists.example.org`).
 ///
@@ -21,6 +23,31 @@ package struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
     else { return nil }
     self.scheme = scheme
     self.authority = parsed
+  }
+
+  init(scheme: String, authority: OriginCheck.Authority) {
+    self.scheme = scheme
+    self.authority = authority
+  }
+
+  /// The origin a browser reached this request at, for an absolute address
+  /// the site hands out (the calendar's): `configured` when the operator
+  /// gave one (`serve --public-origin`), else the request's scheme and
+  /// `Host`, completed with the port nginx accepted it on when the `Host`
+  /// names none (as the origin check does; Debian's `fastcgi_params` drops
+  /// the port the browser wrote). Nil without a readable `Host`.
+  static func of(_ request: Request, configured: PublicOrigin?) -> PublicOrigin? {
+    if let configured { return configured }
+    let scheme = request.isHTTPS ? "https" : "http"
+    let defaultPort = OriginCheck.defaultPort(of: scheme)
+    guard let host = request.head.authority,
+      var authority = OriginCheck.Authority(
+        host.trimmingOptionalWhitespace(), defaultPort: defaultPort)
+    else { return nil }
+    if !authority.isPortWritten, let port = request.serverPort, port != defaultPort {
+      authority.port = port
+    }
+    return PublicOrigin(scheme: scheme, authority: authority)
   }
 
   /// `scheme://host[:port]`, the default port left out, as browsers send it.

@@ -24,13 +24,22 @@ package enum DataCheck {
     package var visitors = 0
     package var filesChecked = 0
     package var problems: [Problem] = []
+    /// Visitors with a calendar address whose index entry leads to them.
+    package var calendarAddresses = 0
+    /// Calendar index entries that lead nowhere: left by a crash between
+    /// the steps of a change, harmless (a presented secret is always
+    /// compared with the visitor's current one); `prune --delete` removes
+    /// them. Not a problem.
+    package var staleCalendarEntries = 0
     /// True when nothing is wrong (the command's exit status 0).
     package var isClean: Bool { problems.isEmpty }
   }
 
   /// Walks `dataDirectory/users/<shard>/<key>/`, decodes every
   /// `Checklists.plist` and checks that every `Preferences.plist` is a
-  /// dictionary plist.
+  /// dictionary plist, that every `Calendar.secret` holds a secret whose
+  /// index entry leads back to its visitor, and that every file of the
+  /// calendar index is an entry.
   ///
   /// - Parameter repair: move unreadable files aside
   ///   (`<name>.corrupt-<timestamp>`), as the store does when it meets one.
@@ -39,6 +48,7 @@ package enum DataCheck {
     let fileManager = FileManager.default
     let users = dataDirectory + "/users"
     var isDirectory: ObjCBool = false
+    checkCalendarIndex(dataDirectory: dataDirectory, into: &report)
     guard fileManager.fileExists(atPath: users, isDirectory: &isDirectory), isDirectory.boolValue
     else { return report }  // nobody has stored anything yet
     for shard in VisitorDirectory.sortedEntries(users) {
@@ -67,9 +77,48 @@ package enum DataCheck {
           let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
           guard plist is [String: Any] else { throw NotADictionary() }
         }
+        checkCalendarSecret(of: visitor, dataDirectory: dataDirectory, into: &report)
       }
     }
     return report
+  }
+
+  /// A visitor's `Calendar.secret`, when there is one: 64 hex digits whose
+  /// index entry leads back to them (else their address would be `404`).
+  private static func checkCalendarSecret(
+    of visitor: VisitorDirectory, dataDirectory: String, into report: inout Report
+  ) {
+    let calendars = CalendarAddresses(dataDirectory: dataDirectory)
+    let path = CalendarAddresses.secretPath(of: visitor)
+    guard (try? FileStatus.of(path)) != nil else { return }
+    report.filesChecked += 1
+    guard let secret = try? calendars.secret(of: visitor) else {
+      report.problems.append(Problem(path: path, reason: "not a calendar secret"))
+      return
+    }
+    let entry = CalendarAddresses.Entry(
+      path: calendars.entryPath(digest: secret.digest), key: visitor.key)
+    guard let stored = calendars.entries().first(where: { $0.path == entry.path }),
+      stored == entry
+    else {
+      report.problems.append(
+        Problem(path: path, reason: "calendar address without its index entry (its feed is 404)"))
+      return
+    }
+    report.calendarAddresses += 1
+  }
+
+  /// Every file under `DATA/calendars` must be an entry (`<2 hex>/<64 hex>`
+  /// holding a visitor's key); entries that lead nowhere are counted.
+  private static func checkCalendarIndex(dataDirectory: String, into report: inout Report) {
+    let calendars = CalendarAddresses(dataDirectory: dataDirectory)
+    for entry in calendars.entries() {
+      guard entry.key != nil else {
+        report.problems.append(Problem(path: entry.path, reason: "not a calendar index entry"))
+        continue
+      }
+      if !calendars.isCurrent(entry) { report.staleCalendarEntries += 1 }
+    }
   }
 
   private struct NotADictionary: Error, CustomStringConvertible {

@@ -75,6 +75,9 @@ package enum VisitorActivity {
     package var idle: [Visitor] = []
     /// Directories that were idle when listed but active again under their lock.
     package var skipped: [String] = []
+    /// Calendar index entries that led nowhere (removed unless a dry run;
+    /// the entries of removed visitors are not counted here).
+    package var staleCalendarEntries: [String] = []
     package var failures: [String] = []
   }
 
@@ -86,10 +89,16 @@ package enum VisitorActivity {
   /// back meanwhile is kept), by first renaming it out of its place in one
   /// step: a request that waited for the lock then finds no directory and
   /// fails without writing, rather than writing into one being deleted.
+  /// The visitor's calendar address goes with them: its secret is read
+  /// under the lock, and its index entry removed once the directory is
+  /// gone (a crash in between leaves an entry that leads nowhere). Then
+  /// every other entry that leads nowhere is removed too (see
+  /// `CalendarAddresses.removeStaleEntries`).
   package static func prune(
     dataDirectory: String, idleDays: Int, dryRun: Bool, now: Date = Date()
   ) -> PruneReport {
     var report = PruneReport()
+    let calendars = CalendarAddresses(dataDirectory: dataDirectory)
     for paths in directories(dataDirectory: dataDirectory) {
       guard let candidate = visitor(at: paths.path), candidate.idleDays(now: now) >= idleDays
       else { continue }
@@ -108,17 +117,21 @@ package enum VisitorActivity {
         ].filter { (try? FileIdentity.of($0.0)) == nil }.map(\.1))
       do {
         let moved = try FileLock.withLock(paths.lockPath) {
-          try FileLock.withLock(preferencesLockPath) { () -> Bool in
+          try FileLock.withLock(preferencesLockPath) { () -> (CalendarSecret?)? in
             guard let again = visitor(at: directory, ignoring: created),
               again.idleDays(now: now) >= idleDays
-            else { return false }
+            else { return nil }
+            let secret = try calendars.secret(of: paths)
             try FileNames.rename(directory, to: pruned)
-            return true
+            return .some(secret)
           }
         }
-        guard moved else {
+        guard let calendarSecret = moved else {
           report.skipped.append(directory)
           continue
+        }
+        if let calendarSecret {
+          try calendars.removeEntry(of: calendarSecret, leadingTo: paths.key)
         }
         try FileManager.default.removeItem(atPath: pruned)
         report.idle.append(candidate)
@@ -126,6 +139,9 @@ package enum VisitorActivity {
         report.failures.append("\(directory): \(error)")
       }
     }
+    let stale = calendars.removeStaleEntries(dryRun: dryRun)
+    report.staleCalendarEntries = stale.removed
+    report.failures += stale.failures
     return report
   }
 }

@@ -1,0 +1,87 @@
+import ChecklistsModel
+import FileSystem
+import Foundation
+import Storage
+import TestSupport
+import Testing
+import checklists
+
+/// `check` and `prune` with calendar addresses: the index is checked, a
+/// pruned visitor's address goes with them, and entries that lead nowhere
+/// are swept.
+@Suite struct CalendarMaintenanceTests {
+  let temporary = TemporaryDirectory("calendar-maintenance")
+  var data: String { temporary.path }
+  var calendars: CalendarAddresses { CalendarAddresses(dataDirectory: data, durable: false) }
+
+  private func visitorWithData(_ id: String) throws -> VisitorDirectory {
+    let visitor = VisitorDirectory(dataDirectory: data, visitorID: id)
+    try makeStore(data).update(visitor, initial: storedOrFirstRun) { model in
+      _ = try model.addItem(text: "milk", toList: 1)
+    }
+    return visitor
+  }
+
+  private func backdate(_ visitor: VisitorDirectory, days: Double) throws {
+    let past = Date(timeIntervalSinceNow: -days * 86_400)
+    for name in try FileManager.default.contentsOfDirectory(atPath: visitor.path) {
+      try FileManager.default.setAttributes(
+        [.modificationDate: past], ofItemAtPath: "\(visitor.path)/\(name)")
+    }
+    try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: visitor.path)
+  }
+
+  @Test func checkCountsAddressesAndReportsDamagedOnes() throws {
+    let good = try visitorWithData("good")
+    let orphan = try visitorWithData("orphan")
+    let damaged = try visitorWithData("damaged")
+    _ = try calendars.create(for: good)
+    let orphanSecret = try calendars.create(for: orphan)
+    _ = try calendars.create(for: damaged)
+    // An address whose index entry is lost would be a 404 for its owner.
+    try FileManager.default.removeItem(atPath: calendars.entryPath(digest: orphanSecret.digest))
+    try Data("nonsense".utf8).write(
+      to: URL(fileURLWithPath: CalendarAddresses.secretPath(of: damaged)))
+    // A stray file in the index, and an entry a crash left behind.
+    try Data("x".utf8).write(to: URL(fileURLWithPath: "\(data)/calendars/stray"))
+    _ = try? calendars.replace(for: good) { step in
+      if step == .newEntryWritten { throw CancellationError() }
+    }
+
+    let report = DataCheck.run(dataDirectory: data, repair: false)
+    #expect(report.calendarAddresses == 1)
+    // The damaged visitor's entry and the interrupted replacement's.
+    #expect(report.staleCalendarEntries == 2)
+    #expect(
+      Set(report.problems.map(\.path)) == [
+        CalendarAddresses.secretPath(of: orphan), CalendarAddresses.secretPath(of: damaged),
+        "\(data)/calendars/stray",
+      ])
+  }
+
+  @Test func pruneTakesAVisitorsAddressWithThemAndSweepsStrayEntries() throws {
+    let idle = try visitorWithData("idle")
+    let active = try visitorWithData("active")
+    let idleSecret = try calendars.create(for: idle)
+    let activeSecret = try calendars.create(for: active)
+    _ = try? calendars.replace(for: active) { step in
+      if step == .newEntryWritten { throw CancellationError() }
+    }
+    try backdate(idle, days: 500)
+
+    let dryRun = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: true)
+    #expect(dryRun.idle.map(\.directory) == [idle.path])
+    #expect(dryRun.staleCalendarEntries.count == 1)
+    #expect(calendars.entries().count == 3)
+    #expect(try calendars.visitor(presenting: idleSecret.text) == idle)
+
+    let pruned = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
+    #expect(pruned.failures.isEmpty)
+    #expect(pruned.idle.map(\.directory) == [idle.path])
+    #expect(pruned.staleCalendarEntries.count == 1)
+    #expect(try calendars.visitor(presenting: idleSecret.text) == nil)
+    #expect(try calendars.visitor(presenting: activeSecret.text) == active)
+    #expect(calendars.entries().map(\.path) == [calendars.entryPath(digest: activeSecret.digest)])
+    #expect(DataCheck.run(dataDirectory: data, repair: false).isClean)
+  }
+}
