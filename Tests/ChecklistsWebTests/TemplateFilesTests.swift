@@ -9,7 +9,7 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
   static let names = [
     "layout", "all-lists", "checklist", "list-form", "item-form", "settings", "error", "list-row",
-    "item-row", "csrf-field",
+    "item-row", "csrf-field", "reorder",
   ]
   /// The only keys ever inserted raw: the screen inside the layout, and icon markup from Public/icons.
   static let rawKeys: Set<String> = ["content", "icon.svg", "list.icon.svg", "svg"]

@@ -97,10 +97,12 @@ package final class Application: Sendable {
     if request.headerFields.hasField(.ifNoneMatch) {
       unconditional.head.headerFields[.ifNoneMatch] = nil
     }
+    let lifetime = PageLifetime()
     let response = SecurityHeaders.applying(
-      to: handle(match, unconditional, cookies: cookies, visitor: visitor))
+      to: handle(match, unconditional, cookies: cookies, visitor: visitor, lifetime: lifetime))
     if let version, !visitor.needsCookie {
-      memo.keep(response, version: version, until: visitor.cookieDue, for: key)
+      memo.keep(
+        response, version: version, until: min(visitor.cookieDue, lifetime.endSecond), for: key)
     }
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else {
       return response
@@ -126,7 +128,7 @@ package final class Application: Sendable {
   /// on whichever page comes first); a change, its form once accepted.
   func handle(
     _ match: RouteTable.Match, _ request: Request, cookies: Cookies,
-    visitor: VisitorSession.Visitor
+    visitor: VisitorSession.Visitor, lifetime: PageLifetime = PageLifetime()
   ) -> Response {
     let session = VisitorSession(
       request: request, cookies: cookies, visitor: visitor, defaults: defaults)
@@ -142,7 +144,7 @@ package final class Application: Sendable {
         response = try show(
           ScreenContext(
             request: request, session: session, parameters: match.parameters, application: self,
-            input: try currentModel(session)))
+            input: try currentModel(session), lifetime: lifetime))
       case .change(let change):
         response = try change(
           ChangeContext(

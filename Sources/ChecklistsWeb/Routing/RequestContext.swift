@@ -15,6 +15,8 @@ struct RequestContext<Input> {
   /// through `currentModel()` and `updateModel(_:)`.
   let application: Application
   let input: Input
+  /// Until when the page a screen renders stays right (see `PageLifetime`).
+  var lifetime = PageLifetime()
 }
 
 /// A screen's context: the visitor's checklists as they stand.
