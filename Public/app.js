@@ -19,7 +19,7 @@
  * below includes the pressed button's name and value, as a native
  * submission does.
  *
- * On a list shown in the visitor's own order (its <ul data-move>), rows
+ * On a list shown in the visitor's own order (it links to Reorder), rows
  * can also be dragged, or moved with Alt+Up and Alt+Down from any of a
  * row's controls: one POST to the item's move address per move, focus kept
  * on the moved item, and its new place said in a live region.
@@ -44,7 +44,7 @@
   var announcer = null;
   var zone = browserZone();
   var ZONED_FORMS = "form.item-rows, form.add-item, form.reorder, form.item-edit";
-  var MOVABLE_ROW = "ul.items[data-move] > li";
+  var ROW = "ul.items > li";
 
   function browserZone() {
     try {
@@ -70,9 +70,21 @@
     });
   }
 
+  /* A list shown in its own order links to Reorder: its rows may move. */
+  function isReorderable(list) {
+    var form = list.closest("form.item-rows");
+    return !!form && !!form.querySelector("a[href$='/reorder']");
+  }
+
+  /* The row of `element` when it may be moved, else null. */
+  function movableRow(element) {
+    var row = element instanceof Element ? element.closest(ROW) : null;
+    return row && isReorderable(row.parentNode) ? row : null;
+  }
+
   function enableDragging(root) {
-    Array.prototype.forEach.call(root.querySelectorAll(MOVABLE_ROW), function (row) {
-      row.draggable = true;
+    Array.prototype.forEach.call(root.querySelectorAll(ROW), function (row) {
+      row.draggable = isReorderable(row.parentNode);
     });
   }
 
@@ -357,8 +369,8 @@
         (event.key !== "ArrowUp" && event.key !== "ArrowDown")) {
       return;
     }
-    var control = event.target instanceof Element ? event.target : null;
-    var row = control && control.closest(MOVABLE_ROW);
+    var control = event.target;
+    var row = movableRow(control);
     if (!row) {
       return;
     }
@@ -391,7 +403,7 @@
   function dropTarget(event) {
     var node = event.target;
     var element = node && node.nodeType === 1 ? node : node && node.parentElement;
-    var row = dragged && element ? element.closest(MOVABLE_ROW) : null;
+    var row = dragged && element ? movableRow(element) : null;
     if (!row || !canMoveNextTo(dragged, row)) {
       return null;
     }
@@ -400,7 +412,7 @@
   }
 
   document.addEventListener("dragstart", function (event) {
-    var row = event.target instanceof Element ? event.target.closest(MOVABLE_ROW) : null;
+    var row = movableRow(event.target);
     if (!row || pending) {
       return;
     }

@@ -173,8 +173,8 @@ import Testing
     #expect(label.text(Self.date("2030-05-12T22:15:00Z")) == "Tomorrow 00:15")
     #expect(label.text(Self.date("2030-05-11T09:00:00Z")) == "Yesterday 11:00")
     #expect(label.text(Self.date("2030-05-20T07:05:00Z")) == "20 May 09:05")
-    #expect(label.text(Self.date("2031-01-03T07:00:00Z")) == "3 Jan 2031 08:00")
-    #expect(label.text(Self.date("1999-12-31T23:00:00Z")) == "1 Jan 2000 00:00")
+    #expect(label.text(Self.date("2031-01-03T07:00:00Z")) == "3 Jan 2031")
+    #expect(label.text(Self.date("1999-12-31T23:00:00Z")) == "1 Jan 2000")
   }
 
   @Test func theWordsChangeAtTheVisitorsNextMidnight() {

@@ -56,7 +56,7 @@ import Testing
     #expect(again.contains(#"name="shouldRemind" value="on" checked"#))
     #expect(again.contains("Time zone: UTC"))
     let row = try #require(Self.row(browser.text(browser.get("/lists/1")), "oat milk"))
-    #expect(row.contains(#"<time datetime="2030-05-12T14:30Z">12 May 2030 14:30</time>"#))
+    #expect(row.contains(#"<time datetime="2030-05-12T14:30Z">12 May 2030</time>"#))
     #expect(!row.contains("Overdue"))
     // Emptied, the due date goes, and so does Remind me when unchecked.
     browser.post("/lists/1/items/1", [("text", "oat milk"), ("dueDate", "")])
@@ -112,7 +112,7 @@ import Testing
     let page = browser.text(browser.get("/lists/1"))
     #expect(
       Self.row(page, "late")
-        == #"<time class="late" datetime="2001-02-03T04:05Z">Overdue, 3 Feb 2001 04:05</time><a class="edit" href="1/items/1/edit" aria-label="Edit late"></a><button class="del" formaction="1/items/1/delete" aria-label="Delete late"></button>"#
+        == #"<time class="late" datetime="2001-02-03T04:05Z">Overdue, 3 Feb 2001</time><a class="edit" href="1/items/1/edit" aria-label="Edit late"></a><button class="del" formaction="1/items/1/delete" aria-label="Delete late"></button>"#
     )
     #expect(Self.row(page, "done late")?.contains("Overdue") == false)
     #expect(Self.row(page, "done late")?.contains(#"<time datetime="2001-02-03T04:05Z">"#) == true)
@@ -149,13 +149,13 @@ import Testing
     let browser = try Self.visitor(items: ["call"])
     let saved = browser.post(
       "/lists/1/items/1",
-      [("text", "call"), ("dueDate", "2030-07-01T09:00"), ("browserTimeZone", "Europe/Berlin")])
+      [("text", "call"), ("dueDate", "2030-07-01T01:00"), ("browserTimeZone", "Europe/Berlin")])
     #expect(saved.status == .seeOther)
     let row = try #require(Self.row(browser.text(browser.get("/lists/1")), "call"))
-    #expect(row.contains(#"<time datetime="2030-07-01T07:00Z">1 Jul 2030 09:00</time>"#))
+    #expect(row.contains(#"<time datetime="2030-06-30T23:00Z">1 Jul 2030</time>"#))
     let form = browser.text(browser.get("/lists/1/items/1/edit"))
     #expect(
-      form.contains(#"value="2030-07-01T09:00""#) && form.contains("Time zone: Europe/Berlin"))
+      form.contains(#"value="2030-07-01T01:00""#) && form.contains("Time zone: Europe/Berlin"))
     let settings = browser.text(browser.get("/settings"))
     #expect(settings.contains("<option selected>Europe/Berlin</option>"))
   }
@@ -281,7 +281,7 @@ import Testing
     let browser = try Self.visitor(items: ["a", "b", "c"])
     let list = browser.text(browser.get("/lists/1"))
     #expect(list.contains(#"<a href="1/reorder">Reorder</a>"#))
-    #expect(list.contains(#"<ul class="rows items" data-move>"#))
+    #expect(list.contains(#"<ul class="rows items">"#))
     let page = browser.text(browser.get("/lists/1/reorder"))
     #expect(page.contains(#"<input type="hidden" name="from" value="reorder">"#))
     #expect(

@@ -2,7 +2,9 @@ import Foundation
 
 /// How a checklist row shows a due date: short, in the visitor's zone, and
 /// relative to the day it is rendered on ("Today 14:00", "Tomorrow 09:00",
-/// "12 May 18:30", "3 Jan 2027 08:00").
+/// "12 May 18:30", and for another year "3 Jan 2027": a date that far is
+/// read for its day, its time is on the item's form; every byte of a list
+/// page costs throughput, see `Templates/item-row.mustache`).
 ///
 /// Because the words depend on the day, a page that shows one is right only
 /// until the visitor's next midnight (`nextChange`), which is when a kept
@@ -35,7 +37,7 @@ struct DueDateLabel {
     case -1: return "Yesterday \(time)"
     default:
       let day = "\(wall.day) \(Self.months[wall.month - 1])"
-      return wall.year == thisYear ? "\(day) \(time)" : "\(day) \(wall.year) \(time)"
+      return wall.year == thisYear ? "\(day) \(time)" : "\(day) \(wall.year)"
     }
   }
 

@@ -22,7 +22,7 @@ enum ChecklistScreen {
       zone: { VisitorTimeZone.current(preferences) })
     if let changesAt = page.changesAt { context.lifetime.ends(at: changesAt) }
     let values = pageContext(
-      page, nextItemID: context.model.nextItemID, csrf: context.csrfToken, icons: context.icons)
+      page, nextItemID: context.model.nextItemID, csrf: context.csrfToken)
     return try context.page(template, title: list.name, values)
   }
 
@@ -80,9 +80,7 @@ enum ChecklistScreen {
   ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
   ///     and a page kept by `ResponseMemo` for a version of the visitor's
   ///     files carries the right one, since it derives from that version.
-  static func pageContext(
-    _ page: ChecklistPage, nextItemID: Int, csrf: String, icons: IconLibrary
-  ) -> TemplateValue {
+  static func pageContext(_ page: ChecklistPage, nextItemID: Int, csrf: String) -> TemplateValue {
     let list = page.list
     var rows: [TemplateValue] = []
     rows.reserveCapacity(page.rows.count)
@@ -98,10 +96,10 @@ enum ChecklistScreen {
       }
       rows.append(.object(TemplateObject(values)))
     }
+    var listValues: [String: TemplateValue] = ["id": .int(list.id), "name": .string(list.name)]
+    if list.icon != .none { listValues["glyph"] = .string(list.icon.fileName) }
     var context: [String: TemplateValue] = [
-      "list": [
-        "id": .int(list.id), "name": .string(list.name), "icon": icons.value(for: list.icon),
-      ],
+      "list": .object(TemplateObject(listValues)),
       "hasAnyItems": .bool(!list.items.isEmpty),
       "hasItems": .bool(!rows.isEmpty),
       "items": .list(rows),
