@@ -147,17 +147,54 @@ import Testing
 
   @Test func theBrowsersZoneIsAdoptedAndDatesAreTypedInIt() throws {
     let browser = try Self.visitor(items: ["call"])
+    // The script's field, with any change: the zone is kept.
+    browser.post("/lists/1/items/1/toggle", [("check", "0"), ("browserTimeZone", "Europe/Berlin")])
+    let form = browser.text(browser.get("/lists/1/items/1/edit"))
+    #expect(form.contains(#"<input type="hidden" name="dueDateZone" value="Europe/Berlin">"#))
+    #expect(form.contains("Time zone: Europe/Berlin"))
     let saved = browser.post(
       "/lists/1/items/1",
-      [("text", "call"), ("dueDate", "2030-07-01T01:00"), ("browserTimeZone", "Europe/Berlin")])
+      [
+        ("text", "call"), ("dueDate", "2030-07-01T01:00"), ("dueDateZone", "Europe/Berlin"),
+        ("browserTimeZone", "Europe/Berlin"),
+      ])
     #expect(saved.status == .seeOther)
     let row = try #require(Self.row(browser.text(browser.get("/lists/1")), "call"))
     #expect(row.contains(#"<time datetime="2030-06-30T23:00Z">1 Jul 2030</time>"#))
-    let form = browser.text(browser.get("/lists/1/items/1/edit"))
     #expect(
-      form.contains(#"value="2030-07-01T01:00""#) && form.contains("Time zone: Europe/Berlin"))
+      browser.text(browser.get("/lists/1/items/1/edit")).contains(#"value="2030-07-01T01:00""#))
     let settings = browser.text(browser.get("/settings"))
     #expect(settings.contains("<option selected>Europe/Berlin</option>"))
+  }
+
+  /// A form shown in one zone and sent from another (a journey): its date
+  /// is read in the zone it was shown in, so an unchanged date stays put.
+  @Test func aDateIsReadInTheZoneTheFormShowedItIn() throws {
+    let browser = try Self.visitor(items: ["call"])
+    browser.post("/settings", [("TimeZone", "Europe/Berlin")])
+    browser.post(
+      "/lists/1/items/1",
+      [("text", "call"), ("dueDate", "2030-07-01T01:00"), ("dueDateZone", "Europe/Berlin")])
+    let saved = browser.post(
+      "/lists/1/items/1",
+      [
+        ("text", "call me"), ("dueDate", "2030-07-01T01:00"), ("dueDateZone", "Europe/Berlin"),
+        ("browserTimeZone", "America/New_York"),
+      ])
+    #expect(saved.status == .seeOther)
+    let row = try #require(Self.row(browser.text(browser.get("/lists/1")), "call me"))
+    #expect(row.contains(#"<time datetime="2030-06-30T23:00Z">30 Jun 2030</time>"#))
+    let form = browser.text(browser.get("/lists/1/items/1/edit"))
+    #expect(form.contains(#"value="2030-06-30T19:00""#) && form.contains("America/New_York"))
+    // A zone this site does not know: the form again, nothing saved.
+    let before = browser.storedFiles()
+    let refused = browser.post(
+      "/lists/1/items/1",
+      [("text", "call"), ("dueDate", "2030-07-01T01:00"), ("dueDateZone", "Mars/Olympus_Mons")])
+    #expect(refused.status == .badRequest)
+    #expect(browser.text(refused).contains("a time zone this site does not know"))
+    #expect(browser.text(refused).contains(#"value="2030-07-01T01:00""#))
+    #expect(browser.storedFiles() == before)
   }
 
   @Test func theZoneIsWrittenOnlyWhenItIsKnownAndNew() throws {

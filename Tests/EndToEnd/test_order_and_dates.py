@@ -33,8 +33,13 @@ def new_list(stack, name, items):
     return visitor, list_id
 
 
+ZONE_FIELD = re.compile(r'<input type="hidden" name="dueDateZone" value="([^"]*)">')
+
+
 def edit(visitor, list_id, item, text, due="", remind=False, **extra):
-    fields = {"text": text, "dueDate": due, **extra}
+    """Sends the item form as a browser would: with the zone it was shown in."""
+    form = visitor.get(f"/lists/{list_id}/items/{item}/edit").text
+    fields = {"text": text, "dueDate": due, "dueDateZone": ZONE_FIELD.search(form).group(1), **extra}
     if remind:
         fields["shouldRemind"] = "on"
     return visitor.post(f"/lists/{list_id}/items/{item}", fields)
@@ -184,7 +189,9 @@ def test_sort_by_due_date_and_checked_items_last(stack):
 def test_the_time_zone_comes_from_the_browser_or_settings(stack):
     visitor, list_id = new_list(stack, "Calls", ["call"])
     item = ids_by_text(visitor, list_id)["call"]
-    # What the enhancement script sends: the browser's zone with the form.
+    # What the enhancement script sends: the browser's zone with every change.
+    assert visitor.post(f"/lists/{list_id}/items/{item}/toggle",
+                        {"check": "0", "browserTimeZone": "Europe/Berlin"}).status_code == 303
     saved = edit(visitor, list_id, item, "call", "2030-07-01T01:00", browserTimeZone="Europe/Berlin")
     assert saved.status_code == 303
     assert rows(visitor, list_id)[0][3] == '<time datetime="2030-06-30T23:00Z">1 Jul 2030</time>'

@@ -44,14 +44,16 @@ enum ItemFormScreen {
   }
 
   /// `POST /lists/{list}/items/{item}`: save an item's text (field `text`),
-  /// due date (`dueDate`, empty for none, a wall-clock time in the
-  /// visitor's zone) and Remind me (`shouldRemind` sent when checked). A
-  /// due date that is not one, or falls outside 1970-9999, is `400`; a
-  /// text refused by the model `422`; either way the form comes back with
-  /// everything as it was typed, and nothing is stored.
+  /// due date (`dueDate`, empty for none, a wall-clock time in the zone the
+  /// form was shown in, `dueDateZone`) and Remind me (`shouldRemind` sent
+  /// when checked). A due date that is not one, or falls outside 1970-9999,
+  /// is `400`; a text refused by the model `422`; either way the form comes
+  /// back with everything as it was typed, and nothing is stored.
   ///
-  /// The zone is the one the script reports with the form (which is then
-  /// stored, as with every change it sends), else the stored one.
+  /// The date is read in the zone the form showed it in, not the one the
+  /// browser reports with it: a visitor whose zone changed (a journey)
+  /// saving the form unchanged keeps the same due date. The reported zone
+  /// is then stored, as with every change the script sends.
   static func save(_ context: ChangeContext) throws -> Response {
     let listID = try context.id(.list)
     let itemID = try context.id(.item)
@@ -59,15 +61,20 @@ enum ItemFormScreen {
     let fields = Fields(
       text: form["text"] ?? "", dueDate: form["dueDate"] ?? "",
       shouldRemind: form.contains("shouldRemind"))
-    var zoneName = VisitorTimeZone.currentIdentifier(context.preferences)
-    if let reported = form[VisitorTimeZone.browserField],
-      VisitorTimeZone.zone(named: reported) != nil
-    {
-      zoneName = reported
+    let current = VisitorTimeZone.currentIdentifier(context.preferences)
+    let zoneName = form["dueDateZone"] ?? current
+    guard let zone = VisitorTimeZone.zone(named: zoneName) else {
+      return try refused(
+        context, fields: fields, zone: current,
+        Refusal(
+          field: .dueDate,
+          message:
+            "The form named a time zone this site does not know. The due date is read in \(current): check it, then save again."
+        ), status: .badRequest)
     }
     let dueDate: Date?
     do {
-      dueDate = try DueDateField.parse(fields.dueDate, in: VisitorTimeZone.zone(named: zoneName)!)
+      dueDate = try DueDateField.parse(fields.dueDate, in: zone)
     } catch {
       var malformed = false
       if case .malformed = error { malformed = true }
