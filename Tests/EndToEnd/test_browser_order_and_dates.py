@@ -115,6 +115,28 @@ def test_without_javascript_the_reorder_screen_moves_with_buttons(stack, profile
         driver.quit()
 
 
+def test_with_javascript_the_reorder_buttons_keep_the_page_and_the_focus(stack, profile):
+    driver = chromium(profile, javascript=True)
+    try:
+        driver.get(stack.url("/"))
+        for text in ("tent", "stove", "map"):
+            add_item(driver, text, True)
+        driver.find_element(By.LINK_TEXT, "Reorder").click()
+        wait(driver, lambda d: d.current_url.endswith("/lists/1/reorder"))
+        driver.find_element(By.CSS_SELECTOR, "button[aria-label='Move tent down']").click()
+        wait(driver, lambda d: live_region(d) == "Moved \u201ctent\u201d to position 2 of 3")
+        assert driver.current_url.endswith("/lists/1/reorder"), "no page load"
+        assert driver.switch_to.active_element.get_attribute("aria-label") == "Move tent down"
+        driver.switch_to.active_element.click()
+        wait(driver, lambda d: live_region(d) == "Moved \u201ctent\u201d to position 3 of 3")
+        # At the bottom Down is disabled: focus goes to Up.
+        assert driver.switch_to.active_element.get_attribute("aria-label") == "Move tent up"
+        driver.get(stack.url("/lists/1"))
+        assert shown(driver) == ["stove", "map", "tent"]
+    finally:
+        driver.quit()
+
+
 def test_sort_and_check_all_with_javascript_are_one_request_each(stack, profile):
     driver = chromium(profile, javascript=True)
     try:
