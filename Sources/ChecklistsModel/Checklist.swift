@@ -45,16 +45,6 @@ package struct Checklist: Sendable, Equatable {
     items.firstIndex { $0.id == id }
   }
 
-  /// The earliest due date after `now` of an unchecked item: when the
-  /// next item turns overdue by itself; nil when none will.
-  package func nextOverdue(after now: Date) -> Date? {
-    var next: Date?
-    for item in items where !item.checked {
-      if let due = item.dueDate, due >= now, next.map({ due < $0 }) ?? true { next = due }
-    }
-    return next
-  }
-
   /// The items as the screen shows them: in the list's `sort` (by due date,
   /// undated last, ties in the own order), then, when `checkedLast`, the
   /// unchecked before the checked (each keeping that order).

@@ -8,6 +8,11 @@ package enum PreferenceKey {
   package static let openLastList = "OpenLastList"
   /// Setting: show only unchecked items.
   package static let hideCheckedItems = "HideCheckedItems"
+  /// Setting: a checklist shows its checked items after the unchecked ones.
+  package static let checkedItemsLast = "CheckedItemsLast"
+  /// The visitor's time zone (an IANA name such as `Europe/Berlin`), in
+  /// which due dates are entered and shown; UTC until known.
+  package static let timeZone = "TimeZone"
 }
 
 /// The part of a UserDefaults-like store the model needs; the web layer

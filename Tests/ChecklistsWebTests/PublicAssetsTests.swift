@@ -35,11 +35,11 @@ import Testing
   @Test func theStylesheetUsesNoExternalResources() throws {
     let css = try Self.file("style.css")
     #expect(!css.contains("@import"))
-    // Only the product's own glyphs, by absolute path with a version.
+    // Only the product's own glyphs and icons, by absolute path with a version.
     let urls = css.matches(of: /url\(([^)]*)\)/).map { String($0.output.1) }
     #expect(!urls.isEmpty)
     for url in urls {
-      #expect(url.wholeMatch(of: /"\/ui\/[a-z]+\.svg\?v=\d+"/) != nil, "\(url)")
+      #expect(url.wholeMatch(of: /"\/(ui|icons)\/[a-z-]+\.svg\?v=\d+"/) != nil, "\(url)")
       let name = url.dropFirst(2).prefix { $0 != "?" }
       #expect(
         FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(String(name)).path),
@@ -71,6 +71,15 @@ import Testing
     #expect(js.contains("redirect: \"follow\""))
     #expect(js.contains("HTMLFormElement.prototype.submit.call(form)"))
     #expect(js.contains("parseFromString(page.html, \"text/html\")"))
+  }
+
+  /// A checklist's heading draws its icon from the stylesheet: every icon
+  /// but No Icon has its class there.
+  @Test(arguments: icons.filter { $0 != "no-icon" }) func eachIconHasAHeadingClass(name: String)
+    throws
+  {
+    let css = try Self.file("style.css")
+    #expect(css.contains(".i-\(name) {\n  --glyph: url(\"/icons/\(name).svg?v=1\");\n}"))
   }
 
   @Test func theFaviconIsOwnSVG() throws {

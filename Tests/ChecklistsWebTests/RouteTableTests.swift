@@ -18,6 +18,10 @@ import Testing
       ("POST", "/lists/7", "POST /lists/{list}", [.list: 7]),
       ("POST", "/lists/7/delete", "POST /lists/{list}/delete", [.list: 7]),
       ("POST", "/lists/7/items", "POST /lists/{list}/items", [.list: 7]),
+      ("POST", "/lists/7/sort", "POST /lists/{list}/sort", [.list: 7]),
+      ("POST", "/lists/7/check-all", "POST /lists/{list}/check-all", [.list: 7]),
+      ("POST", "/lists/7/uncheck-all", "POST /lists/{list}/uncheck-all", [.list: 7]),
+      ("GET", "/lists/7/reorder", "GET /lists/{list}/reorder", [.list: 7]),
       (
         "GET", "/lists/7/items/42/edit", "GET /lists/{list}/items/{item}/edit",
         [.list: 7, .item: 42]
@@ -29,6 +33,10 @@ import Testing
       ),
       (
         "POST", "/lists/7/items/42/delete", "POST /lists/{list}/items/{item}/delete",
+        [.list: 7, .item: 42]
+      ),
+      (
+        "POST", "/lists/7/items/42/move", "POST /lists/{list}/items/{item}/move",
         [.list: 7, .item: 42]
       ),
       ("POST", "/lists/7/remove-checked", "POST /lists/{list}/remove-checked", [.list: 7]),

@@ -9,7 +9,7 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
   static let names = [
     "layout", "all-lists", "checklist", "list-form", "item-form", "settings", "error", "list-row",
-    "item-row", "csrf-field", "undo-notice", "recently-deleted",
+    "item-row", "csrf-field", "undo-notice", "recently-deleted", "reorder",
   ]
   /// The only keys ever inserted raw: the screen inside the layout, and icon markup from Public/icons.
   static let rawKeys: Set<String> = ["content", "icon.svg", "list.icon.svg", "svg"]

@@ -135,7 +135,7 @@ import Testing
   @Test func removeCheckedItemsOffersUndoWhichPutsThemBackInPlace() throws {
     let browser = try browserWithItems()
     browser.post("/lists/1/items/4/toggle", [("check", "1")])
-    #expect(browser.text(browser.get("/lists/1")).contains(#"action="/lists/1/remove-checked""#))
+    #expect(browser.text(browser.get("/lists/1")).contains(#"formaction="1/remove-checked""#))
     let before = try stored(browser)
     let rowsBefore = rows(browser)
 

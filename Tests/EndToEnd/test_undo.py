@@ -84,13 +84,13 @@ def test_deleting_a_list_then_undo_gives_it_back_with_its_id_and_items(stack):
 def test_remove_checked_items_then_undo(stack):
     visitor, ids = visitor_with_items(stack, checked=("milk", "bread"))
     before = visitor.get("/lists/1").text
-    assert 'action="/lists/1/remove-checked"' in before
+    assert 'formaction="1/remove-checked"' in before
 
     location = see_other(visitor.post("/lists/1/remove-checked"), "/lists/1?removed=")
     page = visitor.get(location).text
     assert "Removed 2 checked items." in page
     assert [int(item) for item, _ in ROW.findall(page)] == [ids["eggs"], ids["butter"]]
-    assert 'action="/lists/1/remove-checked"' not in page  # nothing checked is left
+    assert 'formaction="1/remove-checked"' not in page  # nothing checked is left
 
     # Sent again: nothing is checked, nothing changes, no Undo.
     files = stored_files(stack)

@@ -13,12 +13,22 @@ struct RealTemplatesTests {
   func library() throws -> TemplateLibrary { try Self.library.get() }
 
   static let checklist: TemplateValue = [
-    "list": ["id": "L1", "name": "Groceries & more", "icon": ["svg": "<svg id=\"cart\"/>"]],
+    "list": ["id": "L1", "name": "Groceries & more", "glyph": "groceries"],
+    "hasAnyItems": true,
     "hasItems": true,
     "items": [
-      ["id": "I1", "text": "<script>alert(1)</script>", "checked": false],
-      ["id": "I2", "text": "Crème fraîche \"bio\"", "checked": true],
+      [
+        "id": "I1", "text": "<script>alert(1)</script>", "checked": false,
+        "due": ["iso": "2030-05-12T12:00Z", "label": "12 May 2030", "overdue": false],
+      ],
+      [
+        "id": "I2", "text": "Crème fraîche \"bio\"", "checked": true,
+        "due": ["iso": "2001-05-12T12:00Z", "label": "12 May 2001", "overdue": true],
+      ],
     ],
+    "sort": ["offerDueDate": true],
+    "moves": true,
+    "canCheckAll": true,
     "csrf": "0123abcd",
     "addNonce": 7,
     "limits": ["itemText": 200],
@@ -29,7 +39,8 @@ struct RealTemplatesTests {
     #expect(
       try library().names == [
         "about", "all-lists", "checklist", "csrf-field", "error", "item-form", "item-row",
-        "layout", "list-form", "list-row", "recently-deleted", "settings", "undo-notice",
+        "layout", "list-form", "list-row", "recently-deleted", "reorder", "settings",
+        "undo-notice",
       ])
   }
 
@@ -48,8 +59,18 @@ struct RealTemplatesTests {
     #expect(!html.contains("<script>"))
     #expect(html.contains("Crème fraîche &quot;bio&quot;"))
     #expect(
+      html.contains("<h1><span class=\"list-icon i-groceries\"></span>Groceries &amp; more</h1>"))
+    // A due date in a <time>; an overdue one says so in words.
+    #expect(
       html.contains(
-        "<h1><span class=\"icon\" aria-hidden=\"true\"><svg id=\"cart\"/></span>Groceries &amp; more</h1>"
+        "</button><time datetime=\"2030-05-12T12:00Z\">12 May 2030</time><a class=\"edit\""))
+    #expect(
+      html.contains(
+        "<time class=\"late\" datetime=\"2001-05-12T12:00Z\">Overdue, 12 May 2001</time>"))
+    // The list's buttons post through the rows' form.
+    #expect(
+      html.contains(
+        "<p class=\"bar\"><button formaction=\"L1/sort\" name=\"sort\" value=\"dueDate\">Sort by due date</button><a href=\"L1/reorder\">Reorder</a><button formaction=\"L1/check-all\">Check all</button></p>"
       ))
     // Names inside a row that the row lacks come from the enclosing context.
     #expect(html.contains("formaction=\"L1/items/I1/toggle\""))
@@ -68,10 +89,13 @@ struct RealTemplatesTests {
     let html = try library().render(
       "checklist",
       context: [
-        "list": ["id": "L1", "name": "Trips", "icon": ["svg": ""]], "hasItems": false, "items": [],
-        "hiddenSummary": "2 checked items hidden", "csrf": "t", "limits": ["itemText": 200],
+        "list": ["id": "L1", "name": "Trips"], "hasAnyItems": true, "hasItems": false,
+        "items": [], "canUncheckAll": true, "hiddenSummary": "2 checked items hidden", "csrf": "t",
+        "limits": ["itemText": 200],
       ])
     #expect(html.contains("<p class=\"empty\">Every item is checked.</p>"))
+    #expect(html.contains("<button formaction=\"L1/uncheck-all\">Uncheck all</button>"))
+    #expect(html.contains("<h1>Trips</h1>"))
     #expect(html.contains("<p class=\"hidden-summary\">2 checked items hidden. "))
     #expect(!html.contains("<ul"))
   }

@@ -5,8 +5,12 @@ import Preferences
 /// start, held in memory only.
 enum RegisteredDefaults {
   /// The settings a visitor sees on `/settings`; a reset returns exactly
-  /// these to their defaults and leaves internal state (`FirstTime`) alone.
-  static let settingKeys = [PreferenceKey.openLastList, PreferenceKey.hideCheckedItems]
+  /// these to their defaults and leaves internal state (`FirstTime`) alone,
+  /// and the visitor's time zone too: it says where the visitor is, not how
+  /// the app behaves, and UTC would show their due dates at the wrong hours.
+  static let settingKeys = [
+    PreferenceKey.openLastList, PreferenceKey.hideCheckedItems, PreferenceKey.checkedItemsLast,
+  ]
 
   static func register(in defaults: Defaults) {
     defaults.register(defaults: [
@@ -14,6 +18,8 @@ enum RegisteredDefaults {
       PreferenceKey.firstTime: true,
       PreferenceKey.openLastList: true,
       PreferenceKey.hideCheckedItems: false,
+      PreferenceKey.checkedItemsLast: false,
+      PreferenceKey.timeZone: VisitorTimeZone.defaultIdentifier,
     ])
     for (key, kind) in cookieBacked { defaults.declareCookieBacked(key, as: kind) }
   }

@@ -2,6 +2,7 @@ import ChecklistsModel
 import FastCGI
 import Foundation
 import HTMLTemplates
+import HTTPTypes
 import Preferences
 
 /// What a route's handler is given: the request, who sent it, the ids in
@@ -68,9 +69,14 @@ extension RequestContext {
     return .page(body: body, etag: ETag(body: body), for: request)
   }
 
-  /// A form shown again with what was typed and why it was refused (`422`).
-  func refusedForm(_ template: String, title: String, _ values: TemplateValue) throws -> Response {
-    try application.renderer.response(template, title: title, context: values, status: 422)
+  /// A form shown again with what was typed and why it was refused: `422`
+  /// for what the model refuses, `400` for a field our pages never send
+  /// as it came (a date that is none).
+  func refusedForm(
+    _ template: String, title: String, _ values: TemplateValue,
+    status: HTTPResponse.Status = .unprocessableContent
+  ) throws -> Response {
+    try application.renderer.response(template, title: title, context: values, status: status)
   }
 }
 

@@ -14,16 +14,19 @@ enum ChecklistScreen {
     let id = try context.id(.list)
     guard let list = context.model.checklist(id: id) else { throw WebError.listNotFound }
     context.model.setSelectedChecklist(id: id, preferences: context.preferences)
-    if let turn = list.nextOverdue(after: context.now) { context.lifetime.ends(at: turn) }
+    let preferences = context.preferences
+    let page = ChecklistPage(
+      list: list, now: context.now,
+      checkedLast: preferences.bool(forKey: PreferenceKey.checkedItemsLast),
+      hideChecked: preferences.bool(forKey: PreferenceKey.hideCheckedItems),
+      zone: { VisitorTimeZone.current(preferences) })
+    if let changesAt = page.changesAt { context.lifetime.ends(at: changesAt) }
     let csrf = context.csrfToken
     let values = pageContext(
-      list: list, nextItemID: context.model.nextItemID,
-      hideChecked: context.preferences.bool(forKey: PreferenceKey.hideCheckedItems),
-      csrf: csrf, icons: context.icons,
+      page, nextItemID: context.model.nextItemID, csrf: csrf,
       undo: UndoNotice.value(
         query: context.request.query, on: .checklist(id: id), model: context.model,
-        now: context.now,
-        csrf: { csrf }))
+        now: context.now, csrf: { csrf }))
     return try context.page(template, title: list.name, values)
   }
 
@@ -33,6 +36,7 @@ enum ChecklistScreen {
     let listID = try context.id(.list)
     do {
       let formState = try context.form.nonNegativeInteger("nonce")
+      VisitorTimeZone.adoptBrowserZone(from: context.form, into: context.preferences)
       try context.updateModel { model in
         try model.addItem(text: context.form["text"] ?? "", toList: listID, formState: formState)
       }
@@ -53,6 +57,7 @@ enum ChecklistScreen {
     // rendered by an earlier version, still open in a browser) it flips,
     // as that page meant: refusing it would break every such page.
     let wanted = try context.form.wantedCheck()
+    VisitorTimeZone.adoptBrowserZone(from: context.form, into: context.preferences)
     try context.updateModel { model in
       if let wanted {
         try model.setItem(id: itemID, inList: listID, checked: wanted)
@@ -83,8 +88,7 @@ enum ChecklistScreen {
   }
 
   /// - Parameters:
-  ///   - hideChecked: the `HideCheckedItems` setting: only the unchecked
-  ///     items are shown, with a count of the hidden ones.
+  ///   - page: the rows the list shows, in the order it shows them.
   ///   - nextItemID: the model's next item id, sent back by the add-item
   ///     form as its `nonce`: it changes exactly when an item is added, so
   ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
@@ -92,34 +96,50 @@ enum ChecklistScreen {
   ///     files carries the right one, since it derives from that version.
   ///   - undo: the `undo-notice` partial's value (`UndoNotice`), or nil.
   static func pageContext(
-    list: Checklist, nextItemID: Int, hideChecked: Bool, csrf: String, icons: IconLibrary,
-    undo: TemplateValue? = nil
+    _ page: ChecklistPage, nextItemID: Int, csrf: String, undo: TemplateValue? = nil
   ) -> TemplateValue {
+    let list = page.list
     var rows: [TemplateValue] = []
-    rows.reserveCapacity(list.items.count)
-    var hidden = 0
-    for item in list.items {
-      if hideChecked && item.checked {
-        hidden += 1
-        continue
+    rows.reserveCapacity(page.rows.count)
+    for row in page.rows {
+      var values: [String: TemplateValue] = [
+        "id": .int(row.item.id), "text": .string(row.item.text), "checked": .bool(row.item.checked),
+      ]
+      if let due = row.due {
+        values["due"] = [
+          "iso": .string(due.machineReadable), "label": .string(due.label),
+          "overdue": .bool(due.isOverdue),
+        ]
       }
-      rows.append(["id": .int(item.id), "text": .string(item.text), "checked": .bool(item.checked)])
+      rows.append(.object(TemplateObject(values)))
     }
+    var listValues: [String: TemplateValue] = ["id": .int(list.id), "name": .string(list.name)]
+    if list.icon != .none { listValues["glyph"] = .string(list.icon.fileName) }
     var context: [String: TemplateValue] = [
-      "list": [
-        "id": .int(list.id), "name": .string(list.name), "icon": icons.value(for: list.icon),
-      ],
+      "list": .object(TemplateObject(listValues)),
+      "hasAnyItems": .bool(!list.items.isEmpty),
       "hasItems": .bool(!rows.isEmpty),
       "items": .list(rows),
       "csrf": .string(csrf),
       "addNonce": .int(nextItemID),
       "limits": ["itemText": .int(Limits.maximumTextLength)],
+      "sort": [
+        "dueDate": .bool(list.sort == .dueDate),
+        "offerDueDate": .bool(list.sort == .own && list.items.contains { $0.dueDate != nil }),
+      ],
+      "canCheckAll": .bool(list.uncheckedCount > 0),
+      "canUncheckAll": .bool(list.uncheckedCount < list.items.count),
     ]
     if list.uncheckedCount < list.items.count { context["hasChecked"] = true }
     if let undo { context["undo"] = undo }
-    if hidden > 0 {
+    if let moves = page.moves {
+      context["moves"] = true
+      context["movesGrouped"] = .bool(moves == .grouped)
+    }
+    if page.hiddenCount > 0 {
       context["hiddenSummary"] = .string(
-        hidden == 1 ? "1 checked item hidden" : "\(hidden) checked items hidden")
+        page.hiddenCount == 1
+          ? "1 checked item hidden" : "\(page.hiddenCount) checked items hidden")
     }
     return .object(TemplateObject(context))
   }

@@ -1,6 +1,8 @@
 import ChecklistsModel
 import FastCGI
+import Foundation
 import HTMLTemplates
+import HTTPTypes
 
 /// The form to edit an item (`GET /lists/{list}/items/{item}/edit`) and its
 /// save; shown again, with what was typed and the reason, when a
@@ -9,29 +11,104 @@ enum ItemFormScreen {
   static let template = "item-form"
   static let title = "Edit Item"
 
-  /// `GET /lists/{list}/items/{item}/edit`: the form, filled with the item's text.
+  /// What the form's fields hold: the item as saved, or what was sent.
+  struct Fields {
+    var text: String
+    /// The due date field's value: `YYYY-MM-DDTHH:MM` in the visitor's
+    /// zone, or exactly what was typed when it comes back refused.
+    var dueDate: String
+    var shouldRemind: Bool
+  }
+
+  /// Why a submission came back, and which field it is about.
+  struct Refusal {
+    enum Field: String { case text, dueDate }
+    var field: Field
+    var message: String
+    /// The due date is not a date at all (not merely out of range).
+    var isMalformedDate = false
+  }
+
+  /// `GET /lists/{list}/items/{item}/edit`: the form, filled with the item.
   static func show(_ context: ScreenContext) throws -> Response {
     let (list, item) = try Self.item(context, in: context.model)
+    let zoneName = VisitorTimeZone.currentIdentifier(context.preferences)
+    let zone = VisitorTimeZone.zone(named: zoneName)!
+    let fields = Fields(
+      text: item.text, dueDate: item.dueDate.map { WallClockTime($0, in: zone).formValue } ?? "",
+      shouldRemind: item.shouldRemind)
     let values = pageContext(
-      list: list, item: item, text: item.text, error: nil, csrf: context.csrfToken)
+      list: list, item: item, fields: fields, zone: zoneName, refusal: nil,
+      csrf: context.csrfToken)
     return try context.page(template, title: title, values)
   }
 
-  /// `POST /lists/{list}/items/{item}`: save an item's text (field `text`).
+  /// `POST /lists/{list}/items/{item}`: save an item's text (field `text`),
+  /// due date (`dueDate`, empty for none, a wall-clock time in the zone the
+  /// form was shown in, `dueDateZone`) and Remind me (`shouldRemind` sent
+  /// when checked). A due date that is not one, or falls outside 1970-9999,
+  /// is `400`; a text refused by the model `422`; either way the form comes
+  /// back with everything as it was typed, and nothing is stored.
+  ///
+  /// The date is read in the zone the form showed it in, not the one the
+  /// browser reports with it: a visitor whose zone changed (a journey)
+  /// saving the form unchanged keeps the same due date. The reported zone
+  /// is then stored, as with every change the script sends.
   static func save(_ context: ChangeContext) throws -> Response {
     let listID = try context.id(.list)
     let itemID = try context.id(.item)
-    let text = context.form["text"] ?? ""
-    do {
-      try context.updateModel { model in try model.editItem(id: itemID, inList: listID, text: text)
-      }
-      return .redirect(to: "/lists/\(listID)")
-    } catch let error as ChecklistsError where error.isRefusedInput {
-      let (list, item) = try Self.item(context, in: try context.currentModel().model)
-      let values = pageContext(
-        list: list, item: item, text: text, error: error.message, csrf: context.csrfToken)
-      return try context.refusedForm(template, title: title, values)
+    let form = context.form
+    let fields = Fields(
+      text: form["text"] ?? "", dueDate: form["dueDate"] ?? "",
+      shouldRemind: form.contains("shouldRemind"))
+    let current = VisitorTimeZone.currentIdentifier(context.preferences)
+    let zoneName = form["dueDateZone"] ?? current
+    guard let zone = VisitorTimeZone.zone(named: zoneName) else {
+      return try refused(
+        context, fields: fields, zone: current,
+        Refusal(
+          field: .dueDate,
+          message:
+            "The form named a time zone this site does not know. The due date is read in \(current): check it, then save again."
+        ), status: .badRequest)
     }
+    let dueDate: Date?
+    do {
+      dueDate = try DueDateField.parse(fields.dueDate, in: zone)
+    } catch {
+      var malformed = false
+      if case .malformed = error { malformed = true }
+      return try refused(
+        context, fields: fields, zone: zoneName,
+        Refusal(field: .dueDate, message: error.message, isMalformedDate: malformed),
+        status: .badRequest)
+    }
+    do {
+      try context.updateModel { model in
+        try model.editItem(
+          id: itemID, inList: listID, text: fields.text, dueDate: dueDate,
+          shouldRemind: fields.shouldRemind)
+      }
+    } catch let error as ChecklistsError where error.isRefusedInput {
+      let field: Refusal.Field = error == .dueDateOutOfRange ? .dueDate : .text
+      return try refused(
+        context, fields: fields, zone: zoneName, Refusal(field: field, message: error.message),
+        status: field == .dueDate ? .badRequest : .unprocessableContent)
+    }
+    VisitorTimeZone.adoptBrowserZone(from: form, into: context.preferences)
+    return .redirect(to: "/lists/\(listID)")
+  }
+
+  /// The form again, as it was sent, with the reason it was refused.
+  private static func refused(
+    _ context: ChangeContext, fields: Fields, zone: String, _ refusal: Refusal,
+    status: HTTPResponse.Status
+  ) throws -> Response {
+    let (list, item) = try Self.item(context, in: try context.currentModel().model)
+    let values = pageContext(
+      list: list, item: item, fields: fields, zone: zone, refusal: refusal,
+      csrf: context.csrfToken)
+    return try context.refusedForm(template, title: title, values, status: status)
   }
 
   /// The list and item the path names: `404` when either does not exist.
@@ -46,16 +123,25 @@ enum ItemFormScreen {
   }
 
   static func pageContext(
-    list: Checklist, item: ChecklistItem, text: String, error: String?, csrf: String
+    list: Checklist, item: ChecklistItem, fields: Fields, zone: String, refusal: Refusal?,
+    csrf: String
   ) -> TemplateValue {
     var context: [String: TemplateValue] = [
       "list": ["id": .int(list.id), "name": .string(list.name)],
       "item": ["id": .int(item.id)],
-      "text": .string(text),
+      "text": .string(fields.text),
+      "dueDate": .string(fields.dueDate),
+      "shouldRemind": .bool(fields.shouldRemind),
+      "timeZone": .string(zone),
       "csrf": .string(csrf),
       "limits": ["itemText": .int(Limits.maximumTextLength)],
     ]
-    if let error { context["error"] = .string(error) }
+    if let refusal {
+      context["error"] = .string(refusal.message)
+      context["errorIn"] = [refusal.field.rawValue: true]
+      // A date field drops a value that is not a date: show it as typed.
+      context["dueDateAsText"] = .bool(refusal.isMalformedDate)
+    }
     return .object(TemplateObject(context))
   }
 }

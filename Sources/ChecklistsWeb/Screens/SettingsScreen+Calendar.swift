@@ -8,13 +8,13 @@ import Storage
 /// address (`/calendar/<secret>.ics`, see `CalendarFeedRoute`), made,
 /// replaced and removed by its forms.
 extension SettingsScreen {
-  /// The Settings page with the calendar section's values under
-  /// `calendar`. A `Referer` holds a page's address, never its contents,
-  /// and Settings' address holds no secret: the site's `same-origin`
-  /// policy serves it (with `no-referrer`, browsers post its forms with
-  /// `Origin: null`, which the origin check refuses).
-  static func pageWithCalendar(_ context: ScreenContext, _ values: TemplateValue) throws
-    -> Response
+  /// Settings' values with the calendar section's under `calendar`. A
+  /// `Referer` holds a page's address, never its contents, and Settings'
+  /// address holds no secret: the site's `same-origin` policy serves it
+  /// (with `no-referrer`, browsers post its forms with `Origin: null`,
+  /// which the origin check refuses).
+  static func withCalendar<Input>(_ context: RequestContext<Input>, _ values: TemplateValue)
+    throws -> TemplateValue
   {
     var pairs: [(String, TemplateValue)] = []
     if case .object(let object) = values {
@@ -26,7 +26,7 @@ extension SettingsScreen {
     let origin = PublicOrigin.of(
       context.request, configured: context.application.configuration.publicOrigin)
     pairs.append(("calendar", calendarContext(secret: secret, origin: origin)))
-    return try context.page(template, title: title, .object(TemplateObject(pairs: pairs)))
+    return .object(TemplateObject(pairs: pairs))
   }
 
   /// The path of the calendar at `secret`.

@@ -7,23 +7,60 @@ enum SettingsScreen {
   static let template = "settings"
   static let title = "Settings"
 
+  /// The values the form shows: the stored ones, or what was sent.
+  struct Values {
+    var openLastList: Bool
+    var hideCheckedItems: Bool
+    var checkedItemsLast: Bool
+    var timeZone: String
+  }
+
   /// `GET /settings`: the settings, with the notice of a save or reset
   /// just made.
   static func show(_ context: ScreenContext) throws -> Response {
-    let values = pageContext(
-      openLastList: context.preferences.bool(forKey: PreferenceKey.openLastList),
-      hideCheckedItems: context.preferences.bool(forKey: PreferenceKey.hideCheckedItems),
-      notice: notice(query: context.request.query), csrf: context.csrfToken)
-    return try pageWithCalendar(context, values)  // the calendar section: SettingsScreen+Calendar
+    let preferences = context.preferences
+    let values = Values(
+      openLastList: preferences.bool(forKey: PreferenceKey.openLastList),
+      hideCheckedItems: preferences.bool(forKey: PreferenceKey.hideCheckedItems),
+      checkedItemsLast: preferences.bool(forKey: PreferenceKey.checkedItemsLast),
+      timeZone: VisitorTimeZone.currentIdentifier(preferences))
+    return try context.page(
+      template, title: title,
+      try withCalendar(
+        context,
+        pageContext(
+          values, notice: notice(query: context.request.query), error: nil,
+          csrf: context.csrfToken)))
   }
 
   /// `POST /settings`: save the settings. An unchecked box sends nothing,
-  /// so a missing field means false.
+  /// so a missing field means false. The time zone is saved only when the
+  /// form has the field; one this server does not know is `400`, with the
+  /// form shown again as sent and nothing saved.
   static func save(_ context: ChangeContext) throws -> Response {
+    let form = context.form
     let preferences = context.preferences
-    preferences.set(context.form.contains("OpenLastList"), forKey: PreferenceKey.openLastList)
-    preferences.set(
-      context.form.contains("HideCheckedItems"), forKey: PreferenceKey.hideCheckedItems)
+    let timeZone: String?
+    do {
+      timeZone = try VisitorTimeZone.chosen(in: form)
+    } catch {
+      let sent = Values(
+        openLastList: form.contains("OpenLastList"),
+        hideCheckedItems: form.contains("HideCheckedItems"),
+        checkedItemsLast: form.contains("CheckedItemsLast"),
+        timeZone: VisitorTimeZone.currentIdentifier(preferences))
+      return try context.refusedForm(
+        template, title: title,
+        try withCalendar(
+          context, pageContext(sent, notice: nil, error: error.message, csrf: context.csrfToken)),
+        status: .badRequest)
+    }
+    preferences.set(form.contains("OpenLastList"), forKey: PreferenceKey.openLastList)
+    preferences.set(form.contains("HideCheckedItems"), forKey: PreferenceKey.hideCheckedItems)
+    preferences.set(form.contains("CheckedItemsLast"), forKey: PreferenceKey.checkedItemsLast)
+    if let timeZone, timeZone != VisitorTimeZone.identifier(preferences) {
+      preferences.set(timeZone, forKey: PreferenceKey.timeZone)
+    }
     return .redirect(to: "/settings?saved")
   }
 
@@ -43,15 +80,21 @@ enum SettingsScreen {
     }
   }
 
-  static func pageContext(
-    openLastList: Bool, hideCheckedItems: Bool, notice: String?, csrf: String
-  ) -> TemplateValue {
+  static func pageContext(_ values: Values, notice: String?, error: String?, csrf: String)
+    -> TemplateValue
+  {
     var context: [String: TemplateValue] = [
-      "openLastList": .bool(openLastList),
-      "hideCheckedItems": .bool(hideCheckedItems),
+      "openLastList": .bool(values.openLastList),
+      "hideCheckedItems": .bool(values.hideCheckedItems),
+      "checkedItemsLast": .bool(values.checkedItemsLast),
+      "timeZones": .list(
+        VisitorTimeZone.identifiers.map { identifier in
+          ["name": .string(identifier), "selected": .bool(identifier == values.timeZone)]
+        }),
       "csrf": .string(csrf),
     ]
     if let notice { context["notice"] = .string(notice) }
+    if let error { context["error"] = .string(error) }
     return .object(TemplateObject(context))
   }
 }

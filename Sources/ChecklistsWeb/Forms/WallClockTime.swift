@@ -1,0 +1,204 @@
+import Foundation
+
+/// A date and time as a clock on the wall shows it, without a time zone:
+/// what a `datetime-local` field sends and shows.
+///
+/// The conversions to and from an instant are done here with the
+/// proleptic Gregorian calendar and the zone's offsets, not with
+/// `Calendar` or `DateFormatter`: the rule for a time that a change of
+/// clocks skips or repeats is then this type's, stated below, and a row's
+/// date costs no formatter.
+struct WallClockTime: Sendable, Equatable {
+  var year: Int
+  var month: Int
+  var day: Int
+  var hour: Int
+  var minute: Int
+  var second: Int
+
+  /// The time a date given without one is due at: 09:00, the start of a
+  /// working day (a browser without `datetime-local` sends what the
+  /// visitor typed, often a date alone).
+  static let timeOfDateAlone = (hour: 9, minute: 0)
+
+  init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+    self.year = year
+    self.month = month
+    self.day = day
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+  }
+
+  /// Reads what a date field sent: `YYYY-MM-DDTHH:MM`, with `:SS` and a
+  /// fraction of a second (dropped) if given, a space instead of `T`, or
+  /// `YYYY-MM-DD` alone (due at `timeOfDateAlone`). The year has four
+  /// digits or more (so that 10000 is read, then refused as out of range,
+  /// rather than called malformed). Nil when it is none of these or names a
+  /// day or time that does not exist (31 April, 24:00).
+  init?(parsing text: some StringProtocol) {
+    var scanner = DigitScanner(Array(text.utf8))
+    guard let year = scanner.number(minimumDigits: 4, maximumDigits: 6), scanner.skip("-"),
+      let month = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.skip("-"),
+      let day = scanner.number(minimumDigits: 2, maximumDigits: 2)
+    else { return nil }
+    var hour = Self.timeOfDateAlone.hour
+    var minute = Self.timeOfDateAlone.minute
+    var second = 0
+    if !scanner.isAtEnd {
+      guard scanner.skip("T") || scanner.skip(" "),
+        let h = scanner.number(minimumDigits: 2, maximumDigits: 2), scanner.skip(":"),
+        let m = scanner.number(minimumDigits: 2, maximumDigits: 2)
+      else { return nil }
+      hour = h
+      minute = m
+      if scanner.skip(":") {
+        guard let s = scanner.number(minimumDigits: 2, maximumDigits: 2) else { return nil }
+        second = s
+        if scanner.skip(".") {
+          guard scanner.number(minimumDigits: 1, maximumDigits: 9) != nil else { return nil }
+        }
+      }
+      guard scanner.isAtEnd else { return nil }
+    }
+    guard (1...12).contains(month), (1...Self.days(inMonth: month, ofYear: year)).contains(day),
+      (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+    else { return nil }
+    self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+  }
+
+  /// The wall-clock time in `zone` at `date` (whole seconds).
+  init(_ date: Date, in zone: TimeZone) {
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    self.init(utcSeconds: seconds + zone.secondsFromGMT(for: date))
+  }
+
+  /// The wall-clock time of UTC at `seconds` since 1970.
+  init(utcSeconds seconds: Int) {
+    let days = seconds.floorDivided(by: 86_400)
+    let rest = seconds - days * 86_400
+    let (year, month, day) = Self.civil(fromDays: days)
+    self.init(
+      year: year, month: month, day: day, hour: rest / 3_600, minute: rest % 3_600 / 60,
+      second: rest % 60)
+  }
+
+  /// Days since 1970-01-01 of this date.
+  var daysSince1970: Int { Self.days(fromCivil: year, month, day) }
+
+  /// Seconds since 1970 if this wall-clock time were UTC's.
+  var utcSeconds: Int { daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second }
+
+  /// The instant this wall-clock time names in `zone`.
+  ///
+  /// A time the clocks skip (the hour lost when summer time starts) is read
+  /// with the offset in force before the change, which lands as far past
+  /// the change as the time was past the skipped hour's start: 02:30 on the
+  /// day Berlin goes from 02:00 to 03:00 is 03:30 summer time. A time the
+  /// clocks show twice (the hour repeated when summer time ends) is the
+  /// first of the two. Both as JavaScript's `Temporal` ("compatible") and
+  /// most calendar apps do.
+  func date(in zone: TimeZone) -> Date {
+    let wall = utcSeconds
+    // An offset changes at most once in any two days of a real zone.
+    let before = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - 86_400)))
+    let after = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall + 86_400)))
+    let candidates = Set([wall - before, wall - after]).sorted().filter { instant in
+      instant + zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) == wall
+    }
+    return Date(timeIntervalSince1970: Double(candidates.first ?? wall - before))
+  }
+
+  /// As a `datetime-local` field's value: `YYYY-MM-DDTHH:MM`, with `:SS`
+  /// when the seconds are not zero.
+  var formValue: String {
+    var text = "\(Self.padded(year, 4))-\(Self.padded(month))-\(Self.padded(day))T"
+    text += "\(Self.padded(hour)):\(Self.padded(minute))"
+    if second != 0 { text += ":\(Self.padded(second))" }
+    return text
+  }
+
+  static func padded(_ number: Int, _ width: Int = 2) -> String {
+    let digits = String(number)
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+
+  static func isLeap(_ year: Int) -> Bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+  }
+
+  static func days(inMonth month: Int, ofYear year: Int) -> Int {
+    switch month {
+    case 2: isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+  /// `days_from_civil`).
+  static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = y.floorDivided(by: 400)
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The date of a day since 1970-01-01 (`civil_from_days`).
+  static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = z.floorDivided(by: 146_097)
+    let dayOfEra = z - era * 146_097
+    let yearOfEra =
+      (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}
+
+extension Int {
+  /// The quotient rounded towards minus infinity (days before 1970 are
+  /// negative).
+  fileprivate func floorDivided(by divisor: Int) -> Int {
+    let quotient = self / divisor
+    return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+  }
+}
+
+/// Reads ASCII digits and separators from the front of some bytes.
+private struct DigitScanner {
+  let bytes: [UInt8]
+  var position = 0
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  var isAtEnd: Bool { position == bytes.count }
+
+  mutating func skip(_ character: Unicode.Scalar) -> Bool {
+    guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+    position += 1
+    return true
+  }
+
+  /// A run of `minimumDigits`…`maximumDigits` digits (not followed by
+  /// another digit) as a number.
+  mutating func number(minimumDigits: Int, maximumDigits: Int) -> Int? {
+    var value = 0
+    var count = 0
+    while position < bytes.count, bytes[position] >= UInt8(ascii: "0"),
+      bytes[position] <= UInt8(ascii: "9")
+    {
+      guard count < maximumDigits else { return nil }
+      value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+      count += 1
+      position += 1
+    }
+    return count >= minimumDigits ? value : nil
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// How a checklist row shows a due date: short, in the visitor's zone, and
+/// relative to the day it is rendered on ("Today 14:00", "Tomorrow 09:00",
+/// "12 May 18:30", and for another year "3 Jan 2027": a date that far is
+/// read for its day, its time is on the item's form; every byte of a list
+/// page costs throughput, see `Templates/item-row.mustache`).
+///
+/// Because the words depend on the day, a page that shows one is right only
+/// until the visitor's next midnight (`nextChange`), which is when a kept
+/// copy of it must be computed again.
+struct DueDateLabel {
+  let zone: TimeZone
+  let now: Date
+  private let today: Int
+  private let thisYear: Int
+
+  static let months = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
+
+  init(zone: TimeZone, now: Date) {
+    self.zone = zone
+    self.now = now
+    let wall = WallClockTime(now, in: zone)
+    today = wall.daysSince1970
+    thisYear = wall.year
+  }
+
+  /// The visible words for `date`.
+  func text(_ date: Date) -> String {
+    let wall = WallClockTime(date, in: zone)
+    let time = "\(WallClockTime.padded(wall.hour)):\(WallClockTime.padded(wall.minute))"
+    switch wall.daysSince1970 - today {
+    case 0: return "Today \(time)"
+    case 1: return "Tomorrow \(time)"
+    case -1: return "Yesterday \(time)"
+    default:
+      let day = "\(wall.day) \(Self.months[wall.month - 1])"
+      return wall.year == thisYear ? "\(day) \(time)" : "\(day) \(wall.year)"
+    }
+  }
+
+  /// The first moment of the visitor's next day, when "Today" and the
+  /// other words may change.
+  var nextChange: Date {
+    let (year, month, day) = WallClockTime.civil(fromDays: today + 1)
+    return WallClockTime(year: year, month: month, day: day).date(in: zone)
+  }
+
+  /// A `<time>` element's `datetime`: the instant in UTC, to the minute
+  /// when it has no seconds (`2025-05-12T12:00Z`).
+  static func machineReadable(_ date: Date) -> String {
+    let wall = WallClockTime(utcSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
+    return wall.formValue + "Z"
+  }
+}

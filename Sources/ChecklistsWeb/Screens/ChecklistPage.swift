@@ -1,0 +1,80 @@
+import ChecklistsModel
+import Foundation
+
+/// What a Checklist screen shows of a list at one moment: the rows in the
+/// order shown, their due dates in words, how rows may be moved, and until
+/// when all that stays true.
+struct ChecklistPage {
+  struct Row {
+    var item: ChecklistItem
+    /// Nil when the item has no due date.
+    var due: Due?
+  }
+
+  struct Due {
+    /// The `<time>` element's `datetime` (UTC).
+    var machineReadable: String
+    /// The words shown, in the visitor's zone ("Tomorrow 09:00").
+    var label: String
+    /// Unchecked and past due: marked with the word "Overdue" and an icon.
+    var isOverdue: Bool
+  }
+
+  /// How the enhancement script may move rows on this page (the list's
+  /// `data-move`); nil when the list is shown by due date, where the
+  /// visitor's own order is not what they see.
+  enum Moves: String {
+    /// Next to any other row shown.
+    case own
+    /// Next to a row of the same state: checked items are shown last, so
+    /// an unchecked item moved among them would stay where it is shown.
+    case grouped
+  }
+
+  let list: Checklist
+  let rows: [Row]
+  /// Checked items left out by `HideCheckedItems`.
+  let hiddenCount: Int
+  let moves: Moves?
+  /// When the page stops being right although nothing stored changed: the
+  /// next due date an unchecked row passes ("Overdue"), or the visitor's
+  /// next midnight ("Today"); nil when no row shows a due date.
+  let changesAt: Date?
+
+  /// - Parameter zone: the visitor's zone, asked for only when a row shows
+  ///   a due date (a list without any costs no time-zone look-up).
+  init(list: Checklist, now: Date, checkedLast: Bool, hideChecked: Bool, zone: () -> TimeZone) {
+    self.list = list
+    var label: DueDateLabel?
+    var rows: [Row] = []
+    var hidden = 0
+    var changesAt: Date?
+    for item in list.displayedItems(checkedLast: checkedLast) {
+      if hideChecked && item.checked {
+        hidden += 1
+        continue
+      }
+      var due: Due?
+      if let date = item.dueDate {
+        let words = label ?? DueDateLabel(zone: zone(), now: now)
+        label = words
+        let isOverdue = item.isOverdue(at: now)
+        due = Due(
+          machineReadable: DueDateLabel.machineReadable(date), label: words.text(date),
+          isOverdue: isOverdue)
+        var next = words.nextChange
+        if !item.checked && !isOverdue { next = min(next, date) }
+        changesAt = min(changesAt ?? next, next)
+      }
+      rows.append(Row(item: item, due: due))
+    }
+    self.rows = rows
+    hiddenCount = hidden
+    self.changesAt = changesAt
+    if list.sort == .dueDate || rows.count < 2 {
+      moves = nil
+    } else {
+      moves = checkedLast && !hideChecked ? .grouped : .own
+    }
+  }
+}
