@@ -174,7 +174,14 @@ def test_the_feed_has_the_reminders_and_follows_every_change(stack):
     assert head.status_code == 200 and head.headers["ETag"] == tag
 
     # An edit keeps the UID; checking and deleting take items out.
-    edited = visitor.post(f"/lists/{list_id}/items/1", {"text": "Dentist at 4"})
+    # As a person does: the form as shown (its due date, zone and Remind me), a new text.
+    form = visitor.get(f"/lists/{list_id}/items/1/edit").text
+    shown_due = re.search(r'name="dueDate"[^>]* value="([^"]*)"', form).group(1)
+    shown_zone = re.search(r'name="dueDateZone" value="([^"]*)"', form).group(1)
+    assert shown_due and 'name="shouldRemind" value="on" checked' in form
+    edited = visitor.post(f"/lists/{list_id}/items/1", {
+        "text": "Dentist at 4", "dueDate": shown_due, "dueDateZone": shown_zone,
+        "shouldRemind": "on"})
     assert edited.status_code == 303, edited.status_code
     changed = fetch(stack, secret, **{"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
