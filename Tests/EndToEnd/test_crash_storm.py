@@ -1,7 +1,11 @@
 """Crash storm: 16 visitors post changes through nginx while the backend is
 killed with SIGKILL at random moments and restarted, 200 times (KILLS=N
-changes it). Every change whose 303 arrived is there afterwards, every
-file passes `checklists check`, and no visitor sees another's data."""
+changes it). The changes: add, toggle, rename, delete (often undone at once),
+move an item before or after another, Check all, Uncheck all, Remove checked
+(often undone). Every change whose 303 arrived is there afterwards, each
+list holds exactly the items it should in exactly the order it should,
+every file passes `checklists check`, and no visitor sees another's data."""
+import collections
 import os
 import random
 import re
@@ -32,6 +36,7 @@ class Simulated:
         self.items = {}  # id -> [text, checked]
         self.counter = 0
         self.acknowledged = 0
+        self.kinds = collections.Counter()  # acknowledged changes by kind
         self.failures = 0
 
     def setup(self):
@@ -53,38 +58,85 @@ class Simulated:
         self.items = {int(i): [text, checked == "true"] for i, checked, text in ITEM.findall(page.text)}
         return page.text
 
+    def post(self, path, fields):
+        fields = dict(fields, csrf=self.token)
+        try:
+            return self.visitor.http.post(self.visitor.stack.url(path), data=fields,
+                                          allow_redirects=False, timeout=5)
+        except requests.RequestException:
+            return None
+
+    def undo(self, location, restore):
+        """Presses Undo on the page a deletion answered with (`?deleted=N` or
+        `?removed=N`); `restore` puts the local copy back when it is acknowledged."""
+        deletion = re.search(r"[?&](?:deleted|removed)=(\d+)", location)
+        assert deletion, location
+        response = self.post(f"/deleted/{deletion.group(1)}/restore", {})
+        if response is not None and response.status_code == 303:
+            self.acknowledged += 1
+            self.kinds["undo"] += 1
+            restore()
+        else:
+            self.failures += 1
+            self.read_back()
+
     def step(self, rng):
         self.counter += 1
         choice = rng.random()
-        if choice < 0.45 or not self.items:
+        order = list(self.items)
+        undo = None
+        if choice < 0.35 or not self.items:
             text = f"{self.prefix}item-{self.counter}"
             path, fields = f"/lists/{self.list_id}/items", {"text": text}
             def apply(location):
                 # The new item's id is the largest one after a read: learned on the next read_back.
                 return "add", text
-        elif choice < 0.75:
-            item = rng.choice(list(self.items))
+        elif choice < 0.55:
+            item = rng.choice(order)
             path, fields = f"/lists/{self.list_id}/items/{item}/toggle", {}
             def apply(location, item=item):
                 self.items[item][1] = not self.items[item][1]
-        elif choice < 0.85:
+        elif choice < 0.62:
             name = f"{self.prefix}list-{self.counter}"
             path, fields = f"/lists/{self.list_id}", {"name": name, "icon": "folder"}
             def apply(location, name=name):
                 self.name = name
-        else:
-            item = rng.choice(list(self.items))
+        elif choice < 0.75:
+            item, target = rng.choice(order), rng.choice(order)
+            side = rng.choice(["before", "after"])
+            path, fields = f"/lists/{self.list_id}/items/{item}/move", {side: str(target)}
+            def apply(location, item=item, target=target, side=side):
+                if item != target:
+                    moved = self.items.pop(item)
+                    rest = list(self.items.items())
+                    at = [key for key, _ in rest].index(target) + (1 if side == "after" else 0)
+                    rest.insert(at, (item, moved))
+                    self.items = dict(rest)
+        elif choice < 0.82:
+            checked = rng.random() < 0.5
+            path, fields = f"/lists/{self.list_id}/{'check-all' if checked else 'uncheck-all'}", {}
+            def apply(location, checked=checked):
+                for entry in self.items.values():
+                    entry[1] = checked
+        elif choice < 0.92:
+            item = rng.choice(order)
             path, fields = f"/lists/{self.list_id}/items/{item}/delete", {}
+            before = [(key, list(value)) for key, value in self.items.items()]
             def apply(location, item=item):
                 del self.items[item]
-        fields["csrf"] = self.token
-        try:
-            response = self.visitor.http.post(self.visitor.stack.url(path), data=fields,
-                                              allow_redirects=False, timeout=5)
-        except requests.RequestException:
-            response = None
+            if rng.random() < 0.5:
+                undo = lambda: setattr(self, "items", dict(before))
+        else:
+            path, fields = f"/lists/{self.list_id}/remove-checked", {}
+            before = [(key, list(value)) for key, value in self.items.items()]
+            def apply(location):
+                self.items = {key: value for key, value in self.items.items() if not value[1]}
+            if any(checked for _, checked in self.items.values()) and rng.random() < 0.5:
+                undo = lambda: setattr(self, "items", dict(before))
+        response = self.post(path, fields)
         if response is not None and response.status_code == 303:
             self.acknowledged += 1
+            self.kinds[re.sub(r"\d+", "N", path)] += 1
             if apply(response.headers["Location"]) is not None:
                 # An acknowledged add: it must be on the page now, whatever happens next.
                 before = dict(self.items)
@@ -93,14 +145,18 @@ class Simulated:
                 assert len(added) == 1, f"acknowledged item {fields['text']} missing"
                 for item, (text, checked) in before.items():
                     assert self.items.get(item) == [text, checked], (item, before[item], self.items.get(item))
+                assert [i for i in self.items if i in before] == list(before), "order changed by an add"
+            elif undo is not None:
+                self.undo(response.headers["Location"], undo)
         else:
             self.failures += 1
             self.read_back()
 
     def verify(self, everyone):
-        expected = (self.name, dict(self.items))
+        expected = (self.name, list(self.items.items()))
         page = self.read_back()
-        assert (self.name, self.items) == expected, f"visitor {self.number} lost an acknowledged change"
+        assert (self.name, list(self.items.items())) == expected, \
+            f"visitor {self.number} lost an acknowledged change, or its order"
         for other in everyone:
             if other is not self:
                 assert other.prefix + "item" not in page and f">{other.prefix}list" not in page
@@ -149,8 +205,12 @@ def test_changes_acknowledged_by_a_303_survive_200_kills(stack):
         simulated.verify(visitors)
     check = subprocess.run([str(stack.binary), "check", "--data", str(stack.data)], capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
+    kinds = sum((s.kinds for s in visitors), collections.Counter())
     print(f"{KILLS} kills, {acknowledged} acknowledged changes, "
-          f"{sum(s.failures for s in visitors)} refused or cut off")
+          f"{sum(s.failures for s in visitors)} refused or cut off; acknowledged: {dict(kinds)}")
+    assert all(kinds[kind] > 0 for kind in (
+        "undo", "/lists/N/items/N/move", "/lists/N/check-all", "/lists/N/uncheck-all",
+        "/lists/N/remove-checked", "/lists/N/items/N/delete")), kinds
 
 
 def wait_until_serving(stack):
