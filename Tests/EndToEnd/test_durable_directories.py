@@ -7,7 +7,9 @@ flushed, and so must the parent that holds its entry, before the backend
 writes the `303` that acknowledges the change. On ext4 without a journal
 nothing else writes a new directory's entry out.
 """
+import hashlib
 import os
+import plistlib
 import re
 import shutil
 import signal
@@ -63,8 +65,12 @@ def children(pid):
 
 def acknowledged_events(trace: Path):
     """(kind, path) for each created directory, flush and acknowledgement, in the order run."""
+    return acknowledged_events_in(trace.read_text(errors="replace").splitlines())
+
+
+def acknowledged_events_in(lines):
     events = []
-    for line in trace.read_text(errors="replace").splitlines():
+    for line in lines:
         if (match := MKDIR.match(line)):
             events.append(("mkdir", os.path.normpath(match.group(1))))
         elif (match := FSYNC.match(line)):
@@ -99,3 +105,40 @@ def test_first_changes_flush_every_new_directory_and_its_parent_before_the_303(t
         flushed = {p for k, p in until_ack if k == "fsync"}
         assert path in flushed, f"{path} created but not flushed before the 303"
         assert os.path.dirname(path) in flushed, f"the parent of {path} not flushed before the 303"
+
+
+def test_check_all_of_a_thousand_items_is_one_durable_write(traced_stack):
+    """Check all answers after exactly one durable write: the new version of
+    the visitor's file flushed, then their directory (which holds its name),
+    then the 303."""
+    stack, trace = traced_stack
+    visitor = Visitor(stack)
+    assert visitor.post("/lists/1/items", {"text": "first"}).status_code == 303
+    visitor_id = visitor.cookie("visitor").split(".")[0]
+    key = hashlib.sha256(visitor_id.encode()).hexdigest()
+    directory = stack.data / "users" / key[:2] / key
+    path = directory / "Checklists.plist"
+    with open(path, "rb") as file:
+        stored = plistlib.load(file)
+    stored["lists"][0]["items"] = [
+        {"id": number, "text": f"Pack item {number}", "checked": False} for number in range(1, 1_001)]
+    stored["nextItemID"] = 1_001
+    temporary = directory / "Checklists.plist.new"
+    with open(temporary, "wb") as file:
+        plistlib.dump(stored, file, fmt=plistlib.FMT_XML)
+    os.replace(temporary, path)
+    time.sleep(0.2)
+    start = len(trace.read_text(errors="replace").splitlines())
+
+    assert visitor.post("/lists/1/check-all").status_code == 303
+    time.sleep(0.2)  # strace writes its log as the calls happen; let it catch up
+
+    lines = trace.read_text(errors="replace").splitlines()[start:]
+    events = acknowledged_events_in(lines)
+    acknowledgement = next(i for i, (kind, _) in enumerate(events) if kind == "ack")
+    flushed = [os.path.normpath(p) for kind, p in events[:acknowledgement] if kind == "fsync"]
+    assert len(flushed) == 2, flushed
+    assert os.path.dirname(flushed[0]) == os.path.normpath(str(directory)), flushed
+    assert flushed[1] == os.path.normpath(str(directory)), flushed
+    page = visitor.get("/lists/1").text
+    assert page.count('aria-pressed="true"') == 1_000
