@@ -15,20 +15,7 @@ import checklists
   var calendars: CalendarAddresses { CalendarAddresses(dataDirectory: data, durable: false) }
 
   private func visitorWithData(_ id: String) throws -> VisitorDirectory {
-    let visitor = VisitorDirectory(dataDirectory: data, visitorID: id)
-    try makeStore(data).update(visitor, initial: storedOrFirstRun) { model in
-      _ = try model.addItem(text: "milk", toList: 1)
-    }
-    return visitor
-  }
-
-  private func backdate(_ visitor: VisitorDirectory, days: Double) throws {
-    let past = Date(timeIntervalSinceNow: -days * 86_400)
-    for name in try FileManager.default.contentsOfDirectory(atPath: visitor.path) {
-      try FileManager.default.setAttributes(
-        [.modificationDate: past], ofItemAtPath: "\(visitor.path)/\(name)")
-    }
-    try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: visitor.path)
+    try visitorWithAnItem(id, in: data)
   }
 
   @Test func checkCountsAddressesAndReportsDamagedOnes() throws {

@@ -16,21 +16,7 @@ import checklists
   var data: String { temporary.path }
 
   private func visitorWithData(_ id: String) throws -> VisitorDirectory {
-    let visitor = VisitorDirectory(dataDirectory: data, visitorID: id)
-    try makeStore(data).update(visitor, initial: storedOrFirstRun) { model in
-      _ = try model.addItem(text: "milk", toList: 1)
-    }
-    return visitor
-  }
-
-  /// Sets the times of the directory and everything in it `days` back.
-  private func backdate(_ visitor: VisitorDirectory, days: Double) throws {
-    let past = Date(timeIntervalSinceNow: -days * 86_400)
-    for name in try FileManager.default.contentsOfDirectory(atPath: visitor.path) {
-      try FileManager.default.setAttributes(
-        [.modificationDate: past], ofItemAtPath: "\(visitor.path)/\(name)")
-    }
-    try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: visitor.path)
+    try visitorWithAnItem(id, in: data)
   }
 
   /// What a renewal of the visitor's cookie does (`VisitorSession`): each
