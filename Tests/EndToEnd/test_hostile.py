@@ -1,5 +1,6 @@
 """Hostile input through nginx (and straight to the backend's socket): each
 request gets its expected status and changes nothing that was stored."""
+import http.client
 import re
 import socket
 import threading
@@ -15,10 +16,9 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 def snapshot(stack):
-    users = stack.data / "users"
-    if not users.exists():
-        return {}
-    return {str(p.relative_to(users)): p.read_bytes() for p in users.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
+    """Every stored file (the visitors' and the calendar address index), by path."""
+    return {str(p.relative_to(stack.data)): p.read_bytes()
+            for p in stack.data.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
 
 
 @pytest.fixture
@@ -189,3 +189,315 @@ def test_one_letter_under_twenty_thousand_accents_is_refused_and_nothing_is_stor
     assert "That text is too long to keep" in response.text and "Nothing was changed." in response.text
     assert snapshot(stack) == before
     assert len(owner.get("/lists/1").content) < 16 * 1024
+
+
+# The change routes of due dates, order and undo, Settings' time zone and
+# the calendar address.
+
+ROW = re.compile(r'formaction="\d+/items/(\d+)/toggle"')
+RESTORE = re.compile(r'action="/deleted/(\d+)/restore"')
+ADDRESS = re.compile(r'/calendar/([0-9a-f]{64})\.ics')
+ODD_IDS = ["-1", "0", "99999999999999999999999", "abc", "%2e%2e", "1e3"]
+
+
+@pytest.fixture
+def keeper(owner):
+    """The owner with more to lose: `Mine` holds `mine`, `second` (checked)
+    and `third`; `sunscreen` was deleted from it (deletion `keeper.deletion`);
+    and a calendar address (`keeper.secret`)."""
+    for text in ("second", "third", "sunscreen"):
+        owner.add_item(owner.mine, text)
+    rows = [int(found) for found in ROW.findall(owner.get(f"/lists/{owner.mine}").text)]
+    assert len(rows) == 4, rows
+    owner.items = dict(zip(("mine", "second", "third", "sunscreen"), rows))
+    assert owner.post(f"/lists/{owner.mine}/items/{owner.items['second']}/toggle", {"check": "1"}).status_code == 303
+    assert owner.post(f"/lists/{owner.mine}/items/{owner.items['sunscreen']}/delete").status_code == 303
+    owner.deletion = int(RESTORE.search(owner.get("/deleted").text).group(1))
+    assert owner.post("/settings/calendar").status_code == 303
+    owner.secret = ADDRESS.search(owner.get("/settings").text).group(1)
+    return owner
+
+
+def item_form(text="mine", due="", zone="UTC", remind=False):
+    fields = {"text": text, "dueDate": due, "dueDateZone": zone}
+    if remind:
+        fields["shouldRemind"] = "on"
+    return fields
+
+
+def change_routes(keeper):
+    """Every new POST, with fields it would accept: (path, fields)."""
+    mine, items = keeper.mine, keeper.items
+    return [
+        (f"/lists/{mine}/sort", {"sort": "dueDate"}),
+        (f"/lists/{mine}/check-all", {"confirm": "yes"}),
+        (f"/lists/{mine}/uncheck-all", {"confirm": "yes"}),
+        (f"/lists/{mine}/remove-checked", {"confirm": "yes"}),
+        (f"/lists/{mine}/items/{items['third']}/move", {"before": str(items["mine"])}),
+        (f"/lists/{mine}/items/{items['mine']}", item_form("edited", "2030-05-12T14:30", "Europe/Berlin", True)),
+        (f"/deleted/{keeper.deletion}/restore", {"confirm": "yes"}),
+        ("/settings", {"TimeZone": "Europe/Berlin", "OpenLastList": "on"}),
+        ("/settings/calendar", {"confirm": "yes"}),
+        ("/settings/calendar/replace", {"confirm": "yes"}),
+        ("/settings/calendar/delete", {"confirm": "yes"}),
+    ]
+
+
+@pytest.mark.parametrize("segment", ODD_IDS)
+def test_odd_ids_in_the_change_routes_are_404(stack, keeper, segment):
+    mine, items = keeper.mine, keeper.items
+    before = snapshot(stack)
+    for path in (f"/lists/{segment}/reorder", f"/lists/{segment}/items/{items['mine']}/edit"):
+        assert keeper.get(path).status_code == 404, path
+    for path, fields in [
+        (f"/lists/{segment}/sort", {"sort": "own"}),
+        (f"/lists/{segment}/check-all", {"confirm": "yes"}),
+        (f"/lists/{segment}/uncheck-all", {"confirm": "yes"}),
+        (f"/lists/{segment}/remove-checked", {"confirm": "yes"}),
+        (f"/lists/{segment}/items/{items['third']}/move", {"before": str(items["mine"])}),
+        (f"/lists/{mine}/items/{segment}/move", {"before": str(items["mine"])}),
+        (f"/lists/{segment}/items/{items['mine']}", item_form("edited", "2030-05-12T14:30")),
+        (f"/lists/{mine}/items/{segment}", item_form("edited", "2030-05-12T14:30")),
+        (f"/lists/{mine}/items/{segment}", item_form("edited", "tomorrow")),
+        (f"/deleted/{segment}/restore", {"confirm": "yes"}),
+    ]:
+        assert keeper.post(path, fields).status_code == 404, path
+    assert snapshot(stack) == before
+
+
+def test_another_visitors_lists_items_and_deletions_are_out_of_reach(stack, keeper):
+    mine, items = keeper.mine, keeper.items
+    intruder = Visitor(stack)
+    intruder.add_item(1, "the intruder's own")  # stored data, with ids of its own
+    before = snapshot(stack)
+    assert intruder.get(f"/lists/{mine}/reorder").status_code == 404
+    assert intruder.get(f"/lists/{mine}/items/{items['mine']}/edit").status_code == 404
+    for path, fields in [
+        (f"/lists/{mine}/sort", {"sort": "dueDate"}),
+        (f"/lists/{mine}/check-all", {"confirm": "yes"}),
+        (f"/lists/{mine}/uncheck-all", {"confirm": "yes"}),
+        (f"/lists/{mine}/remove-checked", {"confirm": "yes"}),
+        (f"/lists/{mine}/items/{items['third']}/move", {"before": str(items["mine"])}),
+        (f"/lists/{mine}/items/{items['mine']}", item_form("taken", "2030-05-12T14:30")),
+        # The owner's item ids in the intruder's own list.
+        (f"/lists/1/items/{items['third']}/move", {"after": "1"}),
+        (f"/lists/1/items/{items['third']}", item_form("taken")),
+        (f"/deleted/{keeper.deletion}/restore", {"confirm": "yes"}),
+    ]:
+        assert intruder.post(path, fields).status_code == 404, path
+    deleted = intruder.get("/deleted")
+    assert deleted.status_code == 200 and "sunscreen" not in deleted.text
+    assert snapshot(stack) == before
+    assert "sunscreen" in keeper.get("/deleted").text
+
+
+@pytest.mark.parametrize("token, headers", [
+    (False, {}),
+    ("0" * 64, {}),
+    (True, {"Origin": "https://evil.example"}),
+    (True, {"Origin": "null"}),
+    (True, {"Sec-Fetch-Site": "cross-site"}),
+], ids=["no-token", "wrong-token", "foreign-origin", "null-origin", "cross-site"])
+def test_a_change_without_the_token_or_from_elsewhere_is_403(stack, keeper, token, headers):
+    before = snapshot(stack)
+    for path, fields in change_routes(keeper):
+        response = keeper.post(path, fields, csrf=keeper.csrf() if token is True else token, headers=headers)
+        assert response.status_code == 403, path
+        assert "Request refused" in response.text
+    assert snapshot(stack) == before
+
+
+def test_the_same_changes_with_the_token_from_the_site_are_accepted(stack, keeper):
+    """The control of the test above: its requests are refused for their token or origin alone."""
+    # Nothing is checked after Uncheck all; the keeper has a calendar address already.
+    repeats = {f"/lists/{keeper.mine}/remove-checked", "/settings/calendar"}
+    for path, fields in change_routes(keeper):
+        before = snapshot(stack)
+        response = keeper.post(path, fields, headers={"Origin": stack.url("")})
+        assert response.status_code == 303, (path, response.status_code)
+        assert (snapshot(stack) == before) == (path in repeats), path
+
+
+@pytest.mark.parametrize("fields, status", [
+    ({"before": "{other}"}, 404),  # an item of another of the visitor's lists
+    ({"before": "999999"}, 404),
+    ({"after": "999999999999999999"}, 404),
+    ({"before": "{mine}", "after": "{mine}"}, 400),
+    ({}, 400),
+    ({"before": ""}, 400),
+    ({"before": "abc"}, 400),
+    ({"after": "-1"}, 400),
+    ({"after": "0"}, 400),
+    ({"after": "1e3"}, 400),
+    ({"after": " {mine}"}, 400),
+    ({"after": "+{mine}"}, 400),
+    ({"after": "9999999999999999999"}, 400),
+    ({"before": "{mine}", "from": "elsewhere"}, 400),
+], ids=lambda value: str(value))
+def test_a_move_with_a_bad_place_is_refused(stack, keeper, fields, status):
+    names = {"mine": keeper.items["mine"], "other": 1}
+    before = snapshot(stack)
+    sent = {key: value.format(**names) for key, value in fields.items()}
+    response = keeper.post(f"/lists/{keeper.mine}/items/{keeper.items['third']}/move", sent)
+    assert response.status_code == status, response.text[:300]
+    assert snapshot(stack) == before
+
+
+def test_moves_that_change_nothing_store_nothing(stack, keeper):
+    mine, items = keeper.mine, keeper.items
+    before = snapshot(stack)
+    # Next to itself, and where it already is (`third` follows `second`).
+    for fields in ({"before": str(items["third"])}, {"after": str(items["third"])},
+                   {"after": str(items["second"])}):
+        assert keeper.post(f"/lists/{mine}/items/{items['third']}/move", fields).status_code == 303, fields
+    assert snapshot(stack) == before
+
+
+@pytest.mark.parametrize("sort", [None, "", "Own", "duedate", "dueDate ", "manual", "x" * 10_000])
+def test_an_unknown_sort_is_400(stack, keeper, sort):
+    before = snapshot(stack)
+    fields = {"confirm": "yes"} if sort is None else {"sort": sort}
+    assert keeper.post(f"/lists/{keeper.mine}/sort", fields).status_code == 400
+    assert snapshot(stack) == before
+
+
+@pytest.mark.parametrize("due, zone", [
+    ("1969-12-31T23:59", "UTC"),
+    ("1970-01-01T00:30", "Europe/Berlin"),  # 1969 in UTC
+    ("10000-01-01T00:00", "UTC"),
+    ("999999-12-31T23:59", "UTC"),
+    ("9999-12-31T23:59", "America/Los_Angeles"),  # 10000 in UTC
+    ("2026-02-30T10:00", "UTC"),
+    ("2026-13-01", "UTC"),
+    ("2026-01-01T24:00", "UTC"),
+    ("2026-12-31T23:59:60", "UTC"),
+    ("tomorrow", "UTC"),
+    ("<b>2030</b>", "UTC"),
+    ("9" * 10_000, "UTC"),
+], ids=lambda value: value[:20])
+def test_a_due_date_that_is_none_is_400_with_the_form_as_typed(stack, keeper, due, zone):
+    before = snapshot(stack)
+    path = f"/lists/{keeper.mine}/items/{keeper.items['mine']}"
+    response = keeper.post(path, item_form("edited text", due, zone, remind=True))
+    assert response.status_code == 400
+    assert 'role="alert"' in response.text
+    assert 'value="edited text"' in response.text
+    assert f'value="{due.replace("<", "&lt;").replace(">", "&gt;")}"' in response.text
+    assert 'name="shouldRemind" value="on" checked' in response.text
+    assert f'name="dueDateZone" value="{zone}"' in response.text
+    assert snapshot(stack) == before
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "", "+02:00", "utc", "../../etc/localtime", "x" * 10_000])
+def test_an_unknown_zone_in_the_item_form_or_settings_is_400(stack, keeper, zone):
+    before = snapshot(stack)
+    path = f"/lists/{keeper.mine}/items/{keeper.items['mine']}"
+    response = keeper.post(path, item_form("edited text", "2030-05-12T14:30", zone))
+    assert response.status_code == 400
+    assert 'value="edited text"' in response.text and 'value="2030-05-12T14:30"' in response.text
+    settings = keeper.post("/settings", {"TimeZone": zone, "OpenLastList": "on"})
+    assert settings.status_code == 400
+    assert 'role="alert"' in settings.text or 'class="error"' in settings.text
+    assert snapshot(stack) == before
+
+
+@pytest.mark.parametrize("deletion", ["2", "999999", str(2**62)])
+def test_a_restore_of_an_id_never_issued_is_404(stack, keeper, deletion):
+    before = snapshot(stack)
+    assert keeper.post(f"/deleted/{deletion}/restore", {"confirm": "yes"}).status_code == 404
+    assert snapshot(stack) == before
+
+
+def test_a_restore_sent_twice_changes_nothing_the_second_time(stack, keeper):
+    before = snapshot(stack)
+    first = keeper.post(f"/deleted/{keeper.deletion}/restore")
+    assert first.status_code == 303 and first.headers["Location"].startswith(f"/lists/{keeper.mine}?")
+    after_first = snapshot(stack)
+    assert after_first != before  # the snapshot sees a change that was made
+    second = keeper.post(f"/deleted/{keeper.deletion}/restore")
+    assert second.status_code == 303 and second.headers["Location"] == "/deleted?nothing-to-restore"
+    assert snapshot(stack) == after_first
+    assert len(ROW.findall(keeper.get(f"/lists/{keeper.mine}").text)) == 4
+
+
+def test_remove_checked_or_check_all_sent_again_changes_nothing(stack, keeper):
+    mine = keeper.mine
+    before = snapshot(stack)
+    assert keeper.post(f"/lists/{mine}/remove-checked").status_code == 303
+    removed = snapshot(stack)
+    assert removed != before
+    again = keeper.post(f"/lists/{mine}/remove-checked")
+    assert again.status_code == 303 and again.headers["Location"] == f"/lists/{mine}"
+    assert snapshot(stack) == removed
+    assert keeper.post(f"/lists/{mine}/uncheck-all").status_code == 303  # nothing is checked
+    assert snapshot(stack) == removed
+    assert keeper.post(f"/lists/{mine}/check-all").status_code == 303
+    checked = snapshot(stack)
+    assert checked != removed
+    assert keeper.post(f"/lists/{mine}/check-all").status_code == 303
+    assert snapshot(stack) == checked
+
+
+def raw_get(stack, path):
+    """A GET with the path exactly as written (no client normalises it), no cookie."""
+    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def test_calendar_addresses_that_are_nobodys_are_404(stack, keeper):
+    secret = keeper.secret
+    assert raw_get(stack, f"/calendar/{secret}.ics")[0] == 200
+    other = "0" * 64 if secret != "0" * 64 else "1" * 64
+    before = snapshot(stack)
+    for path in [
+        f"/calendar/{other}.ics",
+        f"/calendar/{secret.upper()}.ics",
+        f"/calendar/{secret}0.ics",
+        f"/calendar/{secret[:-1]}.ics",
+        f"/calendar/{secret[:-1]}g.ics",
+        f"/calendar/{'a' * 10_000}.ics",
+        f"/calendar/{secret}",
+        f"/calendar/{secret}.ICS",
+        f"/calendar/{secret}.ics.ics",
+        f"/calendar/{secret}.ics/",
+        f"/calendar/{secret}.ics/x",
+        f"/calendar/x/{secret}.ics",
+        f"/calendar/%2e%2e/{secret}.ics",
+        "/calendar/../x.ics",
+        "/calendar/%2e%2e/x.ics",
+        "/calendar/..%2fusers.ics",
+        "/calendar/ABC.ics",
+        "/calendar/.ics",
+        "/calendar/",
+    ]:
+        status, body = raw_get(stack, path)
+        assert status in (404, 414) if len(path) > 8_000 else status == 404, (path[:80], status)
+        assert b"BEGIN:VCALENDAR" not in body
+    assert snapshot(stack) == before
+    assert raw_get(stack, f"/calendar/{secret}.ics")[0] == 200
+
+
+def test_another_visitor_cannot_remove_or_replace_someone_elses_calendar(stack, keeper):
+    intruder = Visitor(stack)
+    intruder.get("/lists")
+    before = snapshot(stack)
+    assert intruder.post("/settings/calendar/delete").status_code == 303  # the intruder has none
+    assert snapshot(stack) == before
+    assert raw_get(stack, f"/calendar/{keeper.secret}.ics")[0] == 200
+
+
+def test_an_item_named_under_another_of_the_visitors_lists_is_404(stack, keeper):
+    """Item 1 is in the owner's first list, not in `Mine`, and the reverse."""
+    mine, items = keeper.mine, keeper.items
+    before = snapshot(stack)
+    assert keeper.get(f"/lists/{mine}/items/1/edit").status_code == 404
+    assert keeper.post(f"/lists/{mine}/items/1/move", {"before": str(items["mine"])}).status_code == 404
+    assert keeper.post(f"/lists/1/items/{items['mine']}/move", {"after": "1"}).status_code == 404
+    assert keeper.post(f"/lists/{mine}/items/1", item_form("moved", "2030-05-12")).status_code == 404
+    assert keeper.post(f"/lists/1/items/{items['third']}", item_form("moved", "tomorrow")).status_code == 404
+    assert snapshot(stack) == before
