@@ -1,5 +1,6 @@
 import ChecklistsModel
 import Foundation
+import Support
 
 /// Writes `Checklists.plist` as an XML property list, straight into bytes.
 ///
@@ -152,7 +153,7 @@ enum ChecklistsXMLWriter {
     append("<date>", to: &out)
     let seconds = Int(date.timeIntervalSince1970.rounded(.down))
     let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
-    let (year, month, day) = civilDate(daysSince1970: days)
+    let (year, month, day) = CivilDate.date(daysSince1970: days)
     appendPadded(year, width: 4, to: &out)
     out.append(UInt8(ascii: "-"))
     appendPadded(month, width: 2, to: &out)
@@ -165,21 +166,6 @@ enum ChecklistsXMLWriter {
     out.append(UInt8(ascii: ":"))
     appendPadded(secondOfDay % 60, width: 2, to: &out)
     append("Z</date>\n", to: &out)
-  }
-
-  /// The proleptic Gregorian date of a day since 1970-01-01 (≥ 0, as every
-  /// stored date is; `DueDate.range`), by the well-known days-to-civil
-  /// conversion over 400-year eras.
-  static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-    let shifted = days + 719_468
-    let era = shifted / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   private static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {

@@ -1,3 +1,5 @@
+import Support
+
 /// A moment as a UTC calendar date and clock time, from whole seconds since
 /// 1970, by arithmetic alone: what the calendar feed (`20250301T170000Z`)
 /// and the HTTP dates (`Sat, 01 Mar 2025 17:00:00 GMT`) are written in,
@@ -20,17 +22,7 @@ struct UTCTime: Equatable {
     minute = Int(remainder % 3_600 / 60)
     second = Int(remainder % 60)
     weekday = Int((days % 7 + 11) % 7)  // 1970-01-01 was a Thursday (4)
-    // Days to a civil date (Howard Hinnant's algorithm: eras of 400 years,
-    // years starting on 1 March so that the leap day comes last).
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-    month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-    year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+    (year, month, day) = CivilDate.date(daysSince1970: Int(days))
   }
 
   /// Seconds since 1970 of a UTC date and time, or nil for one that does
@@ -38,26 +30,12 @@ struct UTCTime: Equatable {
   static func secondsSince1970(
     year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
   ) -> Int64? {
-    guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+    guard (1...12).contains(month),
+      (1...CivilDate.days(inMonth: month, ofYear: year)).contains(day),
       (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
     else { return nil }
-    // Civil date to days, the inverse of the above.
-    let y = Int64(month <= 2 ? year - 1 : year)
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)
-    let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    let days = era * 146_097 + dayOfEra - 719_468
+    let days = Int64(CivilDate.daysSince1970(year: year, month: month, day: day))
     return days * 86_400 + Int64(hour * 3_600 + minute * 60 + min(second, 59))
-  }
-
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 
   private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// A date and time as a clock on the wall shows it, without a time zone:
 /// what a `datetime-local` field sends and shows.
@@ -61,7 +62,8 @@ struct WallClockTime: Sendable, Equatable {
       }
       guard scanner.isAtEnd else { return nil }
     }
-    guard (1...12).contains(month), (1...Self.days(inMonth: month, ofYear: year)).contains(day),
+    guard (1...12).contains(month),
+      (1...CivilDate.days(inMonth: month, ofYear: year)).contains(day),
       (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
     else { return nil }
     self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
@@ -77,14 +79,14 @@ struct WallClockTime: Sendable, Equatable {
   init(utcSeconds seconds: Int) {
     let days = seconds.floorDivided(by: 86_400)
     let rest = seconds - days * 86_400
-    let (year, month, day) = Self.civil(fromDays: days)
+    let (year, month, day) = CivilDate.date(daysSince1970: days)
     self.init(
       year: year, month: month, day: day, hour: rest / 3_600, minute: rest % 3_600 / 60,
       second: rest % 60)
   }
 
   /// Days since 1970-01-01 of this date.
-  var daysSince1970: Int { Self.days(fromCivil: year, month, day) }
+  var daysSince1970: Int { CivilDate.daysSince1970(year: year, month: month, day: day) }
 
   /// Seconds since 1970 if this wall-clock time were UTC's.
   var utcSeconds: Int { daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second }
@@ -124,42 +126,6 @@ struct WallClockTime: Sendable, Equatable {
       ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
-  static func isLeap(_ year: Int) -> Bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-  }
-
-  static func days(inMonth month: Int, ofYear year: Int) -> Int {
-    switch month {
-    case 2: isLeap(year) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
-  }
-
-  /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-  /// `days_from_civil`).
-  static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = y.floorDivided(by: 400)
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
-  /// The date of a day since 1970-01-01 (`civil_from_days`).
-  static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = z.floorDivided(by: 146_097)
-    let dayOfEra = z - era * 146_097
-    let yearOfEra =
-      (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-  }
 }
 
 extension Int {

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// How a checklist row shows a due date: short, in the visitor's zone, and
 /// relative to the day it is rendered on ("Today 14:00", "Tomorrow 09:00",
@@ -44,7 +45,7 @@ struct DueDateLabel {
   /// The first moment of the visitor's next day, when "Today" and the
   /// other words may change.
   var nextChange: Date {
-    let (year, month, day) = WallClockTime.civil(fromDays: today + 1)
+    let (year, month, day) = CivilDate.date(daysSince1970: today + 1)
     return WallClockTime(year: year, month: month, day: day).date(in: zone)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Writes the XML property-list format directly.
 ///
@@ -133,30 +134,16 @@ enum XMLPropertyListWriter {
     let seconds = Int64(clamped)
     let (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
     let (dayNumber, secondOfDay) = second < 0 ? (days - 1, second + 86_400) : (days, second)
-    let (year, month, day) = civilDate(daysSince1970: dayNumber)
-    func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let (year, month, day) = CivilDate.date(daysSince1970: Int(dayNumber))
+    func two<Number: BinaryInteger>(_ value: Number) -> String {
+      value < 10 ? "0\(value)" : "\(value)"
+    }
     let yearText =
       year < 1000 && year >= 0
       ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
     let (hour, minute) = (secondOfDay / 3_600, secondOfDay % 3_600 / 60)
     return
       "\(yearText)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(secondOfDay % 60))Z"
-  }
-
-  /// The proleptic Gregorian year, month (1–12) and day (1–31) of a day
-  /// counted from 1970-01-01, as `gmtime` gives them; counted in eras of
-  /// 400 years (146,097 days) from 0000-03-01, so that a leap day ends its
-  /// year.
-  static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-    let shifted = days + 719_468  // days from 0000-03-01
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153  // 0 is March
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }
 
