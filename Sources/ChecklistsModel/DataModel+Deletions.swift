@@ -84,8 +84,7 @@ extension DataModel {
 
   /// Forgets the deletions made before `now - deletionsKeptFor`.
   package mutating func purgeDeletions(at now: Date) {
-    let cutoff = now.addingTimeInterval(-DataModel.deletionsKeptFor)
-    deletions.removeAll { $0.deletedAt < cutoff }
+    deletions.removeAll { !$0.isKept(at: now) }
   }
 
   /// Forgets the oldest deletion, making room in a full visitor's file.

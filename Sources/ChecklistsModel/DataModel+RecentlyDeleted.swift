@@ -7,16 +7,12 @@ extension DataModel {
   /// Older ones are dropped by the next change (`purgeDeletions(at:)`); until
   /// then they are no longer shown.
   package func recentDeletions(at now: Date) -> [Deletion] {
-    let cutoff = now.addingTimeInterval(-DataModel.deletionsKeptFor)
-    return deletions.reversed().filter { $0.deletedAt >= cutoff }
+    deletions.reversed().filter { $0.isKept(at: now) }
   }
 
   /// The deletion `id` while Recently deleted shows it at `now`.
   package func recentDeletion(id: Int, at now: Date) -> Deletion? {
-    guard let deletion = deletion(id: id),
-      deletion.deletedAt >= now.addingTimeInterval(-DataModel.deletionsKeptFor)
-    else { return nil }
-    return deletion
+    deletion(id: id).flatMap { $0.isKept(at: now) ? $0 : nil }
   }
 
   /// The latest deletion of item `itemID` alone from list `listID`, while

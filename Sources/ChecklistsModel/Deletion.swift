@@ -30,6 +30,12 @@ package struct Deletion: Sendable, Equatable, Identifiable {
     self.items = items
   }
 
+  /// True while Recently deleted keeps it at `now`: for
+  /// `DataModel.deletionsKeptFor` after `deletedAt`.
+  package func isKept(at now: Date) -> Bool {
+    deletedAt >= now.addingTimeInterval(-DataModel.deletionsKeptFor)
+  }
+
   /// Every item id the deletion holds.
   var itemIDs: [Int] { (list?.items ?? []).map(\.id) + items.map(\.item.id) }
 }
