@@ -30,18 +30,18 @@ package struct CalendarAddresses: Sendable {
   /// When false, writes skip `fsync` (tests and benchmarks only).
   package let durable: Bool
 
+  /// From a secret's digest to its visitor.
+  package let index: DigestIndex
+
   package init(dataDirectory: String, durable: Bool = true) {
     self.dataDirectory = dataDirectory
     self.durable = durable
+    index = DigestIndex(
+      directory: "\(dataDirectory)/\(Self.indexDirectoryName)", durable: durable)
   }
-
-  /// The index's directory.
-  package var indexDirectory: String { "\(dataDirectory)/\(Self.indexDirectoryName)" }
 
   /// The path of the index entry of a secret whose digest is `digest`.
-  package func entryPath(digest: String) -> String {
-    "\(indexDirectory)/\(digest.prefix(2))/\(digest)"
-  }
+  package func entryPath(digest: String) -> String { index.entryPath(digest: digest) }
 
   /// The path of a visitor's secret file.
   package static func secretPath(of visitor: VisitorDirectory) -> String {
@@ -54,7 +54,7 @@ package struct CalendarAddresses: Sendable {
   /// is not one: then they have no working address, and may create one).
   package func secret(of visitor: VisitorDirectory) throws(FileError) -> CalendarSecret? {
     guard let data = try AtomicFile.read(Self.secretPath(of: visitor)) else { return nil }
-    return Self.line(data).flatMap { CalendarSecret(text: $0) }
+    return DigestIndex.line(data).flatMap { CalendarSecret(text: $0) }
   }
 
   /// The visitor whose current secret `presented` is, or nil: for a token
@@ -64,10 +64,9 @@ package struct CalendarAddresses: Sendable {
   /// constant time.
   package func visitor(presenting presented: String) throws(FileError) -> VisitorDirectory? {
     guard CalendarSecret.isWellFormed(presented.utf8) else { return nil }
-    let digest = CalendarSecret.digest(of: presented)
-    guard let data = try AtomicFile.read(entryPath(digest: digest)),
-      let key = Self.line(data), VisitorDirectory.isKey(key, inShard: String(key.prefix(2)))
-    else { return nil }
+    guard let key = try index.owner(ofDigest: CalendarSecret.digest(of: presented)) else {
+      return nil
+    }
     let visitor = VisitorDirectory(dataDirectory: dataDirectory, key: key)
     guard let current = try secret(of: visitor), current.matches(presented) else { return nil }
     return visitor
@@ -133,9 +132,7 @@ package struct CalendarAddresses: Sendable {
     afterStep: (Step) throws -> Void
   ) throws -> CalendarSecret {
     let new = CalendarSecret.random()
-    let entry = entryPath(digest: new.digest)
-    try AtomicFile.createDirectory(AtomicFile.split(entry).directory, durable: durable)
-    try AtomicFile.write(Array("\(visitor.key)\n".utf8), to: entry, durable: durable)
+    try index.add(digest: new.digest, leadingTo: visitor.key)
     try afterStep(.newEntryWritten)
     try AtomicFile.write(
       Array("\(new.text)\n".utf8), to: Self.secretPath(of: visitor), durable: durable)
@@ -149,10 +146,7 @@ package struct CalendarAddresses: Sendable {
   /// another visitor's, short of a SHA-256 collision, but a check costs
   /// nothing).
   private func removeEntry(digest: String, ifLeadingTo key: String) throws(FileError) {
-    let path = entryPath(digest: digest)
-    guard let data = try AtomicFile.read(path), Self.line(data) == key else { return }
-    try FileNames.remove(path)
-    if durable { try AtomicFile.syncDirectory(AtomicFile.split(path).directory) }
+    try index.remove(digest: digest, ifLeadingTo: key)
   }
 
   /// Runs `body` under the visitor's checklists lock, their directory made
@@ -165,42 +159,10 @@ package struct CalendarAddresses: Sendable {
   // MARK: Maintenance
 
   /// One entry of the index, as `check` and `prune` find it.
-  package struct Entry: Sendable, Equatable {
-    package var path: String
-    /// The visitor directory key it holds; nil when it holds none.
-    package var key: String?
+  package typealias Entry = DigestIndex.Entry
 
-    package init(path: String, key: String?) {
-      self.path = path
-      self.key = key
-    }
-  }
-
-  /// Every file under the index directory, in path order, with the key it
-  /// holds; misplaced names (not `<2 hex>/<64 hex>` in their own shard)
-  /// come back with the key nil.
-  package func entries() -> [Entry] {
-    var found: [Entry] = []
-    for shard in VisitorDirectory.sortedEntries(indexDirectory) {
-      let shardPath = "\(indexDirectory)/\(shard)"
-      guard VisitorDirectory.isShard(shard) else {
-        found.append(Entry(path: shardPath, key: nil))
-        continue
-      }
-      for name in VisitorDirectory.sortedEntries(shardPath) {
-        let path = "\(shardPath)/\(name)"
-        guard VisitorDirectory.isKey(name, inShard: shard),
-          let data = try? AtomicFile.read(path), let key = Self.line(data),
-          VisitorDirectory.isKey(key, inShard: String(key.prefix(2)))
-        else {
-          found.append(Entry(path: path, key: nil))
-          continue
-        }
-        found.append(Entry(path: path, key: key))
-      }
-    }
-    return found
-  }
+  /// Every entry of the index (see `DigestIndex.entries()`).
+  package func entries() -> [Entry] { index.entries() }
 
   /// True when `entry` is the entry of its visitor's current secret; false
   /// for one that leads nowhere (left by a crash between the steps of a
@@ -232,11 +194,11 @@ package struct CalendarAddresses: Sendable {
         {
           stale = try FileLock.withLock(visitor.lockPath) { () throws -> Bool in
             guard !isCurrent(entry) else { return false }
-            try removeStale(entry.path)
+            try index.removeStale(entry.path)
             return true
           }
         } else {
-          try removeStale(entry.path)
+          try index.removeStale(entry.path)
           stale = true
         }
         if stale { removed.append(entry.path) }
@@ -245,21 +207,5 @@ package struct CalendarAddresses: Sendable {
       }
     }
     return (removed, failures)
-  }
-
-  private func removeStale(_ path: String) throws {
-    if (try? FileStatus.of(path))?.isDirectory == true {
-      try FileManager.default.removeItem(atPath: path)
-    } else {
-      try FileNames.remove(path)
-    }
-  }
-
-  /// The first line of a small file, without its newline.
-  private static func line(_ data: Data) -> String? {
-    guard data.count <= 256 else { return nil }
-    var bytes = [UInt8](data)
-    if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-    return String(validating: bytes, as: UTF8.self)
   }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Support
 
 /// The key of a visitor's private calendar address
@@ -50,23 +49,11 @@ package struct CalendarSecret: Sendable, Equatable, CustomStringConvertible,
   package var digest: String { Self.digest(of: text) }
 
   /// The SHA-256 of a presented secret's text, in hex.
-  package static func digest(of text: String) -> String {
-    var text = text
-    let digest = text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-    return Hex.encode(contiguous: digest)
-  }
+  package static func digest(of text: String) -> String { SecretDigest.of(text) }
 
-  /// Whether `presented` is this secret, compared in constant time: every
-  /// byte is looked at whatever the first difference, so the time taken
-  /// says nothing about how much of a guess was right.
+  /// Whether `presented` is this secret, compared in constant time.
   package func matches(_ presented: String) -> Bool {
-    let ours = Array(text.utf8)
-    let theirs = Array(presented.utf8)
-    var difference = UInt8(truncatingIfNeeded: ours.count ^ theirs.count)
-    for index in 0..<ours.count {
-      difference |= ours[index] ^ (index < theirs.count ? theirs[index] : 0)
-    }
-    return difference == 0
+    SecretDigest.constantTimeEqual(text, presented)
   }
 
   package var description: String { "CalendarSecret(hidden)" }

@@ -1,4 +1,3 @@
-import Crypto
 import FileSystem
 import Foundation
 import Support
@@ -19,9 +18,7 @@ package struct VisitorDirectory: Sendable, Equatable {
   ///   - dataDirectory: the backend's data directory.
   ///   - visitorID: the visitor's id, already validated by the web layer.
   package init(dataDirectory: String, visitorID: String) {
-    var id = visitorID
-    let digest = id.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-    self.init(dataDirectory: dataDirectory, key: Hex.encode(contiguous: digest))
+    self.init(dataDirectory: dataDirectory, key: SecretDigest.of(visitorID))
   }
 
   /// A directory from its key (what `checklists check` finds on disk).

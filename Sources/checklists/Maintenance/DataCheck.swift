@@ -97,7 +97,7 @@ package enum DataCheck {
       return
     }
     let entry = CalendarAddresses.Entry(
-      path: calendars.entryPath(digest: secret.digest), key: visitor.key)
+      path: calendars.entryPath(digest: secret.digest), digest: secret.digest, key: visitor.key)
     guard let stored = calendars.entries().first(where: { $0.path == entry.path }),
       stored == entry
     else {

@@ -1,0 +1,289 @@
+import FileSystem
+import Foundation
+import Logging
+
+/// Which owner a browser acts for, and the changes to an owner's browsers:
+/// link codes made and redeemed, browsers signed out.
+///
+/// An *owner* is a data directory (`VisitorDirectory`); a *browser* is a
+/// random token in a visitor cookie. A browser whose token's digest is the
+/// owner's key is the owner's founding browser: every visitor from before
+/// devices existed is one, so their cookies keep working with nothing
+/// migrated. Other browsers reach their owner through the index
+/// `DATA/browsers/<2>/<digest>`. Either way a browser acts for the owner
+/// only while the owner's `Devices.plist` lists it, or, for a founding
+/// browser, while the owner has no such file yet.
+///
+/// Every change runs under the owner's checklists lock (the one `prune`
+/// takes) and commits with one atomic durable write of `Devices.plist`.
+/// Index entries are written before that write and removed after it, so a
+/// crash at any point leaves either the state before or the state after,
+/// plus at worst an entry that leads nowhere (`checklists check` lists it).
+package final class DeviceStore: Sendable {
+  /// The devices file's name in an owner's directory.
+  package static let fileName = "Devices.plist"
+
+  package let dataDirectory: String
+  /// When false, writes skip `fsync` (tests and benchmarks only).
+  package let durable: Bool
+  /// From a linked browser's token digest to its owner.
+  package let browserIndex: DigestIndex
+  /// From a pending link code's digest to its owner.
+  package let codeIndex: DigestIndex
+  private let file: VersionedFile<Devices>
+  private let logger: Logger
+
+  package init(
+    dataDirectory: String, durable: Bool = true,
+    cacheCapacity: Int = VersionedFile<Devices>.defaultCapacity,
+    logger: Logger = Logger(label: "checklists.devices")
+  ) {
+    self.dataDirectory = dataDirectory
+    self.durable = durable
+    self.logger = logger
+    browserIndex = DigestIndex(directory: "\(dataDirectory)/browsers", durable: durable)
+    codeIndex = DigestIndex(directory: "\(dataDirectory)/links", durable: durable)
+    file = VersionedFile(
+      lockName: VisitorDirectory.checklistsLockName, cacheCapacity: cacheCapacity,
+      setAsideDurably: durable, decode: { try Devices.decode($0) })
+  }
+
+  /// The path of an owner's devices file.
+  package static func path(of owner: VisitorDirectory) -> String {
+    "\(owner.path)/\(fileName)"
+  }
+
+  // MARK: Who a browser is
+
+  /// What a browser's token stands for.
+  package enum Resolution: Sendable, Equatable {
+    /// It acts for this owner; `browserID` is its entry on the Devices
+    /// screen (nil for a founding browser while its owner has one browser).
+    case owner(VisitorDirectory, browserID: Int?)
+    /// It was signed out (or its link never completed): a new visitor.
+    case signedOut
+  }
+
+  /// The owner `token` acts for. Costs one failed `open` and one `stat`
+  /// for a browser without devices; a linked browser's owner is read from
+  /// the index and its devices file from the cache.
+  package func resolve(token: String) throws(StoreError) -> Resolution {
+    let digest = SecretDigest.of(token)
+    let linkedOwner: String?
+    do { linkedOwner = try browserIndex.owner(ofDigest: digest) } catch { throw .io(error) }
+    let owner = VisitorDirectory(dataDirectory: dataDirectory, key: linkedOwner ?? digest)
+    guard let devices = try devices(of: owner) else {
+      return linkedOwner == nil ? .owner(owner, browserID: nil) : .signedOut
+    }
+    guard let browser = devices.browser(digest: digest) else { return .signedOut }
+    return .owner(owner, browserID: browser.id)
+  }
+
+  /// The owner's devices file; nil when they have none (one browser). A
+  /// file that cannot be read is set aside and logged, and reads as none:
+  /// the founding browser goes on, linked browsers must be linked again.
+  package func devices(of owner: VisitorDirectory) throws(StoreError) -> Devices? {
+    try load(owner, locked: false)
+  }
+
+  // MARK: The owner's secret
+
+  /// The owner's secret as `token`'s browser holds it; nil when it has none
+  /// yet (a founding browser before its first code or share link).
+  package func existingSecret(of owner: VisitorDirectory, token: String) throws(StoreError)
+    -> OwnerSecret?
+  {
+    guard let devices = try devices(of: owner),
+      let browser = devices.browser(digest: SecretDigest.of(token))
+    else { return nil }
+    return OwnerSecret.opened(browser.sealedSecret, under: token)
+  }
+
+  /// The owner's secret as `token`'s browser holds it, made now when the
+  /// owner has none: their devices file is then written, listing this
+  /// (founding) browser under `name`.
+  package func secret(of owner: VisitorDirectory, token: String, name: String, now: Date) throws
+    -> OwnerSecret
+  {
+    try change(owner) { devices in
+      try Self.openSecret(&devices, owner: owner, token: token, name: name, now: now)
+    }
+  }
+
+  // MARK: Link codes
+
+  /// A new link code for the owner, replacing any pending one; it works
+  /// once, until `Devices.codeLifetime` from `now`.
+  package func createCode(
+    for owner: VisitorDirectory, token: String, name: String, now: Date
+  ) throws -> (code: LinkCode, expires: Date) {
+    let code = LinkCode.random()
+    let expires = now.addingTimeInterval(Devices.codeLifetime)
+    let replaced: String? = try change(owner) { devices in
+      let secret = try Self.openSecret(&devices, owner: owner, token: token, name: name, now: now)
+      try codeIndex.add(digest: code.digest, leadingTo: owner.key)
+      let replaced = devices.code?.digest
+      devices.code = Devices.PendingCode(
+        digest: code.digest, expires: expires,
+        sealedSecret: try secret.sealed(under: code.canonical))
+      return replaced
+    }
+    if let replaced { try? codeIndex.remove(digest: replaced, ifLeadingTo: owner.key) }
+    return (code, expires)
+  }
+
+  /// Why a code was not redeemed.
+  package enum Refusal: Error, Sendable, Equatable {
+    /// Nobody's pending code: wrong, spent, replaced or expired (one
+    /// answer for all, so that an answer tells a guesser nothing).
+    case invalidCode
+    /// The owner already has `Devices.maximumBrowsers` browsers.
+    case tooManyBrowsers
+    /// The browser asking is no longer one of the owner's (signed out by
+    /// another one a moment ago).
+    case signedOut
+  }
+
+  /// Spends `code`: the browser of `newToken` (a token never used before)
+  /// then acts for the code's owner, listed as `name`.
+  ///
+  /// - Throws: `Refusal`, or what a failed read or write throws (nothing
+  ///   is then changed).
+  package func redeem(_ code: LinkCode, newToken: String, name: String, now: Date) throws
+    -> VisitorDirectory
+  {
+    let digest = code.digest
+    guard let key = try codeIndex.owner(ofDigest: digest) else { throw Refusal.invalidCode }
+    let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key)
+    guard (try FileStatus.of(owner.path)) != nil else { throw Refusal.invalidCode }
+    try change(owner) { devices in
+      guard let pending = devices.code, SecretDigest.constantTimeEqual(pending.digest, digest),
+        pending.expires > now,
+        let secret = OwnerSecret.opened(pending.sealedSecret, under: code.canonical)
+      else { throw Refusal.invalidCode }
+      guard devices.browsers.count < Devices.maximumBrowsers else {
+        throw Refusal.tooManyBrowsers
+      }
+      let browserDigest = SecretDigest.of(newToken)
+      try browserIndex.add(digest: browserDigest, leadingTo: key)
+      devices.code = nil
+      devices.add(
+        digest: browserDigest, name: name, now: now,
+        sealedSecret: try secret.sealed(under: newToken))
+    }
+    try? codeIndex.remove(digest: digest, ifLeadingTo: key)
+    return owner
+  }
+
+  // MARK: Signing out
+
+  /// Signs out the owner's browser `id`; false when it is not theirs (or
+  /// already signed out). It becomes a new visitor at its next request.
+  @discardableResult
+  package func signOut(browser id: Int, of owner: VisitorDirectory) throws -> Bool {
+    let gone: [Devices.Browser] = try change(owner) { devices in
+      let gone = devices.browsers.filter { $0.id == id }
+      devices.browsers.removeAll { $0.id == id }
+      return gone
+    }
+    removeEntries(of: gone, owner: owner)
+    return !gone.isEmpty
+  }
+
+  /// Signs out every browser of the owner but `token`'s; returns how many.
+  package func signOutOthers(of owner: VisitorDirectory, keeping token: String) throws -> Int {
+    let kept = SecretDigest.of(token)
+    let gone: [Devices.Browser] = try change(owner) { devices in
+      let gone = devices.browsers.filter { $0.digest != kept }
+      devices.browsers.removeAll { $0.digest != kept }
+      return gone
+    }
+    removeEntries(of: gone, owner: owner)
+    return gone.count
+  }
+
+  /// Notes that `token`'s browser was seen on `now`'s day (called when its
+  /// cookie is renewed, at most once a day); nothing when the owner has no
+  /// devices file or it already says so.
+  package func noteSeen(owner: VisitorDirectory, token: String, now: Date) throws {
+    let digest = SecretDigest.of(token)
+    guard let seen = try devices(of: owner)?.browser(digest: digest)?.lastSeen,
+      Self.day(seen) < Self.day(now)
+    else { return }
+    try change(owner) { devices in
+      guard let index = devices.browsers.firstIndex(where: { $0.digest == digest }) else { return }
+      devices.browsers[index].lastSeen = now
+    }
+  }
+
+  // MARK: Internals
+
+  /// The index entries of signed-out linked browsers go after the write
+  /// that signed them out (a founding browser has none).
+  private func removeEntries(of browsers: [Devices.Browser], owner: VisitorDirectory) {
+    for browser in browsers where browser.digest != owner.key {
+      do { try browserIndex.remove(digest: browser.digest, ifLeadingTo: owner.key) } catch {
+        logger.warning("devices: an index entry was left behind: \(error)")
+      }
+    }
+  }
+
+  /// The secret of `token`'s browser in `devices`, the file begun with
+  /// this founding browser and a new secret when there is none.
+  private static func openSecret(
+    _ devices: inout Devices, owner: VisitorDirectory, token: String, name: String, now: Date
+  ) throws -> OwnerSecret {
+    let digest = SecretDigest.of(token)
+    if devices.browsers.isEmpty && digest == owner.key {
+      let secret = OwnerSecret.random()
+      devices.add(digest: digest, name: name, now: now, sealedSecret: try secret.sealed(under: token))
+      return secret
+    }
+    guard let browser = devices.browser(digest: digest),
+      let secret = OwnerSecret.opened(browser.sealedSecret, under: token)
+    else { throw Refusal.signedOut }
+    return secret
+  }
+
+  /// Runs `body` on the owner's devices (empty when they have none) under
+  /// their lock, and writes the file when it changed.
+  private func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
+    -> T
+  {
+    try AtomicFile.createDirectory(owner.path, durable: durable)
+    return try FileLock.withLock(owner.lockPath) { () throws -> T in
+      let stored = try load(owner, locked: true)
+      var devices = stored ?? Devices()
+      let result = try body(&devices)
+      if devices != stored ?? Devices() {
+        let path = Self.path(of: owner)
+        try AtomicFile.write(try devices.encoded(), to: path, durable: durable)
+        try file.cacheWritten(devices, at: path, key: owner.key)
+      }
+      return result
+    }
+  }
+
+  private func load(_ owner: VisitorDirectory, locked: Bool) throws(StoreError) -> Devices? {
+    let path = Self.path(of: owner)
+    do {
+      let version =
+        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
+      return version?.value
+    } catch {
+      switch error {
+      case .io(let error): throw .io(error)
+      case .busy(let busy): throw .busy(busy)
+      case .setAside(let path, let keptAs, let reason):
+        logger.error(
+          "unreadable devices file set aside",
+          metadata: ["path": "\(path)", "keptAs": "\(keptAs)", "reason": "\(reason)"])
+        return nil
+      case .leftInPlace(let path, _), .unsettled(let path):
+        throw .io(FileError(operation: "load", path: path, errno: .ioError))
+      }
+    }
+  }
+
+  private static func day(_ date: Date) -> Int { Int(date.timeIntervalSince1970 / 86_400) }
+}

@@ -1,0 +1,115 @@
+import FileSystem
+import Foundation
+
+/// An index from a secret's SHA-256 to the owner it belongs to: one small
+/// file per secret, `<directory>/<first 2 hex>/<digest>`, holding the
+/// owner's directory key (64 hex digits and a newline). It never holds a
+/// secret, and a secret is never a path: only its digest is.
+///
+/// An entry only says where to look: whoever finds one still checks the
+/// owner's own record of the secret before accepting it, so an entry left
+/// behind by a crash (or by an owner removed by hand) leads nowhere.
+/// Entries are written and removed under the owner's lock; files are
+/// private (0600) and replaced atomically and durably (`AtomicFile`).
+package struct DigestIndex: Sendable {
+  /// The index's directory.
+  package let directory: String
+  /// When false, writes skip `fsync` (tests and benchmarks only).
+  package let durable: Bool
+
+  package init(directory: String, durable: Bool) {
+    self.directory = directory
+    self.durable = durable
+  }
+
+  /// The path of the entry of `digest`.
+  package func entryPath(digest: String) -> String {
+    "\(directory)/\(digest.prefix(2))/\(digest)"
+  }
+
+  /// The owner key the entry of `digest` holds; nil when there is none
+  /// (or it holds no key).
+  package func owner(ofDigest digest: String) throws(FileError) -> String? {
+    guard let data = try AtomicFile.read(entryPath(digest: digest)), let key = Self.line(data),
+      VisitorDirectory.isKey(key, inShard: String(key.prefix(2)))
+    else { return nil }
+    return key
+  }
+
+  /// Writes the entry of `digest`, leading to `key`.
+  package func add(digest: String, leadingTo key: String) throws(FileError) {
+    let entry = entryPath(digest: digest)
+    try AtomicFile.createDirectory(AtomicFile.split(entry).directory, durable: durable)
+    try AtomicFile.write(Array("\(key)\n".utf8), to: entry, durable: durable)
+  }
+
+  /// Removes the entry of `digest` when it leads to `key` (an entry is
+  /// never another owner's, short of a SHA-256 collision, but a check costs
+  /// nothing).
+  package func remove(digest: String, ifLeadingTo key: String) throws(FileError) {
+    let path = entryPath(digest: digest)
+    guard let data = try AtomicFile.read(path), Self.line(data) == key else { return }
+    try FileNames.remove(path)
+    if durable { try AtomicFile.syncDirectory(AtomicFile.split(path).directory) }
+  }
+
+  // MARK: Maintenance
+
+  /// One entry of the index, as `check` and `prune` find it.
+  package struct Entry: Sendable, Equatable {
+    package var path: String
+    /// The digest its name gives; nil for a misplaced name.
+    package var digest: String?
+    /// The owner key it holds; nil when it holds none.
+    package var key: String?
+
+    package init(path: String, digest: String?, key: String?) {
+      self.path = path
+      self.digest = digest
+      self.key = key
+    }
+  }
+
+  /// Every file under the index directory, in path order, with the key it
+  /// holds; misplaced names (not `<2 hex>/<64 hex>` in their own shard)
+  /// come back with the digest and key nil.
+  package func entries() -> [Entry] {
+    var found: [Entry] = []
+    for shard in VisitorDirectory.sortedEntries(directory) {
+      let shardPath = "\(directory)/\(shard)"
+      guard VisitorDirectory.isShard(shard) else {
+        found.append(Entry(path: shardPath, digest: nil, key: nil))
+        continue
+      }
+      for name in VisitorDirectory.sortedEntries(shardPath) {
+        let path = "\(shardPath)/\(name)"
+        guard VisitorDirectory.isKey(name, inShard: shard) else {
+          found.append(Entry(path: path, digest: nil, key: nil))
+          continue
+        }
+        let key = (try? AtomicFile.read(path)).flatMap { $0 }.flatMap(Self.line)
+        let valid = key.flatMap { VisitorDirectory.isKey($0, inShard: String($0.prefix(2))) } == true
+        found.append(Entry(path: path, digest: name, key: valid ? key : nil))
+      }
+    }
+    return found
+  }
+
+  /// Removes an entry `check` or `prune` found stale (a misplaced
+  /// directory included).
+  package func removeStale(_ path: String) throws {
+    if (try? FileStatus.of(path))?.isDirectory == true {
+      try FileManager.default.removeItem(atPath: path)
+    } else {
+      try FileNames.remove(path)
+    }
+  }
+
+  /// The first line of a small file, without its newline.
+  static func line(_ data: Data) -> String? {
+    guard data.count <= 256 else { return nil }
+    var bytes = [UInt8](data)
+    if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+    return String(validating: bytes, as: UTF8.self)
+  }
+}
