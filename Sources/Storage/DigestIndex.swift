@@ -88,7 +88,8 @@ package struct DigestIndex: Sendable {
           continue
         }
         let key = (try? AtomicFile.read(path)).flatMap { $0 }.flatMap(Self.line)
-        let valid = key.flatMap { VisitorDirectory.isKey($0, inShard: String($0.prefix(2))) } == true
+        let valid =
+          key.flatMap { VisitorDirectory.isKey($0, inShard: String($0.prefix(2))) } == true
         found.append(Entry(path: path, digest: name, key: valid ? key : nil))
       }
     }

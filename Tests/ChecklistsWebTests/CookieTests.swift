@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Preferences
+import Storage
 import TestSupport
 import Testing
 
@@ -120,11 +121,12 @@ import Testing
     let request = Request(
       method: .get, path: "/lists", headerFields: cookie.map { [.cookie: $0] } ?? [:],
       isHTTPS: https)
+    let devices = DeviceStore(dataDirectory: data.path, durable: false)
     let visitor = VisitorSession.Visitor(
-      cookies: request.cookies, isHTTPS: https, dataDirectory: data.path,
-      today: VisitorCookie.today())
+      cookies: request.cookies, isHTTPS: https, devices: devices, today: VisitorCookie.today())
     return VisitorSession(
-      request: request, cookies: request.cookies, visitor: visitor, defaults: defaults)
+      request: request, cookies: request.cookies, visitor: visitor, defaults: defaults,
+      devices: devices, now: Date())
   }
 
   /// The `Set-Cookie` values of a response that commits the session.

@@ -21,6 +21,8 @@ package final class Application: Sendable {
   let store: ChecklistStore
   /// The visitors' private calendar addresses (secrets and their index).
   let calendars: CalendarAddresses
+  /// Which owner each browser acts for; link codes; sign-out.
+  let devices: DeviceStore
   let csrf: CSRF
   let memo: ResponseMemo
   let routes: RouteTable
@@ -55,6 +57,9 @@ package final class Application: Sendable {
       logger: logger)
     calendars = CalendarAddresses(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable)
+    devices = DeviceStore(
+      dataDirectory: configuration.dataDirectory, durable: configuration.durable,
+      cacheCapacity: configuration.cacheCapacity, logger: logger)
   }
 
   /// Answers one request. Never throws: every failure becomes a page with
@@ -124,7 +129,7 @@ package final class Application: Sendable {
     -> VisitorSession.Visitor
   {
     VisitorSession.Visitor(
-      cookies: cookies, isHTTPS: request.isHTTPS, dataDirectory: configuration.dataDirectory,
+      cookies: cookies, isHTTPS: request.isHTTPS, devices: devices,
       today: VisitorCookie.today(now: now))
   }
 
@@ -138,9 +143,11 @@ package final class Application: Sendable {
     visitor: VisitorSession.Visitor, now: Date, lifetime: PageLifetime
   ) -> Response {
     let session = VisitorSession(
-      request: request, cookies: cookies, visitor: visitor, defaults: defaults)
+      request: request, cookies: cookies, visitor: visitor, defaults: defaults, devices: devices,
+      now: now)
     var response: Response
     do {
+      if let problem = visitor.problem { throw problem }
       if let problem = session.preferences.loadProblem {
         // The file was kept aside; the next request runs on the defaults.
         logger.error("preferences: \(problem) (\(session.directory.path))")

@@ -5,16 +5,25 @@ import Storage
 
 /// Who is asking, and their preferences for the length of one request.
 ///
-/// A visitor is recognised only by a well-formed visitor cookie; anything
-/// else (absent, too long, not hex, `../`) makes a new visitor, whose id is
-/// sent back in a cookie. The id is never used as a path: the visitor's
-/// directory is named after its hash (`VisitorDirectory`).
+/// A visitor is recognised only by a well-formed visitor cookie whose
+/// browser token still acts for an owner (`DeviceStore.resolve`); anything
+/// else (absent, too long, not hex, `../`, a browser signed out) makes a
+/// new visitor, whose token is sent back in a cookie. The token is never
+/// used as a path: the owner's directory is named after a hash
+/// (`VisitorDirectory`).
 struct VisitorSession {
   /// Who the request's cookie names, and where their files are.
   struct Visitor {
+    /// The browser's token (its visitor cookie's id).
     let id: VisitorID
-    /// True when the request carried no valid visitor cookie.
+    /// True when the request carried no valid visitor cookie, or that of a
+    /// browser signed out.
     let isNew: Bool
+    /// The browser's entry on its owner's Devices screen; nil while the
+    /// owner has only this one browser (or it is new).
+    let browserID: Int?
+    /// Why the browser's owner could not be looked up (the page says so).
+    let problem: StoreError?
     /// True when the visitor cookie must be sent again (see `VisitorCookie`):
     /// it is a day old, has no day, or is the plain cookie of an HTTPS
     /// visitor from before `__Host-`. Always true for a new visitor.
@@ -28,29 +37,55 @@ struct VisitorSession {
     /// renewed cookie carries.
     let today: Int
 
-    init(cookies: Cookies, isHTTPS: Bool, dataDirectory: String, today: Int) {
+    init(cookies: Cookies, isHTTPS: Bool, devices: DeviceStore, today: Int) {
+      var problem: StoreError?
       if let value = cookies.value(named: VisitorCookie.name, isHTTPS: isHTTPS),
-        let cookie = VisitorCookie(value: value)
+        let cookie = VisitorCookie(value: value),
+        let owner = Self.owner(of: cookie.id, in: devices, problem: &problem)
       {
         id = cookie.id
         isNew = false
+        browserID = owner.browserID
+        directory = owner.directory
         let legacy = isHTTPS && cookies[Cookie.name(VisitorCookie.name, secure: true)] == nil
-        needsCookie = legacy || cookie.needsRenewal(today: today)
+        needsCookie = problem == nil && (legacy || cookie.needsRenewal(today: today))
         cookieDue = needsCookie ? Int64.min : cookie.renewalDue(today: today)
       } else {
         id = VisitorID()
         isNew = true
+        browserID = nil
+        directory = VisitorDirectory(dataDirectory: devices.dataDirectory, visitorID: id.hex)
         needsCookie = true
         cookieDue = Int64.min
       }
-      directory = VisitorDirectory(dataDirectory: dataDirectory, visitorID: id.hex)
+      self.problem = problem
       self.today = today
+    }
+
+    /// The owner `token` acts for; nil when it was signed out. When the
+    /// look-up fails, `problem` says why and the browser keeps its cookie:
+    /// the request is answered with an error page, never as somebody new.
+    private static func owner(
+      of token: VisitorID, in devices: DeviceStore, problem: inout StoreError?
+    ) -> (directory: VisitorDirectory, browserID: Int?)? {
+      do {
+        switch try devices.resolve(token: token.hex) {
+        case .owner(let directory, let browserID): return (directory, browserID)
+        case .signedOut: return nil
+        }
+      } catch {
+        problem = error
+        return (VisitorDirectory(dataDirectory: devices.dataDirectory, visitorID: token.hex), nil)
+      }
     }
   }
 
+  /// The browser's token.
   let id: VisitorID
   /// True when the request carried no valid visitor cookie.
   let isNew: Bool
+  /// The browser's entry on its owner's Devices screen (see `Visitor.browserID`).
+  let browserID: Int?
   /// True when this response sends the visitor cookie (see `Visitor.needsCookie`).
   let sendsVisitorCookie: Bool
   let directory: VisitorDirectory
@@ -64,9 +99,13 @@ struct VisitorSession {
   /// A session for `visitor`; their preferences are read here. A returning
   /// visitor whose cookie is due has it renewed, with the cookie-backed
   /// preferences it carries, and their directory marked active.
-  init(request: Request, cookies: Cookies, visitor: Visitor, defaults: Defaults) {
+  init(
+    request: Request, cookies: Cookies, visitor: Visitor, defaults: Defaults,
+    devices: DeviceStore, now: Date
+  ) {
     id = visitor.id
     isNew = visitor.isNew
+    browserID = visitor.browserID
     sendsVisitorCookie = visitor.needsCookie
     directory = visitor.directory
     self.cookies = cookies
@@ -81,6 +120,7 @@ struct VisitorSession {
       preferences.renewCookies()
       directory.markActive()
       defaults.markActive(directory: directory.path)
+      if browserID != nil { try? devices.noteSeen(owner: directory, token: id.hex, now: now) }
     }
   }
 

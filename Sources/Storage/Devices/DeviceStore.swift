@@ -236,7 +236,8 @@ package final class DeviceStore: Sendable {
     let digest = SecretDigest.of(token)
     if devices.browsers.isEmpty && digest == owner.key {
       let secret = OwnerSecret.random()
-      devices.add(digest: digest, name: name, now: now, sealedSecret: try secret.sealed(under: token))
+      devices.add(
+        digest: digest, name: name, now: now, sealedSecret: try secret.sealed(under: token))
       return secret
     }
     guard let browser = devices.browser(digest: digest),
