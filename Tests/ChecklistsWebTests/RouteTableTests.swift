@@ -49,6 +49,19 @@ import Testing
       ("POST", "/settings/calendar/replace", "POST /settings/calendar/replace", [:]),
       ("POST", "/settings/calendar/delete", "POST /settings/calendar/delete", [:]),
       ("GET", "/calendar/\(sampleSecret).ics", "GET /calendar/{secret}.ics", [:]),
+      ("GET", "/settings/devices", "GET /settings/devices", [:]),
+      ("POST", "/settings/devices/code", "POST /settings/devices/code", [:]),
+      (
+        "POST", "/settings/devices/sign-out-others", "POST /settings/devices/sign-out-others",
+        [:]
+      ),
+      (
+        "POST", "/settings/devices/3/sign-out", "POST /settings/devices/{browser}/sign-out",
+        [.browser: 3]
+      ),
+      ("GET", "/link", "GET /link", [:]),
+      ("POST", "/link", "POST /link", [:]),
+      ("GET", "/link/\(sampleSecret)", "GET /link/{secret}", [:]),
     ]
 
   /// A token of a secret's form (whether it is anyone's is the handler's business).
@@ -196,7 +209,7 @@ import Testing
   /// Each route of the table is reached by its own method at a path of its
   /// pattern (ids filled in), with those ids; none is shadowed by another.
   @Test func everyRouteOfTheTableIsReachable() throws {
-    let sample: [PathParameter: Int] = [.list: 7, .item: 42, .deletion: 5]
+    let sample: [PathParameter: Int] = [.list: 7, .item: 42, .deletion: 5, .browser: 3]
     for route in RouteTable.checklists.routes {
       var path = route.pattern.description.replacing("{secret}", with: Self.sampleSecret)
       for (name, id) in sample { path = path.replacing("{\(name.rawValue)}", with: "\(id)") }
@@ -238,7 +251,7 @@ import Testing
     for route in RouteTable.checklists.routes {
       let path = route.pattern.description.replacing("{list}", with: "1")
         .replacing("{item}", with: "1").replacing("{deletion}", with: "1")
-        .replacing("{secret}", with: Self.sampleSecret)
+        .replacing("{browser}", with: "1").replacing("{secret}", with: Self.sampleSecret)
       let response =
         route.isChange
         ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)

@@ -38,9 +38,9 @@ struct RealTemplatesTests {
   func loadsEveryTemplate() throws {
     #expect(
       try library().names == [
-        "about", "all-lists", "checklist", "csrf-field", "error", "item-form", "item-row",
-        "layout", "list-form", "list-row", "recently-deleted", "reorder", "settings",
-        "undo-notice",
+        "about", "all-lists", "checklist", "csrf-field", "devices", "error", "item-form",
+        "item-row", "layout", "link", "list-form", "list-row", "recently-deleted", "reorder",
+        "settings", "undo-notice",
       ])
   }
 

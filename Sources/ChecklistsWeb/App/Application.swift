@@ -23,6 +23,9 @@ package final class Application: Sendable {
   let calendars: CalendarAddresses
   /// Which owner each browser acts for; link codes; sign-out.
   let devices: DeviceStore
+  /// Wrong link codes per client address.
+  let linkAttempts = AttemptLimiter(
+    limit: LinkScreen.attemptLimit, window: LinkScreen.attemptWindow)
   let csrf: CSRF
   let memo: ResponseMemo
   let routes: RouteTable
@@ -173,7 +176,10 @@ package final class Application: Sendable {
     } catch {
       response = renderer.errorResponse(webError(for: error, route: match.route))
     }
-    for cookie in session.visitorCookies(isHTTPS: request.isHTTPS) {
+    // A handler that gave the browser a new token (a link code redeemed)
+    // has set the visitor cookie itself.
+    for cookie in session.visitorCookies(isHTTPS: request.isHTTPS)
+    where !response.setsCookie(named: cookie.name) {
       response.setCookie(cookie)
     }
     return response

@@ -12,6 +12,12 @@ extension Response {
     headerFields.append(HTTPField(name: .setCookie, value: cookie.headerValue))
   }
 
+  /// Whether the response sets the cookie called `name` (a handler's own
+  /// choice, which the visitor's renewal must not undo).
+  package func setsCookie(named name: String) -> Bool {
+    headerFields.contains { sets(name, $0) }
+  }
+
   /// Whether `field` sets the cookie called `name`.
   private func sets(_ name: String, _ field: HTTPField) -> Bool {
     guard field.name.isSameField(as: .setCookie) else { return false }

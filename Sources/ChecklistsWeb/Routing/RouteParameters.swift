@@ -7,6 +7,8 @@ package enum PathParameter: String, Sendable, Hashable, CaseIterable {
   case item
   /// An entry of Recently deleted (`Deletion.id`).
   case deletion
+  /// One of the owner's browsers on the Devices screen (`Devices.Browser.id`).
+  case browser
 }
 
 /// The ids one request's path carried, by the name its route's pattern

@@ -3,10 +3,10 @@
 ///
 /// A literal matches its own bytes only, so a percent-encoded spelling
 /// (`%6cists`) never matches. `{name}` matches a stable id and records it
-/// under `name` (see `PathParameter`). `{secret}` followed by a literal
-/// suffix (`{secret}.ics`) matches a secret token (see `secretToken(_:)`)
-/// and that suffix, and records the token: an address whose path is its
-/// only key, such as a calendar's.
+/// under `name` (see `PathParameter`). `{secret}`, alone or followed by a
+/// literal suffix (`{secret}.ics`), matches a secret token (see
+/// `secretToken(_:)`) and that suffix, and records the token: an address
+/// whose path is its key, such as a calendar's or a link code's.
 package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
   ExpressibleByStringLiteral
 {
@@ -48,9 +48,10 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     if text.hasPrefix(secretPlaceholder) {
       let suffix = text.dropFirst(secretPlaceholder.count)
       precondition(
-        suffix.hasPrefix(".") && suffix.utf8.count > 1
-          && suffix.utf8.dropFirst().allSatisfy { isTokenByte($0) },
-        "a secret is followed by an extension such as .ics in \(pattern)")
+        suffix.isEmpty
+          || (suffix.hasPrefix(".") && suffix.utf8.count > 1
+            && suffix.utf8.dropFirst().allSatisfy { isTokenByte($0) }),
+        "a secret stands alone or is followed by an extension such as .ics in \(pattern)")
       return .secret(suffix: Array(suffix.utf8))
     }
     if text.hasPrefix("{") && text.hasSuffix("}") {

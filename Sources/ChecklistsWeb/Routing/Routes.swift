@@ -29,6 +29,13 @@ extension RouteTable {
     .post("/settings/calendar", SettingsScreen.createCalendar),
     .post("/settings/calendar/replace", SettingsScreen.replaceCalendar),
     .post("/settings/calendar/delete", SettingsScreen.removeCalendar),
+    .get("/settings/devices", DevicesScreen.show),
+    .post("/settings/devices/code", DevicesScreen.createCode),
+    .post("/settings/devices/sign-out-others", DevicesScreen.signOutOthers),
+    .post("/settings/devices/{browser}/sign-out", DevicesScreen.signOut),
+    .get("/link", LinkScreen.enter),
+    .post("/link", LinkScreen.redeem),
+    .get("/link/{secret}", LinkScreen.confirm),
     .feed("/calendar/{secret}.ics", CalendarFeedRoute.show),
   ])
 }

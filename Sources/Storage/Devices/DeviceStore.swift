@@ -178,28 +178,32 @@ package final class DeviceStore: Sendable {
   // MARK: Signing out
 
   /// Signs out the owner's browser `id`; false when it is not theirs (or
-  /// already signed out). It becomes a new visitor at its next request.
+  /// already signed out). It becomes a new visitor, with a new token, at
+  /// its next request.
+  ///
+  /// A linked browser's index entry stays: it still leads to the owner,
+  /// who no longer lists it, so its token resolves as signed out and the
+  /// browser is given a new one. Without the entry, the old token would
+  /// read as the founding browser of an empty directory of its own: a new
+  /// visitor as well, but one that kept a token once linked. `prune`
+  /// removes such entries with their owner.
   @discardableResult
   package func signOut(browser id: Int, of owner: VisitorDirectory) throws -> Bool {
-    let gone: [Devices.Browser] = try change(owner) { devices in
-      let gone = devices.browsers.filter { $0.id == id }
+    try change(owner) { devices in
+      let listed = devices.browsers.contains { $0.id == id }
       devices.browsers.removeAll { $0.id == id }
-      return gone
+      return listed
     }
-    removeEntries(of: gone, owner: owner)
-    return !gone.isEmpty
   }
 
   /// Signs out every browser of the owner but `token`'s; returns how many.
   package func signOutOthers(of owner: VisitorDirectory, keeping token: String) throws -> Int {
     let kept = SecretDigest.of(token)
-    let gone: [Devices.Browser] = try change(owner) { devices in
-      let gone = devices.browsers.filter { $0.digest != kept }
+    return try change(owner) { devices in
+      let count = devices.browsers.count { $0.digest != kept }
       devices.browsers.removeAll { $0.digest != kept }
-      return gone
+      return count
     }
-    removeEntries(of: gone, owner: owner)
-    return gone.count
   }
 
   /// Notes that `token`'s browser was seen on `now`'s day (called when its
@@ -217,16 +221,6 @@ package final class DeviceStore: Sendable {
   }
 
   // MARK: Internals
-
-  /// The index entries of signed-out linked browsers go after the write
-  /// that signed them out (a founding browser has none).
-  private func removeEntries(of browsers: [Devices.Browser], owner: VisitorDirectory) {
-    for browser in browsers where browser.digest != owner.key {
-      do { try browserIndex.remove(digest: browser.digest, ifLeadingTo: owner.key) } catch {
-        logger.warning("devices: an index entry was left behind: \(error)")
-      }
-    }
-  }
 
   /// The secret of `token`'s browser in `devices`, the file begun with
   /// this founding browser and a new secret when there is none.

@@ -1,0 +1,127 @@
+import FastCGI
+import Foundation
+import HTMLTemplates
+import HTTPTypes
+import Storage
+
+/// Linking this browser to another device's lists: `GET /link` (type the
+/// code), `GET /link/{code}` (the link: a page that asks first) and
+/// `POST /link` (the code is spent).
+///
+/// Only a `POST` spends a code, so a mail or chat scanner that opens the
+/// link spends nothing; and the page of the link tells nothing about the
+/// code (it looks the same for any), so it is no way to test guesses. The
+/// `POST` is limited per client address (`AttemptLimiter`).
+enum LinkScreen {
+  static let template = "link"
+  static let title = "Use Lists from Another Device"
+  /// Wrong codes one client address may send in `attemptWindow` seconds;
+  /// the next one is `429`.
+  static let attemptLimit = 10
+  static let attemptWindow: TimeInterval = 60
+
+  /// The link page's own headers: its address holds the code, so no
+  /// `Referer` may carry more than the origin (`origin`, not `no-referrer`:
+  /// with that, browsers send its form with `Origin: null`, which the
+  /// origin check refuses), and it is nobody's to index or keep.
+  static let privateFields: [(HTTPField.Name, String)] = [
+    (.referrerPolicy, "origin"), (.xRobotsTag, "noindex, nofollow"), (.cacheControl, "no-store"),
+  ]
+
+  /// `GET /link`: a form to type the code the other device shows.
+  static func enter(_ context: ScreenContext) throws -> Response {
+    try respond(context, values(context, code: "", fromLink: false, error: nil), status: .ok)
+  }
+
+  /// `GET /link/{code}`: the link's page, the code filled in, one button
+  /// to use it.
+  static func confirm(_ context: ScreenContext) throws -> Response {
+    let code = context.parameters.secret.flatMap { LinkCode(typed: $0) }?.grouped ?? ""
+    return try respond(
+      context, values(context, code: code, fromLink: true, error: nil), status: .ok)
+  }
+
+  /// `POST /link` with `code`: this browser becomes one of the code's
+  /// owner's, under a new token (its cookie is replaced), and lands on the
+  /// owner's lists.
+  static func redeem(_ context: ChangeContext) throws -> Response {
+    let address = context.request.remoteAddress
+    let attempts = context.application.linkAttempts
+    if let wait = attempts.retryAfter(address, now: context.now) {
+      throw WebError.tooManyAttempts(retryAfter: wait)
+    }
+    let typed = context.form["code"] ?? ""
+    guard let code = LinkCode(typed: typed) else {
+      attempts.recordFailure(address, now: context.now)
+      return try refused(
+        context, typed: typed,
+        "This is not a link code: it has \(LinkCode.length) letters and digits, such as K7Q2-M9XD-…."
+      )
+    }
+    let token = VisitorID()
+    do {
+      _ = try DevicesScreen.deviceFiles {
+        try context.application.devices.redeem(
+          code, newToken: token.hex, name: BrowserName.of(context.request), now: context.now)
+      }
+    } catch DeviceStore.Refusal.invalidCode {
+      attempts.recordFailure(address, now: context.now)
+      return try refused(
+        context, typed: typed,
+        "This code does not work: it may be mistyped, used already, or older than \(Int(Devices.codeLifetime / 60)) minutes. Make a new one on the other device."
+      )
+    } catch DeviceStore.Refusal.tooManyBrowsers {
+      return try refused(
+        context, typed: typed,
+        "These lists are already used on \(Devices.maximumBrowsers) browsers. Sign one out on the Devices screen of another device first."
+      )
+    }
+    var response = Response.redirect(to: "/lists")
+    response.setCookie(
+      .longLived(
+        name: VisitorCookie.name, value: VisitorCookie(id: token, day: context.session.today).value,
+        secure: context.request.isHTTPS))
+    return response
+  }
+
+  /// The form again, as typed, with why it was refused (`422`).
+  private static func refused(_ context: ChangeContext, typed: String, _ message: String) throws
+    -> Response
+  {
+    try respond(
+      context, values(context, code: typed, fromLink: false, error: message),
+      status: .unprocessableContent)
+  }
+
+  private static func respond<Input>(
+    _ context: RequestContext<Input>, _ values: TemplateValue, status: HTTPResponse.Status
+  ) throws -> Response {
+    var response = try context.application.renderer.response(
+      template, title: title, context: values, status: status)
+    for (name, value) in privateFields { response.headerFields[name] = value }
+    return response
+  }
+
+  private static func values<Input>(
+    _ context: RequestContext<Input>, code: String, fromLink: Bool, error: String?
+  ) -> TemplateValue {
+    var values: [String: TemplateValue] = [
+      "code": .string(code),
+      "fromLink": .bool(fromLink),
+      "csrf": .string(context.csrfToken),
+    ]
+    if let error { values["error"] = .string(error) }
+    return .object(TemplateObject(values))
+  }
+}
+
+extension WebError {
+  /// Too many wrong link codes from one address (`429`).
+  static func tooManyAttempts(retryAfter seconds: Int) -> WebError {
+    WebError(
+      status: .tooManyRequests, title: "Too many tries",
+      message:
+        "Too many wrong codes were sent from here in the last minute. Nothing was changed; wait \(seconds) seconds and try again.",
+      backHref: "/link", backLabel: "Try Again", headerFields: [.retryAfter: String(seconds)])
+  }
+}
