@@ -242,3 +242,32 @@ def test_a_visitor_from_before_devices_keeps_everything():
         assert item_texts(new, legacy["list"]) == item_texts(old, legacy["list"])
     finally:
         running.stop()
+
+
+def test_no_code_or_token_reaches_a_log(stack):
+    """Codes and browser tokens are never in nginx's access or error log or
+    the backend's log, in any spelling, after codes are made, opened as
+    links, typed, spent, refused and browsers signed out."""
+    owner = Visitor(stack)
+    owner.add_item(1, "Milk")
+    secrets = {owner.cookie("visitor").split(".")[0]}
+    for _ in range(3):
+        code, link, _ = make_code(owner)
+        canonical = code.replace("-", "")
+        secrets |= {code, canonical, canonical.lower()}
+        browser = Visitor(stack)
+        browser.get(link.split(str(stack.port), 1)[1])  # the link, opened
+        assert browser.post("/link", {"code": code}).status_code == 303
+        assert browser.post("/link", {"code": code}).status_code == 422  # spent
+        secrets.add(browser.cookie("visitor").split(".")[0])
+    assert owner.post("/settings/devices/sign-out-others").status_code == 303
+    stack.stop_backend()  # flushes nothing it holds back, but ends its log
+    time.sleep(1.2)  # nginx's access log buffer is flushed every second
+    logs = {name: (stack.dir / "logs" / name).read_text(errors="replace")
+            for name in ("access.log", "error.log", "backend.log")
+            if (stack.dir / "logs" / name).exists()}
+    assert "access.log" in logs and "/link/<hidden>" in logs["access.log"]
+    for name, text in logs.items():
+        for secret in secrets:
+            assert secret not in text, f"{name} holds a secret"
+            assert secret.lower() not in text.lower(), f"{name} holds a secret"
