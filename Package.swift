@@ -25,6 +25,15 @@ let package = Package(
       dependencies: ["CFastCGI", .product(name: "HTTPTypes", package: "swift-http-types")]
     ),
 
+    // QR codes: libqrencode, confined to CQRencode (module map only) and QRCode (every
+    // QRcode_* call, the modules and their SVG).
+    .systemLibrary(
+      name: "CQRencode",
+      pkgConfig: "libqrencode",
+      providers: [.apt(["libqrencode-dev"])]
+    ),
+    .target(name: "QRCode", dependencies: ["CQRencode"]),
+
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
 
