@@ -108,6 +108,7 @@ let package = Package(
     ),
     .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel", "TestSupport"]),
     .testTarget(name: "SupportTests", dependencies: ["Support"]),
+    .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
     .testTarget(
       name: "FileSystemTests",
       dependencies: [
