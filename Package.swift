@@ -161,7 +161,7 @@ let package = Package(
     .executableTarget(
       name: "bench-web",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel",
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
