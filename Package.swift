@@ -25,6 +25,15 @@ let package = Package(
       dependencies: ["CFastCGI", .product(name: "HTTPTypes", package: "swift-http-types")]
     ),
 
+    // QR codes: libqrencode, confined to CQRencode (module map only) and QRCode (every
+    // QRcode_* call, the modules and their SVG).
+    .systemLibrary(
+      name: "CQRencode",
+      pkgConfig: "libqrencode",
+      providers: [.apt(["libqrencode-dev"])]
+    ),
+    .target(name: "QRCode", dependencies: ["CQRencode"]),
+
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
 
@@ -99,6 +108,7 @@ let package = Package(
     ),
     .testTarget(name: "ChecklistsModelTests", dependencies: ["ChecklistsModel", "TestSupport"]),
     .testTarget(name: "SupportTests", dependencies: ["Support"]),
+    .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
     .testTarget(
       name: "FileSystemTests",
       dependencies: [
@@ -151,7 +161,7 @@ let package = Package(
     .executableTarget(
       name: "bench-web",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel",
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -5,6 +5,7 @@ import FastCGI
 import Foundation
 import HTTPTypes
 import Logging
+import QRCode
 import Storage
 
 // Per-request costs of the web layer's pure pieces, in release builds.
@@ -102,6 +103,17 @@ let ifNoneMatch = "W/\"0000000000000000-0\", \"1111111111111111-1\", " + tag.val
 report(
   "ETag.matches (3-tag If-None-Match)",
   measure(500_000) { if tag.matches(ifNoneMatch: ifNoneMatch) { sink &+= 1 } }, goal: 2_000)
+
+// The Devices screen's one-time link as a QR code: libqrencode's encoding
+// (most of it: it tries the eight masks) and the SVG.
+let oneTimeLink = "https://checklists.example/link/K7Q2-M9XD-4FHT-8WNB-3R6P-Y1ZC-V5?ref=1"
+precondition(oneTimeLink.utf8.count == 70)
+let drawLink = { sink &+= (try? QRCode(text: oneTimeLink).svg(label: "QR code"))?.utf8.count ?? 0 }
+report(
+  "QRCode(text:).svg (a 70-character link, version 5)", measure(1_000, drawLink), goal: 300_000)
+report(
+  "QRCode(text:).svg (a 70-character link, version 5), CPU time", measureCPU(1_000, drawLink),
+  goal: 300_000)
 
 // Whole requests through Application.respond(to:), no sockets: what the
 // backend itself spends on a page, before nginx and FastCGI.
