@@ -72,6 +72,7 @@ let package = Package(
         "Preferences",
         "ChecklistsModel",
         "HTMLTemplates",
+        "QRCode",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),

@@ -3,6 +3,7 @@ import FileSystem
 import Foundation
 import HTMLTemplates
 import HTTPTypes
+import QRCode
 import Storage
 
 /// Devices (`GET /settings/devices`): the browsers that use the owner's
@@ -136,14 +137,19 @@ enum DevicesScreen {
       context.request, configured: context.application.configuration.publicOrigin)
     let link = origin.map { "\($0)\(path)" } ?? path
     let enterAddress = origin.map { "\($0)/link" } ?? "/link"
-    return .object(
-      TemplateObject([
-        "text": .string(code.grouped),
-        "link": .string(link),
-        "enterAddress": .string(enterAddress),
-        "expires": .string(label.text(expires)),
-        "expiresISO": .string(DueDateLabel.machineReadable(expires)),
-      ]))
+    var values: [String: TemplateValue] = [
+      "text": .string(code.grouped),
+      "link": .string(link),
+      "enterAddress": .string(enterAddress),
+      "expires": .string(label.text(expires)),
+      "expiresISO": .string(DueDateLabel.machineReadable(expires)),
+    ]
+    // A link of ~60 characters always fits (a QR code takes up to 2,331
+    // bytes at this level); should it not, the page goes on without it.
+    if let symbol = try? QRCode(text: link) {
+      values["qr"] = .string(symbol.svg(label: "QR code of the link to use your lists"))
+    }
+    return .object(TemplateObject(values))
   }
 
   /// Runs a change of the devices files, its failures told as the store's
