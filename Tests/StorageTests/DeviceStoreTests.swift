@@ -303,6 +303,25 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: DeviceStore.path(of: alone.owner)))
   }
 
+  /// The last browser signed out leaves an owner with an empty list: their
+  /// founding browser, signed out with the rest, must not come back as if
+  /// the owner had never had a devices file (a request of it that was
+  /// answered before the sign-out may still ask for a code).
+  @Test func aSignedOutFoundingBrowserDoesNotComeBackWhenNoneIsLeft() throws {
+    let first = founded()
+    _ = try devices.secret(of: first.owner, token: first.token, name: "A", now: now)
+    #expect(try devices.signOut(browser: 1, of: first.owner))
+    #expect(try devicesOnDisk(of: first.owner)?.browsers == [])
+    #expect(try devices.resolve(token: first.token) == .signedOut)
+    #expect(throws: DeviceStore.Refusal.signedOut) {
+      try devices.createCode(for: first.owner, token: first.token, name: "A", now: now)
+    }
+    #expect(throws: DeviceStore.Refusal.signedOut) {
+      try devices.secret(of: first.owner, token: first.token, name: "A", now: now)
+    }
+    #expect(try devices.resolve(token: first.token) == .signedOut)
+  }
+
   // MARK: The owner's secret
 
   @Test func theSecretIsTheSameForEveryBrowserAndNotInTheFiles() throws {

@@ -223,12 +223,14 @@ package final class DeviceStore: Sendable {
   // MARK: Internals
 
   /// The secret of `token`'s browser in `devices`, the file begun with
-  /// this founding browser and a new secret when there is none.
+  /// this founding browser and a new secret when there is none. An owner
+  /// whose browsers were all signed out has a file that lists none: their
+  /// founding browser was signed out with the rest and stays so.
   private static func openSecret(
     _ devices: inout Devices, owner: VisitorDirectory, token: String, name: String, now: Date
   ) throws -> OwnerSecret {
     let digest = SecretDigest.of(token)
-    if devices.browsers.isEmpty && digest == owner.key {
+    if !devices.hasListedAnyBrowser && digest == owner.key {
       let secret = OwnerSecret.random()
       devices.add(
         digest: digest, name: name, now: now, sealedSecret: try secret.sealed(under: token))

@@ -67,6 +67,10 @@ package struct Devices: Codable, Sendable, Equatable {
 
   package init() {}
 
+  /// False until a browser is first listed, that is, for an owner without
+  /// a devices file (ids are never reused, so `nextBrowserID` tells).
+  package var hasListedAnyBrowser: Bool { nextBrowserID > 1 }
+
   /// The browser whose token has this digest.
   package func browser(digest: String) -> Browser? {
     browsers.first { $0.digest == digest }
