@@ -322,6 +322,20 @@ import Testing
     #expect(try devices.resolve(token: first.token) == .signedOut)
   }
 
+  /// "Sign out everywhere else" from a browser that another one signed out
+  /// a moment before (its request was already under way) signs out nobody.
+  @Test func signOutEverywhereElseFromABrowserSignedOutMeanwhile() throws {
+    let first = founded()
+    let one = try link(first)
+    let other = try link(first)
+    #expect(try devices.signOut(browser: try browserID(other, of: first.owner), of: first.owner))
+    #expect(throws: DeviceStore.Refusal.signedOut) {
+      try devices.signOutOthers(of: first.owner, keeping: other)
+    }
+    #expect(try devices.resolve(token: first.token) == .owner(first.owner, browserID: 1))
+    #expect(try devices.resolve(token: one) == .owner(first.owner, browserID: 2))
+  }
+
   // MARK: The owner's secret
 
   @Test func theSecretIsTheSameForEveryBrowserAndNotInTheFiles() throws {

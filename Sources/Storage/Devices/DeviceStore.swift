@@ -197,9 +197,16 @@ package final class DeviceStore: Sendable {
   }
 
   /// Signs out every browser of the owner but `token`'s; returns how many.
+  ///
+  /// - Throws: `Refusal.signedOut` when `token`'s browser is itself no
+  ///   longer the owner's (another browser signed it out a moment ago):
+  ///   then nobody is signed out.
   package func signOutOthers(of owner: VisitorDirectory, keeping token: String) throws -> Int {
     let kept = SecretDigest.of(token)
     return try change(owner) { devices in
+      guard !devices.hasListedAnyBrowser || devices.browser(digest: kept) != nil else {
+        throw Refusal.signedOut
+      }
       let count = devices.browsers.count { $0.digest != kept }
       devices.browsers.removeAll { $0.digest != kept }
       return count
