@@ -236,9 +236,13 @@ import Testing
     }
     #expect(try devices.resolve(token: extra) == .owner(owner(of: extra), browserID: nil))
     #expect(try devices.browserIndex.owner(ofDigest: SecretDigest.of(extra)) == nil)
-    // The refused code is still pending: once a browser is signed out, it works.
+    // The refused code is still pending; once a browser is signed out
+    // (which cancels it), a new one works.
+    #expect(try devicesOnDisk(of: first.owner)?.code?.digest == code.digest)
     #expect(try devices.signOut(browser: 2, of: first.owner))
-    _ = try devices.redeem(code, newToken: extra, name: "B", now: now)
+    let (again, _) = try devices.createCode(
+      for: first.owner, token: first.token, name: "A", now: now)
+    _ = try devices.redeem(again, newToken: extra, name: "B", now: now)
     #expect(
       try devices.resolve(token: extra)
         == .owner(first.owner, browserID: Devices.maximumBrowsers + 1))
@@ -334,6 +338,35 @@ import Testing
     }
     #expect(try devices.resolve(token: first.token) == .owner(first.owner, browserID: 1))
     #expect(try devices.resolve(token: one) == .owner(first.owner, browserID: 2))
+  }
+
+  /// A code made by a browser that is then signed out (a lost phone) must
+  /// not let another browser in: signing out cancels the pending code.
+  @Test func signingOutCancelsThePendingCode() throws {
+    let first = founded()
+    let lost = try link(first)
+    let (code, _) = try devices.createCode(for: first.owner, token: lost, name: "A", now: now)
+    #expect(try devices.signOutOthers(of: first.owner, keeping: first.token) == 1)
+    #expect(throws: DeviceStore.Refusal.invalidCode) {
+      try devices.redeem(code, newToken: browserToken(), name: "B", now: now)
+    }
+    #expect(devices.codeIndex.entries().isEmpty, "the cancelled code's entry")
+    // The same with one browser signed out.
+    let lostAgain = try link(first)
+    let (again, _) = try devices.createCode(
+      for: first.owner, token: lostAgain, name: "A", now: now)
+    #expect(
+      try devices.signOut(browser: try browserID(lostAgain, of: first.owner), of: first.owner))
+    #expect(throws: DeviceStore.Refusal.invalidCode) {
+      try devices.redeem(again, newToken: browserToken(), name: "B", now: now)
+    }
+    #expect(devices.codeIndex.entries().isEmpty)
+    // Signing out nobody leaves a pending code alone.
+    let (kept, _) = try devices.createCode(
+      for: first.owner, token: first.token, name: "A", now: now)
+    #expect(try !devices.signOut(browser: 99, of: first.owner))
+    #expect(try devices.signOutOthers(of: first.owner, keeping: first.token) == 0)
+    _ = try devices.redeem(kept, newToken: browserToken(), name: "B", now: now)
   }
 
   // MARK: The owner's secret

@@ -189,11 +189,7 @@ package final class DeviceStore: Sendable {
   /// removes such entries with their owner.
   @discardableResult
   package func signOut(browser id: Int, of owner: VisitorDirectory) throws -> Bool {
-    try change(owner) { devices in
-      let listed = devices.browsers.contains { $0.id == id }
-      devices.browsers.removeAll { $0.id == id }
-      return listed
-    }
+    try signOut(of: owner) { devices in devices.browsers.filter { $0.id == id } } > 0
   }
 
   /// Signs out every browser of the owner but `token`'s; returns how many.
@@ -203,14 +199,31 @@ package final class DeviceStore: Sendable {
   ///   then nobody is signed out.
   package func signOutOthers(of owner: VisitorDirectory, keeping token: String) throws -> Int {
     let kept = SecretDigest.of(token)
-    return try change(owner) { devices in
+    return try signOut(of: owner) { devices in
       guard !devices.hasListedAnyBrowser || devices.browser(digest: kept) != nil else {
         throw Refusal.signedOut
       }
-      let count = devices.browsers.count { $0.digest != kept }
-      devices.browsers.removeAll { $0.digest != kept }
-      return count
+      return devices.browsers.filter { $0.digest != kept }
     }
+  }
+
+  /// Signs out the browsers `chosen` picks and returns how many. When any
+  /// goes, the pending code goes with them: it may be one of theirs (a
+  /// lost phone's), which must not let another browser in. Its index
+  /// entry is removed after the write; the browsers' stay (see above).
+  private func signOut(
+    of owner: VisitorDirectory, _ chosen: (Devices) throws -> [Devices.Browser]
+  ) throws -> Int {
+    let (count, code): (Int, String?) = try change(owner) { devices in
+      let ids = Set(try chosen(devices).map(\.id))
+      guard !ids.isEmpty else { return (0, nil) }
+      devices.browsers.removeAll { ids.contains($0.id) }
+      let code = devices.code?.digest
+      devices.code = nil
+      return (ids.count, code)
+    }
+    if let code { try? codeIndex.remove(digest: code, ifLeadingTo: owner.key) }
+    return count
   }
 
   /// Notes that `token`'s browser was seen on `now`'s day (called when its
