@@ -369,6 +369,25 @@ import Testing
     _ = try devices.redeem(kept, newToken: browserToken(), name: "B", now: now)
   }
 
+  /// A redeem for a token already listed (the web layer must pass a new
+  /// one) would list a browser twice, a file its own reader refuses and
+  /// sets aside, signing out every linked browser: it is never written.
+  @Test func aFileListingABrowserTwiceIsNeverWritten() throws {
+    let first = founded()
+    let linked = try link(first)
+    let before = try #require(try devicesOnDisk(of: first.owner))
+    let (code, _) = try devices.createCode(
+      for: first.owner, token: first.token, name: "A", now: now)
+    #expect(throws: (any Error).self) {
+      try devices.redeem(code, newToken: linked, name: "B", now: now)
+    }
+    let fresh = DeviceStore(dataDirectory: data, durable: false)
+    let after = try #require(try devicesOnDisk(of: first.owner))
+    #expect(after.browsers == before.browsers)
+    #expect(try fresh.resolve(token: linked) == .owner(first.owner, browserID: 2))
+    #expect(try fresh.resolve(token: first.token) == .owner(first.owner, browserID: 1))
+  }
+
   // MARK: The owner's secret
 
   @Test func theSecretIsTheSameForEveryBrowserAndNotInTheFiles() throws {

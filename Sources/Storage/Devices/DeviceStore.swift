@@ -144,8 +144,10 @@ package final class DeviceStore: Sendable {
     case signedOut
   }
 
-  /// Spends `code`: the browser of `newToken` (a token never used before)
-  /// then acts for the code's owner, listed as `name`.
+  /// Spends `code`: the browser of `newToken` (a token never used before:
+  /// one already listed is refused, and one of another owner's browsers
+  /// would be taken from them) then acts for the code's owner, listed as
+  /// `name`.
   ///
   /// - Throws: `Refusal`, or what a failed read or write throws (nothing
   ///   is then changed).
@@ -263,7 +265,9 @@ package final class DeviceStore: Sendable {
   }
 
   /// Runs `body` on the owner's devices (empty when they have none) under
-  /// their lock, and writes the file when it changed.
+  /// their lock, and writes the file when it changed. A file that its own
+  /// reader would refuse (and set aside, signing out every linked browser)
+  /// is never written: the change throws `Devices.Invalid` instead.
   private func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
     -> T
   {
@@ -273,6 +277,7 @@ package final class DeviceStore: Sendable {
       var devices = stored ?? Devices()
       let result = try body(&devices)
       if devices != stored ?? Devices() {
+        try devices.validate()
         let path = Self.path(of: owner)
         try AtomicFile.write(try devices.encoded(), to: path, durable: durable)
         try file.cacheWritten(devices, at: path, key: owner.key)
