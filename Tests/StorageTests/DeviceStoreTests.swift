@@ -471,6 +471,22 @@ import Testing
     }
   }
 
+  /// An owner secret printed by mistake (a log line, a failed test's
+  /// message) shows nothing of its bytes.
+  @Test func theSecretIsNeverPrinted() {
+    let secret = OwnerSecret.random()
+    let hex = secret.bytes.map { String(format: "%02x", $0) }.joined()
+    var dumped = ""
+    dump(secret, to: &dumped)
+    for printed in [
+      "\(secret)", String(reflecting: secret), "\([secret])", "\(Optional(secret))", dumped,
+    ] {
+      #expect(!printed.contains("\(secret.bytes)"), "\(printed)")
+      #expect(!printed.contains(hex), "\(printed)")
+      #expect(!printed.contains("\(secret.bytes[0]), \(secret.bytes[1])"), "\(printed)")
+    }
+  }
+
   // MARK: Last seen
 
   @Test func noteSeenWritesAtMostOnceADay() throws {

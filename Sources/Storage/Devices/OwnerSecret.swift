@@ -12,13 +12,21 @@ import Foundation
 /// one sealed under the code, from which redeeming it seals a copy for the
 /// new browser. Tokens and codes are themselves stored only as digests, so
 /// what is on disk opens nothing without a browser's cookie.
-package struct OwnerSecret: Sendable {
+///
+/// Never printed: `description`, `debugDescription` and its mirror hide it.
+package struct OwnerSecret: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+  CustomReflectable
+{
   /// 256 bits from the system's secure random source.
   let bytes: [UInt8]
 
   private init(bytes: [UInt8]) {
     self.bytes = bytes
   }
+
+  package var description: String { "OwnerSecret(hidden)" }
+  package var debugDescription: String { description }
+  package var customMirror: Mirror { Mirror(self, children: [:]) }
 
   /// The secret as a key for HMAC.
   package var key: SymmetricKey { SymmetricKey(data: bytes) }
