@@ -11,6 +11,12 @@
 //     TOGGLES times in all. Only thread t touches them, so each toggle must
 //     return the opposite of the one before: a lost toggle shows there (or
 //     in the final state). Prints "lost N".
+//   store-child devices DATA FOUNDING
+//     forever, on the owner whose founding browser's token is FOUNDING:
+//     a link code made by it and redeemed by a new browser, one linked
+//     browser signed out, or all but the founding one. Prints a line
+//     before each call ("begin redeem TOKEN", "begin signout DIGEST",
+//     "begin others", "begin code") and "done" once it has returned.
 // Options (after the arguments): --fast (no fsync), --binary (binary plists).
 import ChecklistsModel
 import Foundation
@@ -28,7 +34,9 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
-guard positional.count >= 3 else { fail("usage: store-child crash|toggle DATA VISITOR …") }
+guard positional.count >= 3 else {
+  fail("usage: store-child crash|toggle|devices DATA VISITOR …")
+}
 let mode = positional[positional.startIndex]
 let data = positional[positional.startIndex + 1]
 let visitor = VisitorDirectory(
@@ -92,6 +100,45 @@ case "toggle":
     }
   }
   FileHandle.standardOutput.write(Data("lost \(lost.withLock { $0 })\n".utf8))
+
+case "devices":
+  let founding = positional[positional.startIndex + 2]
+  let devices = DeviceStore(dataDirectory: data, durable: !fast)
+  // Unbuffered: the test reads each line at once, and a line written is
+  // a call begun or returned.
+  func say(_ line: String) { FileHandle.standardOutput.write(Data("\(line)\n".utf8)) }
+  func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+  var random = SystemRandomNumberGenerator()
+  while true {
+    do {
+      let linked =
+        try devices.devices(of: visitor)?.browsers.filter { $0.digest != visitor.key } ?? []
+      let roll = Int.random(in: 0..<10, using: &random)
+      if linked.count < 2 || (linked.count < 8 && roll < 5) {
+        say("begin code")
+        let (code, _) = try devices.createCode(
+          for: visitor, token: founding, name: "Founding", now: Date())
+        say("done")
+        let token = hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+        say("begin redeem \(token)")
+        _ = try devices.redeem(code, newToken: token, name: "Linked", now: Date())
+        say("done")
+      } else if roll < 9 {
+        let browser = linked.randomElement(using: &random)!
+        say("begin signout \(browser.digest)")
+        guard try devices.signOut(browser: browser.id, of: visitor) else {
+          fail("browser \(browser.id) was not signed in")
+        }
+        say("done")
+      } else {
+        say("begin others")
+        _ = try devices.signOutOthers(of: visitor, keeping: founding)
+        say("done")
+      }
+    } catch {
+      fail("\(error)")
+    }
+  }
 
 default:
   fail("unknown mode \(mode)")
