@@ -6,7 +6,7 @@ struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
     abstract:
-      "Validate every visitor's Checklists.plist, Preferences.plist and calendar address.",
+      "Validate every visitor's Checklists.plist, Preferences.plist, calendar address and devices.",
     discussion: "Exits with status 0 only when every file is readable."
   )
 
@@ -28,6 +28,10 @@ struct CheckCommand: ParsableCommand {
     print(
       "\(report.calendarAddresses) calendar addresses; \(report.staleCalendarEntries) index entries "
         + "leading nowhere (harmless; prune --delete removes them)")
+    print(
+      "\(report.linkedBrowsers) linked browsers; \(report.staleBrowserEntries) browser and "
+        + "\(report.staleLinkEntries) link code index entries leading nowhere "
+        + "(harmless; prune --delete removes them)")
     print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
     if !report.isClean { throw ExitCode(1) }
   }

@@ -31,24 +31,39 @@ package enum DataCheck {
     /// compared with the visitor's current one); `prune --delete` removes
     /// them. Not a problem.
     package var staleCalendarEntries = 0
+    /// Linked browsers (not founding ones) whose index entry leads to
+    /// their owner.
+    package var linkedBrowsers = 0
+    /// Entries of `browsers/` and of `links/` that lead nowhere (see
+    /// `DeviceStore+Maintenance`): harmless, `prune --delete` removes
+    /// them. Not a problem.
+    package var staleBrowserEntries = 0
+    package var staleLinkEntries = 0
     /// True when nothing is wrong (the command's exit status 0).
     package var isClean: Bool { problems.isEmpty }
   }
 
   /// Walks `dataDirectory/users/<shard>/<key>/`, decodes every
-  /// `Checklists.plist` and checks that every `Preferences.plist` is a
-  /// dictionary plist, that every `Calendar.secret` holds a secret whose
-  /// index entry leads back to its visitor, and that every file of the
-  /// calendar index is an entry.
+  /// `Checklists.plist` and `Devices.plist` and checks that every
+  /// `Preferences.plist` is a dictionary plist, that every
+  /// `Calendar.secret` holds a secret whose index entry leads back to its
+  /// visitor, that every linked browser a `Devices.plist` lists (and its
+  /// pending code) has its index entry leading back to its owner, and that
+  /// every file of the calendar, browser and link code indexes is an entry.
+  /// Writes nothing unless `repair`.
   ///
-  /// - Parameter repair: move unreadable files aside
-  ///   (`<name>.corrupt-<timestamp>`), as the store does when it meets one.
-  package static func run(dataDirectory: String, repair: Bool) -> Report {
+  /// - Parameters:
+  ///   - repair: move unreadable files aside (`<name>.corrupt-<timestamp>`),
+  ///     as the stores do when they meet one.
+  ///   - now: when pending link codes expire from.
+  package static func run(dataDirectory: String, repair: Bool, now: Date = Date()) -> Report {
     var report = Report()
     let fileManager = FileManager.default
     let users = dataDirectory + "/users"
     var isDirectory: ObjCBool = false
+    let devices = DeviceStore(dataDirectory: dataDirectory)
     checkCalendarIndex(dataDirectory: dataDirectory, into: &report)
+    checkDeviceIndexes(devices, now: now, into: &report)
     guard fileManager.fileExists(atPath: users, isDirectory: &isDirectory), isDirectory.boolValue
     else { return report }  // nobody has stored anything yet
     for shard in VisitorDirectory.sortedEntries(users) {
@@ -78,6 +93,7 @@ package enum DataCheck {
           guard plist is [String: Any] else { throw NotADictionary() }
         }
         checkCalendarSecret(of: visitor, dataDirectory: dataDirectory, into: &report)
+        checkDevices(of: visitor, in: devices, repair: repair, now: now, into: &report)
       }
     }
     return report
@@ -118,6 +134,67 @@ package enum DataCheck {
         continue
       }
       if !calendars.isCurrent(entry) { report.staleCalendarEntries += 1 }
+    }
+  }
+
+  /// An owner's `Devices.plist`, when there is one: it decodes, each linked
+  /// browser it lists has its index entry leading back to the owner (else
+  /// that browser is a new visitor at its next request, cut off from its
+  /// lists), and so has a pending code that has not expired (else it
+  /// cannot be redeemed).
+  private static func checkDevices(
+    of owner: VisitorDirectory, in devices: DeviceStore, repair: Bool, now: Date,
+    into report: inout Report
+  ) {
+    let path = DeviceStore.path(of: owner)
+    var decoded: Devices?
+    check(path, lock: owner.lockPath, repair: repair, into: &report) { data in
+      decoded = try Devices.decode(data)
+    }
+    guard let decoded else { return }
+    for browser in decoded.browsers where browser.digest != owner.key {
+      guard (try? devices.browserIndex.owner(ofDigest: browser.digest)) == owner.key else {
+        report.problems.append(
+          Problem(
+            path: path,
+            reason: "browser \(browser.id) (\(browser.name)) has no index entry leading here: "
+              + "it cannot reach its lists"))
+        continue
+      }
+      report.linkedBrowsers += 1
+    }
+    if let code = decoded.code, code.expires > now,
+      (try? devices.codeIndex.owner(ofDigest: code.digest)) != owner.key
+    {
+      report.problems.append(
+        Problem(
+          path: path,
+          reason: "the pending link code has no index entry leading here: it cannot be redeemed"))
+    }
+  }
+
+  /// Every file under `DATA/browsers` and `DATA/links` must be an entry
+  /// (`<2 hex>/<64 hex>` holding an owner's key) or the temporary file of
+  /// one; entries that lead nowhere (and temporary files an hour old) are
+  /// counted.
+  private static func checkDeviceIndexes(
+    _ devices: DeviceStore, now: Date, into report: inout Report
+  ) {
+    for entry in devices.browserIndex.entries() {
+      switch devices.state(ofBrowserEntry: entry, now: now) {
+      case .current, .ownerUnreadable, .recentLeftover: break
+      case .stale: report.staleBrowserEntries += 1
+      case .malformed:
+        report.problems.append(Problem(path: entry.path, reason: "not a browser index entry"))
+      }
+    }
+    for entry in devices.codeIndex.entries() {
+      switch devices.state(ofCodeEntry: entry, now: now) {
+      case .current, .ownerUnreadable, .recentLeftover: break
+      case .stale: report.staleLinkEntries += 1
+      case .malformed:
+        report.problems.append(Problem(path: entry.path, reason: "not a link code index entry"))
+      }
     }
   }
 

@@ -1,0 +1,161 @@
+import FileSystem
+import Foundation
+
+/// What `checklists check` and `prune` need of the devices: each owner's
+/// file read as it is, and which index entries lead somewhere.
+///
+/// An entry of `browsers/` is current while its owner's devices file lists
+/// that browser (a linked one: a founding browser has no entry); an entry
+/// of `links/` while the owner's pending code is that code and has not
+/// expired. Anything else leads nowhere: left by a crash between the write
+/// of an entry and the write that commits it, or after the commit and
+/// before the entry's removal, or by an owner removed by hand. Such entries
+/// are harmless (a browser or code is always checked against the owner's
+/// file) and `prune` removes them. So are the temporary files of an entry's
+/// write cut short (`.<digest>.tmp-…`), once they are an hour old.
+extension DeviceStore {
+  /// How old a temporary file in an index must be to be taken for the
+  /// leftover of an interrupted write rather than a write under way.
+  package static let leftoverAge: TimeInterval = 3_600
+
+  /// The owner's devices file as it is on disk; nil when there is none.
+  /// Unlike `devices(of:)`, an unreadable file is left where it is (and
+  /// thrown): `check` reports it, and only `check --repair` sets it aside.
+  package func storedDevices(of owner: VisitorDirectory) throws -> Devices? {
+    guard let data = try AtomicFile.read(Self.path(of: owner)) else { return nil }
+    return try Devices.decode(data)
+  }
+
+  /// What an index entry is to `check` and `prune`.
+  package enum EntryState: Sendable, Equatable {
+    /// It leads to its owner's browser or pending code.
+    case current
+    /// It leads nowhere (or is an old temporary file).
+    case stale
+    /// Its owner's devices file cannot be read: it is kept until the file
+    /// is repaired or set aside.
+    case ownerUnreadable
+    /// It is neither an entry nor a temporary file of one, or holds no
+    /// owner key: `check` reports it.
+    case malformed
+    /// A temporary file of a write that may still be under way.
+    case recentLeftover
+  }
+
+  /// The state of an entry of `browserIndex`.
+  package func state(ofBrowserEntry entry: DigestIndex.Entry, now: Date) -> EntryState {
+    state(of: entry, now: now) { devices, digest, key in
+      digest != key && devices.browser(digest: digest) != nil
+    }
+  }
+
+  /// The state of an entry of `codeIndex` at `now`.
+  package func state(ofCodeEntry entry: DigestIndex.Entry, now: Date) -> EntryState {
+    state(of: entry, now: now) { devices, digest, _ in
+      devices.code.map { $0.digest == digest && $0.expires > now } ?? false
+    }
+  }
+
+  private func state(
+    of entry: DigestIndex.Entry, now: Date, leads: (Devices, String, String) -> Bool
+  ) -> EntryState {
+    guard let digest = entry.digest else {
+      guard Self.isTemporaryFile(entry.path) else { return .malformed }
+      guard let status = try? FileStatus.of(entry.path), !status.isDirectory else {
+        return .malformed
+      }
+      let age = now.timeIntervalSince1970 - Double(status.modifiedSeconds)
+      return age >= Self.leftoverAge ? .stale : .recentLeftover
+    }
+    guard let key = entry.key else { return .malformed }
+    let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key)
+    let devices: Devices?
+    do { devices = try storedDevices(of: owner) } catch { return .ownerUnreadable }
+    guard let devices else { return .stale }
+    return leads(devices, digest, key) ? .current : .stale
+  }
+
+  /// True for the name `AtomicFile.write` gives an entry's temporary file:
+  /// `.<64 hex>.tmp-<pid>-<random>` in the entry's shard.
+  static func isTemporaryFile(_ path: String) -> Bool {
+    let (directory, name) = AtomicFile.split(path)
+    let shard = AtomicFile.split(directory).name
+    guard name.hasPrefix("."), let suffix = name.range(of: ".tmp-") else { return false }
+    let digest = String(name[name.index(after: name.startIndex)..<suffix.lowerBound])
+    return VisitorDirectory.isKey(digest, inShard: shard)
+  }
+
+  /// Removes the index entries of the linked browsers and the pending code
+  /// that `devices` lists for the owner `key`: what `prune` does once it
+  /// has removed that owner's directory (it read their devices under their
+  /// lock before). Returns the failures.
+  package func removeEntries(listedIn devices: Devices, owner key: String) -> [String] {
+    var failures: [String] = []
+    for browser in devices.browsers where browser.digest != key {
+      do { try browserIndex.remove(digest: browser.digest, ifLeadingTo: key) } catch {
+        failures.append("\(browserIndex.entryPath(digest: browser.digest)): \(error)")
+      }
+    }
+    if let code = devices.code {
+      do { try codeIndex.remove(digest: code.digest, ifLeadingTo: key) } catch {
+        failures.append("\(codeIndex.entryPath(digest: code.digest)): \(error)")
+      }
+    }
+    return failures
+  }
+
+  /// What `removeStaleEntries` removed (or with `dryRun` would remove).
+  package struct StaleEntries: Sendable, Equatable {
+    package var browsers: [String] = []
+    package var codes: [String] = []
+    package var failures: [String] = []
+  }
+
+  /// Removes the entries of both indexes that lead nowhere, each under its
+  /// owner's lock when the owner still has a directory (a change under way
+  /// writes its entry before the devices file that makes it current), and
+  /// returns their paths; with `dryRun` only lists them.
+  package func removeStaleEntries(dryRun: Bool, now: Date) -> StaleEntries {
+    var found = StaleEntries()
+    found.browsers = removeStale(
+      in: browserIndex, dryRun: dryRun, failures: &found.failures
+    ) { state(ofBrowserEntry: $0, now: now) }
+    found.codes = removeStale(in: codeIndex, dryRun: dryRun, failures: &found.failures) {
+      state(ofCodeEntry: $0, now: now)
+    }
+    return found
+  }
+
+  private func removeStale(
+    in index: DigestIndex, dryRun: Bool, failures: inout [String],
+    state: (DigestIndex.Entry) -> EntryState
+  ) -> [String] {
+    var removed: [String] = []
+    for entry in index.entries() where state(entry) == .stale {
+      if dryRun {
+        removed.append(entry.path)
+        continue
+      }
+      do {
+        let stale: Bool
+        if let key = entry.key,
+          case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
+          (try? FileStatus.of(owner.path)) != nil
+        {
+          stale = try FileLock.withLock(owner.lockPath) { () throws -> Bool in
+            guard state(entry) == .stale else { return false }
+            try index.removeStale(entry.path)
+            return true
+          }
+        } else {
+          try index.removeStale(entry.path)
+          stale = true
+        }
+        if stale { removed.append(entry.path) }
+      } catch {
+        failures.append("\(entry.path): \(error)")
+      }
+    }
+    return removed
+  }
+}
