@@ -12,9 +12,10 @@ struct PruneCommand: ParsableCommand {
       browser's cookie is renewed on a visit. A browser keeps the cookie 400 days after \
       its last renewal, so a visitor idle for longer can no longer come back as themselves; \
       one idle for less still can, and would find their lists gone. A removed visitor's \
-      calendar address stops working with them, and calendar index entries that lead \
-      nowhere (left by an interrupted change) are removed too. Without --delete \
-      nothing is removed.
+      calendar address stops working with them, and so do the browsers linked to them \
+      (a visitor is seen when any of their browsers is). Calendar, browser and link \
+      code index entries that lead nowhere (left by an interrupted change) are removed \
+      too. Without --delete nothing is removed.
       """
   )
 
@@ -41,13 +42,21 @@ struct PruneCommand: ParsableCommand {
     for entry in report.staleCalendarEntries {
       print("\(entry)  calendar index entry leading nowhere")
     }
+    for entry in report.staleBrowserEntries {
+      print("\(entry)  browser index entry leading nowhere")
+    }
+    for entry in report.staleLinkEntries {
+      print("\(entry)  link code index entry leading nowhere")
+    }
     for failure in report.failures { print("failed: \(failure)") }
     let bytes = report.idle.reduce(Int64(0)) { $0 + $1.bytes }
     let verb = delete ? "removed" : "would remove (dry run; --delete removes)"
+    let staleEntries =
+      report.staleCalendarEntries.count + report.staleBrowserEntries.count
+      + report.staleLinkEntries.count
     print(
       "\(report.idle.count) visitors idle for \(idleDays) days or more, \(bytes) bytes, "
-        + "and \(report.staleCalendarEntries.count) calendar index entries leading nowhere: \(verb)"
-    )
+        + "and \(staleEntries) index entries leading nowhere: \(verb)")
     if !report.failures.isEmpty { throw ExitCode(1) }
   }
 }

@@ -6,8 +6,10 @@ import TestSupport
 import Testing
 import checklists
 
-/// `check` with owners and their browsers: the mappings are validated
-/// without a write, and entries that lead nowhere are counted.
+/// `check` and `prune` with owners and their browsers: the mappings are
+/// validated without a write, a pruned owner's browsers and code go with
+/// them, entries that lead nowhere are counted and swept, and an owner is
+/// seen when any of their browsers is.
 @Suite struct DeviceMaintenanceTests {
   let temporary = TemporaryDirectory("device-maintenance")
   var data: String { temporary.path }
@@ -128,5 +130,80 @@ import checklists
     #expect(!FileManager.default.fileExists(atPath: devicesPath(corrupt)))
     // Then that owner's linked browser's entry leads nowhere too.
     #expect(DataCheck.run(dataDirectory: data, repair: false).staleBrowserEntries == 4)
+  }
+
+  @Test func pruneTakesAnOwnersBrowsersAndCodeWithThemAndSweepsTheRest() throws {
+    let devices = self.devices
+    let idle = try owner(linked: 2)
+    let (idleCode, _) = try devices.createCode(
+      for: idle.directory, token: idle.linked[0], name: "A", now: Date())
+    let active = try owner(linked: 1)
+    // An entry a crash left behind, of a browser signed out.
+    let gone = Self.token()
+    try devices.browserIndex.add(digest: SecretDigest.of(gone), leadingTo: active.directory.key)
+    try backdate(idle.directory, days: 500)
+
+    let dryRun = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: true)
+    #expect(dryRun.idle.map(\.directory) == [idle.directory.path])
+    #expect(
+      dryRun.staleBrowserEntries == [devices.browserIndex.entryPath(digest: SecretDigest.of(gone))])
+    #expect(dryRun.staleLinkEntries == [])
+    #expect(devices.browserIndex.entries().count == 4)
+    #expect(try devices.resolve(token: idle.linked[1]) == .owner(idle.directory, browserID: 3))
+
+    let pruned = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
+    #expect(pruned.failures == [])
+    #expect(pruned.idle.map(\.directory) == [idle.directory.path])
+    #expect(pruned.staleBrowserEntries == dryRun.staleBrowserEntries)
+    #expect(!FileManager.default.fileExists(atPath: idle.directory.path))
+    #expect(
+      devices.browserIndex.entries().map(\.digest) == [SecretDigest.of(active.linked[0])],
+      "the idle owner's browsers and the stale entry went")
+    #expect(devices.codeIndex.entries().isEmpty, "the idle owner's pending code went")
+    for token in idle.linked {
+      #expect(
+        try devices.resolve(token: token)
+          == .owner(VisitorDirectory(dataDirectory: data, visitorID: token), browserID: nil))
+    }
+    #expect(throws: DeviceStore.Refusal.invalidCode) {
+      try devices.redeem(idleCode, newToken: Self.token(), name: "B", now: Date())
+    }
+    #expect(try devices.resolve(token: active.linked[0]) == .owner(active.directory, browserID: 2))
+    let after = DataCheck.run(dataDirectory: data, repair: false)
+    #expect(after.isClean, "\(after.problems)")
+    #expect(after.staleBrowserEntries == 0 && after.staleLinkEntries == 0)
+    #expect(after.linkedBrowsers == 1)
+  }
+
+  /// An owner is seen when any of their browsers is: what a linked
+  /// browser's daily renewal does (`VisitorSession`: the directory its
+  /// token resolves to is marked, and its day noted) is what `prune` reads.
+  @Test func aLinkedBrowsersVisitKeepsItsOwner() throws {
+    let devices = self.devices
+    let owner = try owner(linked: 1)
+    let linked = owner.linked[0]
+    try backdate(owner.directory, days: 500)
+    #expect(VisitorActivity.visitors(dataDirectory: data).first?.idleDays(now: Date()) == 500)
+
+    guard case .owner(let directory, let browserID) = try devices.resolve(token: linked) else {
+      Issue.record("the linked browser does not act for its owner")
+      return
+    }
+    #expect(directory == owner.directory && browserID == 2)
+    directory.markActive()
+    #expect(
+      VisitorActivity.visitors(dataDirectory: data).map(\.directory) == [owner.directory.path])
+    #expect(VisitorActivity.visitors(dataDirectory: data).first?.idleDays(now: Date()) == 0)
+    let linkedOwnDirectory = VisitorDirectory(dataDirectory: data, visitorID: linked)
+    #expect(!FileManager.default.fileExists(atPath: linkedOwnDirectory.path))
+    let report = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
+    #expect(report.idle.isEmpty)
+
+    // Its day noted in the owner's devices file counts as well.
+    try backdate(owner.directory, days: 500)
+    try devices.noteSeen(owner: directory, token: linked, now: Date(timeIntervalSinceNow: 86_400))
+    #expect(VisitorActivity.visitors(dataDirectory: data).first?.idleDays(now: Date()) == 0)
+    #expect(VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false).idle.isEmpty)
+    #expect(FileManager.default.fileExists(atPath: owner.directory.checklistsPath))
   }
 }

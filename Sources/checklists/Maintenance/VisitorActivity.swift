@@ -78,6 +78,10 @@ package enum VisitorActivity {
     /// Calendar index entries that led nowhere (removed unless a dry run;
     /// the entries of removed visitors are not counted here).
     package var staleCalendarEntries: [String] = []
+    /// Browser and link code index entries that led nowhere (removed
+    /// unless a dry run; those of removed owners are not counted here).
+    package var staleBrowserEntries: [String] = []
+    package var staleLinkEntries: [String] = []
     package var failures: [String] = []
   }
 
@@ -89,16 +93,23 @@ package enum VisitorActivity {
   /// back meanwhile is kept), by first renaming it out of its place in one
   /// step: a request that waited for the lock then finds no directory and
   /// fails without writing, rather than writing into one being deleted.
-  /// The visitor's calendar address goes with them: its secret is read
-  /// under the lock, and its index entry removed once the directory is
-  /// gone (a crash in between leaves an entry that leads nowhere). Then
-  /// every other entry that leads nowhere is removed too (see
-  /// `CalendarAddresses.removeStaleEntries`).
+  /// The visitor's calendar address goes with them, and so do the browsers
+  /// linked to them and their pending link code: their secret and devices
+  /// file are read under the lock, and the index entries removed once the
+  /// directory is gone (a crash in between leaves entries that lead
+  /// nowhere). Then every other entry that leads nowhere is removed too
+  /// (see `CalendarAddresses.removeStaleEntries` and
+  /// `DeviceStore.removeStaleEntries`).
+  ///
+  /// An owner is seen when any of their browsers is: a linked browser's
+  /// daily renewal marks the owner's directory, which is the one it acts
+  /// for, and notes its day in the owner's `Devices.plist`.
   package static func prune(
     dataDirectory: String, idleDays: Int, dryRun: Bool, now: Date = Date()
   ) -> PruneReport {
     var report = PruneReport()
     let calendars = CalendarAddresses(dataDirectory: dataDirectory)
+    let devices = DeviceStore(dataDirectory: dataDirectory)
     for paths in directories(dataDirectory: dataDirectory) {
       guard let candidate = visitor(at: paths.path), candidate.idleDays(now: now) >= idleDays
       else { continue }
@@ -117,21 +128,26 @@ package enum VisitorActivity {
         ].filter { (try? FileIdentity.of($0.0)) == nil }.map(\.1))
       do {
         let moved = try FileLock.withLock(paths.lockPath) {
-          try FileLock.withLock(preferencesLockPath) { () -> (CalendarSecret?)? in
+          try FileLock.withLock(preferencesLockPath) { () -> Removed? in
             guard let again = visitor(at: directory, ignoring: created),
               again.idleDays(now: now) >= idleDays
             else { return nil }
             let secret = try calendars.secret(of: paths)
+            // An unreadable file lists nothing: its entries are swept below.
+            let listed = try? devices.storedDevices(of: paths)
             try FileNames.rename(directory, to: pruned)
-            return .some(secret)
+            return Removed(calendarSecret: secret, devices: listed)
           }
         }
-        guard let calendarSecret = moved else {
+        guard let moved else {
           report.skipped.append(directory)
           continue
         }
-        if let calendarSecret {
+        if let calendarSecret = moved.calendarSecret {
           try calendars.removeEntry(of: calendarSecret, leadingTo: paths.key)
+        }
+        if let listed = moved.devices {
+          report.failures += devices.removeEntries(listedIn: listed, owner: paths.key)
         }
         try FileManager.default.removeItem(atPath: pruned)
         report.idle.append(candidate)
@@ -142,6 +158,16 @@ package enum VisitorActivity {
     let stale = calendars.removeStaleEntries(dryRun: dryRun)
     report.staleCalendarEntries = stale.removed
     report.failures += stale.failures
+    let staleDevices = devices.removeStaleEntries(dryRun: dryRun, now: now)
+    report.staleBrowserEntries = staleDevices.browsers
+    report.staleLinkEntries = staleDevices.codes
+    report.failures += staleDevices.failures
     return report
+  }
+
+  /// What a pruned visitor had that lives outside their directory.
+  private struct Removed {
+    var calendarSecret: CalendarSecret?
+    var devices: Devices?
   }
 }
