@@ -46,6 +46,31 @@ import checklists
       ])
   }
 
+  /// A write of an entry cut short by a crash leaves its temporary file
+  /// in the shard (never read): counted with the entries that lead nowhere
+  /// once an hour old, and no problem either way.
+  @Test func checkCountsTemporaryFilesOfInterruptedWritesAsLeadingNowhere() throws {
+    let someone = try visitorWithData("someone")
+    let secret = try calendars.create(for: someone)
+    let entry = calendars.entryPath(digest: secret.digest)
+    let (shard, name) = AtomicFile.split(entry)
+    let old = "\(shard)/.\(name).tmp-123-456"
+    let recent = "\(shard)/.\(name).tmp-123-789"
+    for path in [old, recent] {
+      try Data("\(someone.key)\n".utf8).write(to: URL(fileURLWithPath: path))
+    }
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -2 * 3_600)], ofItemAtPath: old)
+    // A name that only looks like one is still reported.
+    let odd = "\(shard)/.\(name.prefix(10)).tmp-1-2"
+    try Data("x".utf8).write(to: URL(fileURLWithPath: odd))
+
+    let report = DataCheck.run(dataDirectory: data, repair: false)
+    #expect(report.problems.map(\.path) == [odd])
+    #expect(report.staleCalendarEntries == 1)
+    #expect(report.calendarAddresses == 1)
+  }
+
   @Test func pruneTakesAVisitorsAddressWithThemAndSweepsStrayEntries() throws {
     let idle = try visitorWithData("idle")
     let active = try visitorWithData("active")

@@ -14,10 +14,6 @@ import Foundation
 /// file) and `prune` removes them. So are the temporary files of an entry's
 /// write cut short (`.<digest>.tmp-…`), once they are an hour old.
 extension DeviceStore {
-  /// How old a temporary file in an index must be to be taken for the
-  /// leftover of an interrupted write rather than a write under way.
-  package static let leftoverAge: TimeInterval = 3_600
-
   /// The owner's devices file as it is on disk; nil when there is none.
   /// Unlike `devices(of:)`, an unreadable file is left where it is (and
   /// thrown): `check` reports it, and only `check --repair` sets it aside.
@@ -60,12 +56,11 @@ extension DeviceStore {
     of entry: DigestIndex.Entry, now: Date, leads: (Devices, String, String) -> Bool
   ) -> EntryState {
     guard let digest = entry.digest else {
-      guard Self.isTemporaryFile(entry.path) else { return .malformed }
-      guard let status = try? FileStatus.of(entry.path), !status.isDirectory else {
-        return .malformed
+      switch DigestIndex.leftover(entry.path, now: now) {
+      case nil: return .malformed
+      case true?: return .stale
+      case false?: return .recentLeftover
       }
-      let age = now.timeIntervalSince1970 - Double(status.modifiedSeconds)
-      return age >= Self.leftoverAge ? .stale : .recentLeftover
     }
     guard let key = entry.key else { return .malformed }
     let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key)
@@ -73,16 +68,6 @@ extension DeviceStore {
     do { devices = try storedDevices(of: owner) } catch { return .ownerUnreadable }
     guard let devices else { return .stale }
     return leads(devices, digest, key) ? .current : .stale
-  }
-
-  /// True for the name `AtomicFile.write` gives an entry's temporary file:
-  /// `.<64 hex>.tmp-<pid>-<random>` in the entry's shard.
-  static func isTemporaryFile(_ path: String) -> Bool {
-    let (directory, name) = AtomicFile.split(path)
-    let shard = AtomicFile.split(directory).name
-    guard name.hasPrefix("."), let suffix = name.range(of: ".tmp-") else { return false }
-    let digest = String(name[name.index(after: name.startIndex)..<suffix.lowerBound])
-    return VisitorDirectory.isKey(digest, inShard: shard)
   }
 
   /// Removes the index entries of the linked browsers and the pending code
@@ -157,5 +142,25 @@ extension DeviceStore {
       }
     }
     return removed
+  }
+}
+
+extension DigestIndex {
+  /// How old a temporary file in an index must be to be taken for the
+  /// leftover of an interrupted write rather than a write under way.
+  package static let leftoverAge: TimeInterval = 3_600
+
+  /// For the temporary file of an entry's write (`AtomicFile.write` names
+  /// it `.<64 hex>.tmp-<pid>-<random>` in the entry's shard), whether it is
+  /// `leftoverAge` old at `now`; nil for any other path.
+  package static func leftover(_ path: String, now: Date) -> Bool? {
+    let (directory, name) = AtomicFile.split(path)
+    let shard = AtomicFile.split(directory).name
+    guard name.hasPrefix("."), let suffix = name.range(of: ".tmp-") else { return nil }
+    let digest = String(name[name.index(after: name.startIndex)..<suffix.lowerBound])
+    guard VisitorDirectory.isKey(digest, inShard: shard),
+      let status = try? FileStatus.of(path), !status.isDirectory
+    else { return nil }
+    return now.timeIntervalSince1970 - Double(status.modifiedSeconds) >= leftoverAge
   }
 }

@@ -62,7 +62,7 @@ package enum DataCheck {
     let users = dataDirectory + "/users"
     var isDirectory: ObjCBool = false
     let devices = DeviceStore(dataDirectory: dataDirectory)
-    checkCalendarIndex(dataDirectory: dataDirectory, into: &report)
+    checkCalendarIndex(dataDirectory: dataDirectory, now: now, into: &report)
     checkDeviceIndexes(devices, now: now, into: &report)
     guard fileManager.fileExists(atPath: users, isDirectory: &isDirectory), isDirectory.boolValue
     else { return report }  // nobody has stored anything yet
@@ -125,10 +125,17 @@ package enum DataCheck {
   }
 
   /// Every file under `DATA/calendars` must be an entry (`<2 hex>/<64 hex>`
-  /// holding a visitor's key); entries that lead nowhere are counted.
-  private static func checkCalendarIndex(dataDirectory: String, into report: inout Report) {
+  /// holding a visitor's key) or the temporary file of one; entries that
+  /// lead nowhere (and temporary files an hour old) are counted.
+  private static func checkCalendarIndex(
+    dataDirectory: String, now: Date, into report: inout Report
+  ) {
     let calendars = CalendarAddresses(dataDirectory: dataDirectory)
     for entry in calendars.entries() {
+      if entry.digest == nil, let old = DigestIndex.leftover(entry.path, now: now) {
+        if old { report.staleCalendarEntries += 1 }
+        continue
+      }
       guard entry.key != nil else {
         report.problems.append(Problem(path: entry.path, reason: "not a calendar index entry"))
         continue
