@@ -175,6 +175,46 @@ import checklists
     #expect(after.linkedBrowsers == 1)
   }
 
+  /// A process that links and signs out browsers, killed at random
+  /// moments, leaves nothing `check` calls a problem: at most entries and
+  /// temporary files that lead nowhere, which `prune` sweeps (the
+  /// temporary files once an hour old).
+  @Test func checkIsCleanAfterCrashesAndPruneSweepsWhatTheyLeft() throws {
+    let child = try BuiltTool.path("store-child")
+    let founding = Self.token()
+    let owner = VisitorDirectory(dataDirectory: data, visitorID: founding)
+    var random = SeededGenerator(seed: 14)
+    for _ in 0..<30 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: child)
+      process.arguments = ["devices", data, founding]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      _ = output.fileHandleForReading.availableData  // its first line
+      usleep(UInt32.random(in: 0..<20_000, using: &random))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal)
+    }
+    let stored = try #require(try devices.storedDevices(of: owner))
+    let report = DataCheck.run(dataDirectory: data, repair: false)
+    #expect(report.isClean, "\(report.problems)")
+    #expect(report.linkedBrowsers == stored.browsers.count - 1)
+
+    let later = Date(timeIntervalSinceNow: 2 * 3_600)
+    let pruned = VisitorActivity.prune(
+      dataDirectory: data, idleDays: 400, dryRun: false, now: later)
+    #expect(pruned.idle.isEmpty && pruned.failures.isEmpty)
+    let after = DataCheck.run(dataDirectory: data, repair: false, now: later)
+    #expect(after.isClean && after.staleBrowserEntries == 0 && after.staleLinkEntries == 0)
+    #expect(
+      Set(devices.browserIndex.entries().map(\.digest))
+        == Set(stored.browsers.map(\.digest)).subtracting([owner.key]),
+      "the browser index holds the linked browsers and nothing else")
+    #expect(devices.codeIndex.entries().isEmpty, "the pending code expired by then")
+  }
+
   /// An owner is seen when any of their browsers is: what a linked
   /// browser's daily renewal does (`VisitorSession`: the directory its
   /// token resolves to is marked, and its day noted) is what `prune` reads.
