@@ -29,7 +29,8 @@ struct CheckCommand: ParsableCommand {
       "\(report.calendarAddresses) calendar addresses; \(report.staleCalendarEntries) index entries "
         + "leading nowhere (harmless; prune --delete removes them)")
     print(
-      "\(report.linkedBrowsers) linked browsers; \(report.staleBrowserEntries) browser and "
+      "\(report.linkedBrowsers) linked browsers, \(report.signedOutBrowserEntries) signed out; "
+        + "\(report.staleBrowserEntries) browser and "
         + "\(report.staleLinkEntries) link code index entries leading nowhere "
         + "(harmless; prune --delete removes them)")
     print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))

@@ -73,14 +73,13 @@ import checklists
     let corrupt = try owner(linked: 1)
     try Data("garbage".utf8).write(
       to: URL(fileURLWithPath: DeviceStore.path(of: corrupt.directory)))
-    // Entries that lead nowhere: a browser signed out whose entry a crash
-    // left behind, one of an owner removed by hand, an expired code's, a
-    // replaced code's, and an entry whose temporary file a crash left an
-    // hour ago. A temporary file of a write under way is not counted.
+    // A browser signed out: its entry stays, counted apart.
     let signedOut = try owner(linked: 1)
     try devices.signOut(browser: 2, of: signedOut.directory)
-    try devices.browserIndex.add(
-      digest: SecretDigest.of(signedOut.linked[0]), leadingTo: signedOut.directory.key)
+    // Entries that lead nowhere: one of an owner removed by hand, an
+    // expired code's, a replaced code's, and an entry whose temporary file
+    // a crash left an hour ago. A temporary file of a write under way is
+    // not counted.
     let vanished = try owner(linked: 1)
     try FileManager.default.removeItem(atPath: vanished.directory.path)
     let expired = try owner(linked: 0)
@@ -111,7 +110,8 @@ import checklists
     let report = DataCheck.run(dataDirectory: data, repair: false)
     #expect(try snapshot() == before, "check wrote something")
     #expect(report.linkedBrowsers == 2)
-    #expect(report.staleBrowserEntries == 3)
+    #expect(report.signedOutBrowserEntries == 1)
+    #expect(report.staleBrowserEntries == 2)
     #expect(report.staleLinkEntries == 2)
     let devicesPath = { (owner: Owner) in DeviceStore.path(of: owner.directory) }
     #expect(
@@ -128,37 +128,41 @@ import checklists
     let repaired = DataCheck.run(dataDirectory: data, repair: true)
     #expect(repaired.problems.first { $0.path == devicesPath(corrupt) }?.keptAs != nil)
     #expect(!FileManager.default.fileExists(atPath: devicesPath(corrupt)))
-    // Then that owner's linked browser's entry leads nowhere too.
-    #expect(DataCheck.run(dataDirectory: data, repair: false).staleBrowserEntries == 4)
+    // Then that owner's linked browser is signed out.
+    let afterRepair = DataCheck.run(dataDirectory: data, repair: false)
+    #expect(afterRepair.signedOutBrowserEntries == 2 && afterRepair.staleBrowserEntries == 2)
   }
 
   @Test func pruneTakesAnOwnersBrowsersAndCodeWithThemAndSweepsTheRest() throws {
     let devices = self.devices
-    let idle = try owner(linked: 2)
+    let idle = try owner(linked: 3)
+    try devices.signOut(browser: 4, of: idle.directory)
     let (idleCode, _) = try devices.createCode(
       for: idle.directory, token: idle.linked[0], name: "A", now: Date())
-    let active = try owner(linked: 1)
-    // An entry a crash left behind, of a browser signed out.
-    let gone = Self.token()
-    try devices.browserIndex.add(digest: SecretDigest.of(gone), leadingTo: active.directory.key)
+    let active = try owner(linked: 2)
+    try devices.signOut(browser: 3, of: active.directory)
+    // An owner removed by hand leaves an entry that leads nowhere.
+    let vanished = try owner(linked: 1)
+    try FileManager.default.removeItem(atPath: vanished.directory.path)
+    let vanishedEntry = devices.browserIndex.entryPath(digest: SecretDigest.of(vanished.linked[0]))
     try backdate(idle.directory, days: 500)
 
     let dryRun = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: true)
     #expect(dryRun.idle.map(\.directory) == [idle.directory.path])
-    #expect(
-      dryRun.staleBrowserEntries == [devices.browserIndex.entryPath(digest: SecretDigest.of(gone))])
+    #expect(dryRun.staleBrowserEntries == [vanishedEntry])
     #expect(dryRun.staleLinkEntries == [])
-    #expect(devices.browserIndex.entries().count == 4)
+    #expect(devices.browserIndex.entries().count == 6)
     #expect(try devices.resolve(token: idle.linked[1]) == .owner(idle.directory, browserID: 3))
 
     let pruned = VisitorActivity.prune(dataDirectory: data, idleDays: 400, dryRun: false)
     #expect(pruned.failures == [])
     #expect(pruned.idle.map(\.directory) == [idle.directory.path])
-    #expect(pruned.staleBrowserEntries == dryRun.staleBrowserEntries)
+    #expect(pruned.staleBrowserEntries == [vanishedEntry], "the idle owner's are not counted")
     #expect(!FileManager.default.fileExists(atPath: idle.directory.path))
     #expect(
-      devices.browserIndex.entries().map(\.digest) == [SecretDigest.of(active.linked[0])],
-      "the idle owner's browsers and the stale entry went")
+      Set(devices.browserIndex.entries().map(\.digest))
+        == Set(active.linked.map { SecretDigest.of($0) }),
+      "the idle owner's browsers, signed out or not, and the stale entry went")
     #expect(devices.codeIndex.entries().isEmpty, "the idle owner's pending code went")
     for token in idle.linked {
       #expect(
@@ -169,16 +173,18 @@ import checklists
       try devices.redeem(idleCode, newToken: Self.token(), name: "B", now: Date())
     }
     #expect(try devices.resolve(token: active.linked[0]) == .owner(active.directory, browserID: 2))
+    #expect(try devices.resolve(token: active.linked[1]) == .signedOut)
     let after = DataCheck.run(dataDirectory: data, repair: false)
     #expect(after.isClean, "\(after.problems)")
     #expect(after.staleBrowserEntries == 0 && after.staleLinkEntries == 0)
-    #expect(after.linkedBrowsers == 1)
+    #expect(after.linkedBrowsers == 1 && after.signedOutBrowserEntries == 1)
   }
 
   /// A process that links and signs out browsers, killed at random
   /// moments, leaves nothing `check` calls a problem: at most entries and
   /// temporary files that lead nowhere, which `prune` sweeps (the
-  /// temporary files once an hour old).
+  /// temporary files once an hour old), besides the entries of browsers
+  /// signed out.
   @Test func checkIsCleanAfterCrashesAndPruneSweepsWhatTheyLeft() throws {
     let child = try BuiltTool.path("store-child")
     let founding = Self.token()
@@ -201,6 +207,7 @@ import checklists
     let report = DataCheck.run(dataDirectory: data, repair: false)
     #expect(report.isClean, "\(report.problems)")
     #expect(report.linkedBrowsers == stored.browsers.count - 1)
+    #expect(report.signedOutBrowserEntries > 0)
 
     let later = Date(timeIntervalSinceNow: 2 * 3_600)
     let pruned = VisitorActivity.prune(
@@ -208,10 +215,13 @@ import checklists
     #expect(pruned.idle.isEmpty && pruned.failures.isEmpty)
     let after = DataCheck.run(dataDirectory: data, repair: false, now: later)
     #expect(after.isClean && after.staleBrowserEntries == 0 && after.staleLinkEntries == 0)
+    let entries = devices.browserIndex.entries()
+    #expect(entries.allSatisfy { $0.key == owner.key }, "entries only, all the owner's")
     #expect(
-      Set(devices.browserIndex.entries().map(\.digest))
-        == Set(stored.browsers.map(\.digest)).subtracting([owner.key]),
-      "the browser index holds the linked browsers and nothing else")
+      Set(entries.compactMap(\.digest)).isSuperset(
+        of: Set(stored.browsers.map(\.digest)).subtracting([owner.key])),
+      "every linked browser's entry")
+    #expect(entries.count == after.linkedBrowsers + after.signedOutBrowserEntries)
     #expect(devices.codeIndex.entries().isEmpty, "the pending code expired by then")
   }
 

@@ -5,14 +5,17 @@ import Foundation
 /// file read as it is, and which index entries lead somewhere.
 ///
 /// An entry of `browsers/` is current while its owner's devices file lists
-/// that browser (a linked one: a founding browser has no entry); an entry
-/// of `links/` while the owner's pending code is that code and has not
-/// expired. Anything else leads nowhere: left by a crash between the write
-/// of an entry and the write that commits it, or after the commit and
-/// before the entry's removal, or by an owner removed by hand. Such entries
-/// are harmless (a browser or code is always checked against the owner's
-/// file) and `prune` removes them. So are the temporary files of an entry's
-/// write cut short (`.<digest>.tmp-…`), once they are an hour old.
+/// that browser (a linked one: a founding browser has no entry); once the
+/// browser is signed out its entry stays while the owner does, so that its
+/// old token reads as signed out (as does the entry a crash left before a
+/// redeem's commit). An entry of `links/` is current while the owner's
+/// pending code is that code and has not expired. Anything else leads
+/// nowhere: a browser entry whose owner is gone (removed by hand, or a
+/// crash after `prune` removed the directory), a code entry spent,
+/// replaced, cancelled or expired whose removal a crash cut short. Such
+/// entries are harmless (a browser or code is always checked against the
+/// owner's file) and `prune` removes them. So are the temporary files of
+/// an entry's write cut short (`.<digest>.tmp-…`), once an hour old.
 extension DeviceStore {
   /// The owner's devices file as it is on disk; nil when there is none.
   /// Unlike `devices(of:)`, an unreadable file is left where it is (and
@@ -26,6 +29,9 @@ extension DeviceStore {
   package enum EntryState: Sendable, Equatable {
     /// It leads to its owner's browser or pending code.
     case current
+    /// It leads to an owner who no longer lists its browser: kept while
+    /// the owner is, so that the browser's old token reads as signed out.
+    case signedOut
     /// It leads nowhere (or is an old temporary file).
     case stale
     /// Its owner's devices file cannot be read: it is kept until the file
@@ -40,20 +46,25 @@ extension DeviceStore {
 
   /// The state of an entry of `browserIndex`.
   package func state(ofBrowserEntry entry: DigestIndex.Entry, now: Date) -> EntryState {
-    state(of: entry, now: now) { devices, digest, key in
-      digest != key && devices.browser(digest: digest) != nil
+    if let key = entry.key,
+      (try? FileStatus.of(VisitorDirectory(dataDirectory: dataDirectory, key: key).path)) == nil
+    {
+      return .stale
+    }
+    return state(of: entry, now: now) { devices, digest, key in
+      digest != key && devices?.browser(digest: digest) != nil ? .current : .signedOut
     }
   }
 
   /// The state of an entry of `codeIndex` at `now`.
   package func state(ofCodeEntry entry: DigestIndex.Entry, now: Date) -> EntryState {
     state(of: entry, now: now) { devices, digest, _ in
-      devices.code.map { $0.digest == digest && $0.expires > now } ?? false
+      devices?.code.map { $0.digest == digest && $0.expires > now } == true ? .current : .stale
     }
   }
 
   private func state(
-    of entry: DigestIndex.Entry, now: Date, leads: (Devices, String, String) -> Bool
+    of entry: DigestIndex.Entry, now: Date, leads: (Devices?, String, String) -> EntryState
   ) -> EntryState {
     guard let digest = entry.digest else {
       switch DigestIndex.leftover(entry.path, now: now) {
@@ -66,14 +77,14 @@ extension DeviceStore {
     let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key)
     let devices: Devices?
     do { devices = try storedDevices(of: owner) } catch { return .ownerUnreadable }
-    guard let devices else { return .stale }
-    return leads(devices, digest, key) ? .current : .stale
+    return leads(devices, digest, key)
   }
 
   /// Removes the index entries of the linked browsers and the pending code
   /// that `devices` lists for the owner `key`: what `prune` does once it
   /// has removed that owner's directory (it read their devices under their
-  /// lock before). Returns the failures.
+  /// lock before); the entries of browsers signed out, which lead to no
+  /// owner then, go with the stale ones. Returns the failures.
   package func removeEntries(listedIn devices: Devices, owner key: String) -> [String] {
     var failures: [String] = []
     for browser in devices.browsers where browser.digest != key {
@@ -91,15 +102,15 @@ extension DeviceStore {
 
   /// What `removeStaleEntries` removed (or with `dryRun` would remove).
   package struct StaleEntries: Sendable, Equatable {
-    package var browsers: [String] = []
-    package var codes: [String] = []
+    package var browsers: [DigestIndex.Entry] = []
+    package var codes: [DigestIndex.Entry] = []
     package var failures: [String] = []
   }
 
   /// Removes the entries of both indexes that lead nowhere, each under its
   /// owner's lock when the owner still has a directory (a change under way
   /// writes its entry before the devices file that makes it current), and
-  /// returns their paths; with `dryRun` only lists them.
+  /// returns them; with `dryRun` only lists them.
   package func removeStaleEntries(dryRun: Bool, now: Date) -> StaleEntries {
     var found = StaleEntries()
     found.browsers = removeStale(
@@ -114,11 +125,11 @@ extension DeviceStore {
   private func removeStale(
     in index: DigestIndex, dryRun: Bool, failures: inout [String],
     state: (DigestIndex.Entry) -> EntryState
-  ) -> [String] {
-    var removed: [String] = []
+  ) -> [DigestIndex.Entry] {
+    var removed: [DigestIndex.Entry] = []
     for entry in index.entries() where state(entry) == .stale {
       if dryRun {
-        removed.append(entry.path)
+        removed.append(entry)
         continue
       }
       do {
@@ -136,7 +147,7 @@ extension DeviceStore {
           try index.removeStale(entry.path)
           stale = true
         }
-        if stale { removed.append(entry.path) }
+        if stale { removed.append(entry) }
       } catch {
         failures.append("\(entry.path): \(error)")
       }

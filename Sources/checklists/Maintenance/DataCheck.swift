@@ -34,6 +34,9 @@ package enum DataCheck {
     /// Linked browsers (not founding ones) whose index entry leads to
     /// their owner.
     package var linkedBrowsers = 0
+    /// Entries of browsers signed out, kept while their owner is so that
+    /// an old token reads as signed out.
+    package var signedOutBrowserEntries = 0
     /// Entries of `browsers/` and of `links/` that lead nowhere (see
     /// `DeviceStore+Maintenance`): harmless, `prune --delete` removes
     /// them. Not a problem.
@@ -190,6 +193,7 @@ package enum DataCheck {
     for entry in devices.browserIndex.entries() {
       switch devices.state(ofBrowserEntry: entry, now: now) {
       case .current, .ownerUnreadable, .recentLeftover: break
+      case .signedOut: report.signedOutBrowserEntries += 1
       case .stale: report.staleBrowserEntries += 1
       case .malformed:
         report.problems.append(Problem(path: entry.path, reason: "not a browser index entry"))
@@ -197,7 +201,7 @@ package enum DataCheck {
     }
     for entry in devices.codeIndex.entries() {
       switch devices.state(ofCodeEntry: entry, now: now) {
-      case .current, .ownerUnreadable, .recentLeftover: break
+      case .current, .signedOut, .ownerUnreadable, .recentLeftover: break
       case .stale: report.staleLinkEntries += 1
       case .malformed:
         report.problems.append(Problem(path: entry.path, reason: "not a link code index entry"))

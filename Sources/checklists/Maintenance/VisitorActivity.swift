@@ -79,7 +79,7 @@ package enum VisitorActivity {
     /// the entries of removed visitors are not counted here).
     package var staleCalendarEntries: [String] = []
     /// Browser and link code index entries that led nowhere (removed
-    /// unless a dry run; those of removed owners are not counted here).
+    /// unless a dry run; those of owners removed now are not counted here).
     package var staleBrowserEntries: [String] = []
     package var staleLinkEntries: [String] = []
     package var failures: [String] = []
@@ -159,8 +159,10 @@ package enum VisitorActivity {
     report.staleCalendarEntries = stale.removed
     report.failures += stale.failures
     let staleDevices = devices.removeStaleEntries(dryRun: dryRun, now: now)
-    report.staleBrowserEntries = staleDevices.browsers
-    report.staleLinkEntries = staleDevices.codes
+    let removedNow = Set(report.idle.map { AtomicFile.split($0.directory).name })
+    let leftBefore = { (entry: DigestIndex.Entry) in entry.key.map(removedNow.contains) != true }
+    report.staleBrowserEntries = staleDevices.browsers.filter(leftBefore).map(\.path)
+    report.staleLinkEntries = staleDevices.codes.filter(leftBefore).map(\.path)
     report.failures += staleDevices.failures
     return report
   }
