@@ -53,12 +53,13 @@
  *
  * Polling rather than Server-Sent Events, measured: the backend answers a
  * poll of an unchanged page from its response memo after one stat (about
- * 4 us of CPU in bench-web), and between polls a page holds nothing,
- * whereas a stream would hold one of the backend's 64 worker threads for
- * as long as its page is open. Through nginx (scripts/bench-polling, 2
- * cores), 500 open pages (250 polls a second) cost the backend about 4% of
- * one core and nginx about 5%, with at most one backend thread running at
- * a time; the list page kept about 87% of its throughput beside them.
+ * 4 us of CPU in bench-web, against about 75 us computed), and between
+ * polls a page holds nothing, whereas a stream would hold one of the
+ * backend's 64 worker threads for as long as its page is open. Through
+ * nginx (scripts/bench-polling, 2 shared cores), 500 open pages (250 polls
+ * a second, all 304) cost the backend 3-4% of one core and nginx 4-5%, and
+ * kept 0.02 to 0.1 backend threads busy on average; the list page kept 80
+ * to 100% of its throughput beside them (see docs/architecture.md).
  *
  * No inline script, no eval: it runs under the site's
  * Content-Security-Policy (script-src 'self'; connect-src 'self').
