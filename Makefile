@@ -28,6 +28,7 @@ bench:
 	swift build -c release
 	.build/release/checklists generate --public Public
 	scripts/bench
+	scripts/bench-polling
 	.build/release/bench-scale
 
 format:

@@ -183,6 +183,39 @@ report(
 report(
   "GET /lists/2 (20 items, \(size) bytes)",
   measure(20_000) { sink &+= application.respond(to: get).body.count }, goal: 20_000)
+// A live page's poll: the GET of the page it shows, with the tag it holds,
+// answered 304 from the memo (a look-up and one stat); then the same poll
+// with the memo out of the way (one entry, two browsers of the visitor
+// taking turns), which computes the page to compare its tag.
+let pageTag = application.respond(to: get).headerFields[.eTag]!
+let pollRequest = Request(
+  method: .get, path: "/lists/2", headerFields: [.cookie: returning, .ifNoneMatch: pageTag])
+precondition(application.respond(to: pollRequest).status == .notModified)
+let pollTime = measureCPU(200_000) {
+  sink &+= application.respond(to: pollRequest).headerFields.count
+}
+report("a poll: conditional GET /lists/2 answered 304 from the memo", pollTime, goal: 5_000)
+let oneEntryMemo = try Application(
+  configuration: ApplicationConfiguration(
+    dataDirectory: data, templatesDirectory: "\(root)/Templates",
+    publicDirectory: "\(root)/Public", durable: false, memoCapacity: 1),
+  logger: Logger(label: "bench"))
+let takingTurns = [returning, returning + "; Other=1"].map { cookie in
+  Request(method: .get, path: "/lists/2", headerFields: [.cookie: cookie, .ifNoneMatch: pageTag])
+}
+precondition(takingTurns.allSatisfy { oneEntryMemo.respond(to: $0).status == .notModified })
+var turn = 0
+let computedPollTime = measureCPU(20_000) {
+  turn ^= 1
+  sink &+= oneEntryMemo.respond(to: takingTurns[turn]).headerFields.count
+}
+report("the same poll computed (304 after rendering)", computedPollTime, goal: 60_000)
+if !profiling {
+  func perSecond(_ nanoseconds: Double) -> String {
+    "\((nanoseconds / 100).rounded() / 10) µs CPU per poll, \(Int(1e9 / nanoseconds)) polls/s on one thread"
+  }
+  print("  (from the memo: \(perSecond(pollTime)); computed: \(perSecond(computedPollTime)))")
+}
 // What the response memo does not answer: a GET that moves ChecklistIndex
 // (switching to another list), one with a query string, and one whose
 // visitor cookie is due (here: the older form without a day, renewed).

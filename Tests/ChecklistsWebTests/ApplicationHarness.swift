@@ -30,6 +30,19 @@ final class ApplicationHarness {
     try ApplicationHarness(directory: directory)
   }
 
+  private init(directory: TemporaryDirectory, application: Application) {
+    self.directory = directory
+    self.application = application
+  }
+
+  /// Another cookie jar on this very application (its caches and memo
+  /// shared), holding `cookies`.
+  func anotherCookieJar(_ cookies: [String: String] = [:]) -> ApplicationHarness {
+    let jar = ApplicationHarness(directory: directory, application: application)
+    jar.cookies = cookies
+    return jar
+  }
+
   var cookieHeader: String {
     cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
   }

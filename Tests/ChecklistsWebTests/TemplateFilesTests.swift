@@ -137,7 +137,8 @@ import Testing
     #expect(checklist.contains("action=\"/lists/{{list.id}}/items\""))
     #expect(checklist.contains("name=\"text\""))
     // The add form sends the state it was rendered in, so a re-sent add adds nothing.
-    #expect(checklist.contains("<input type=\"hidden\" name=\"nonce\" value=\"{{addNonce}}\">"))
+    #expect(
+      checklist.contains("<input type=\"hidden\" name=\"nonce\" value=\"{{addNonce}}\" data-live>"))
     let listForm = try Self.template("list-form")
     #expect(listForm.contains("action=\"/lists{{#list}}/{{list.id}}{{/list}}\""))
     #expect(listForm.contains("name=\"name\"") && listForm.contains("type=\"radio\" name=\"icon\""))

@@ -55,7 +55,7 @@ struct RealTemplatesTests {
       ))
     // Each toggle asks for the state it wants, the opposite of the one shown.
     #expect(html.contains("aria-pressed=\"true\" name=\"check\" value=\"0\">Crème"))
-    #expect(html.contains("<input type=\"hidden\" name=\"nonce\" value=\"7\">"))
+    #expect(html.contains("<input type=\"hidden\" name=\"nonce\" value=\"7\" data-live>"))
     #expect(!html.contains("<script>"))
     #expect(html.contains("Crème fraîche &quot;bio&quot;"))
     #expect(
