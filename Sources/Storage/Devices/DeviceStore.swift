@@ -16,9 +16,11 @@ import Logging
 ///
 /// Every change runs under the owner's checklists lock (the one `prune`
 /// takes) and commits with one atomic durable write of `Devices.plist`.
-/// Index entries are written before that write and removed after it, so a
-/// crash at any point leaves either the state before or the state after,
-/// plus at worst an entry that leads nowhere (`checklists check` lists it).
+/// Index entries are written before that write; a spent or cancelled
+/// code's entry is removed after it, and a signed-out browser's stays (see
+/// `signOut`), so a crash at any point leaves either the state before or
+/// the state after, plus at worst an entry that leads nowhere (`checklists
+/// check` counts it).
 package final class DeviceStore: Sendable {
   /// The devices file's name in an owner's directory.
   package static let fileName = "Devices.plist"
