@@ -12,7 +12,11 @@ def tidy_report(html: str) -> str:
                              "--drop-empty-elements", "no"],
                             input=html, capture_output=True, text=True)
     assert result.returncode in (0, 1, 2), result.stderr
-    return result.stderr.strip()
+    # tidy knows SVG's elements but not its presentation attribute
+    # shape-rendering, which the QR code of a link code uses (valid SVG 1.1).
+    lines = [line for line in result.stderr.strip().splitlines()
+             if not line.endswith('<svg> proprietary attribute "shape-rendering"')]
+    return "\n".join(lines)
 
 
 def test_every_screen_is_valid_html(stack):
