@@ -64,6 +64,16 @@ def test_an_edit_link_copied_on_edit_list_lets_another_browser_add_an_item(
         copied = owner.execute_async_script(
             "navigator.clipboard.readText().then(arguments[0], () => arguments[0](null))")
         assert copied == link
+        if javascript:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            for label, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+                owner.set_window_size(width, height)
+                owner.get(owner.current_url.split("#")[0] + "#share")
+                owner.execute_script("document.getElementById('share').scrollIntoView()")
+                path = SCREENSHOTS / f"edit-list-share-{label}.png"
+                owner.save_screenshot(str(path))
+                assert path.stat().st_size > 1000
+                assert not scrolls_sideways(owner), f"Edit List scrolls sideways at {label} width"
     finally:
         owner.quit()
 
