@@ -211,7 +211,8 @@ import Testing
     for owners in ["href=\"/lists", "href=\"/settings", "href=\"/deleted", "<nav"] {
       #expect(!page.contains(owners), "\(owners)")
     }
-    #expect(page.contains("<main id=\"main\" tabindex=\"-1\" data-live>"))
+    // Live updates: the heading and the rows, marked (see `sharedPagesMarkTheirLiveParts`).
+    #expect(page.components(separatedBy: " data-live>").count - 1 == 2)
     // HEAD works where GET does.
     let head = Self.stranger(owner.browser, Request(method: .head, path: "/s/\(token)"))
     #expect(head.status == 200 && head.headerFields[.eTag] == response.headerFields[.eTag])
@@ -507,6 +508,30 @@ import Testing
     #expect(Self.get(browser, "/s/\(token)?x").status == 404)
     #expect(browser.post("/lists/\(owner.groceries)/items", [("text", "Jam")]).status == 303)
     #expect(Self.get(browser, "/s/\(token)", [.ifNoneMatch: tag]).status == 404)
+  }
+
+  /// A shared page marks the parts an open browser puts in place when the
+  /// list changes (app.js, live updates): always the same ones for a link,
+  /// whatever the list holds, and never one inside another.
+  @Test func sharedPagesMarkTheirLiveParts() throws {
+    let owner = try Self.owner()
+    let browser = owner.browser
+    let reader = try Self.share(browser, list: owner.work, "read-only")
+    let editor = try Self.share(browser, list: owner.work, "edit")
+    func page(_ token: String) -> String { browser.text(Self.get(browser, "/s/\(token)")) }
+    func parts(_ token: String) -> [String] {
+      page(token).matches(of: #/<(\w+)[^>]*\sdata-live>/#).map { String($0.output.1) }
+    }
+    #expect(parts(reader) == ["div", "div"])
+    #expect(parts(editor) == ["div", "div", "input"])
+    #expect(!page(reader).contains("<main id=\"main\" tabindex=\"-1\" data-live"))
+    // Emptied, the same parts.
+    let csrf = try Self.formToken(browser, editor)
+    #expect(
+      Self.post(browser, "/s/\(editor)/items/\(owner.report)/delete", csrf: csrf).status == 303)
+    #expect(page(reader).contains("No items yet."))
+    #expect(parts(reader) == ["div", "div"])
+    #expect(parts(editor) == ["div", "div", "input"])
   }
 
   // MARK: Secrets stay secret

@@ -122,7 +122,7 @@ import Testing
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
       "<title>{{title}}", "href=\"{{assets.css}}\"",
       "<script src=\"{{assets.js}}\" defer></script>",
-      "<main id=\"main\" tabindex=\"-1\" data-live>", "{{{content}}}", "</main>",
+      "<main id=\"main\" tabindex=\"-1\">", "{{{content}}}", "</main>",
     ] {
       #expect(layout.contains(part), "shared-layout lacks \(part)")
     }

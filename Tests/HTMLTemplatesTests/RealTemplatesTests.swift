@@ -82,7 +82,7 @@ struct RealTemplatesTests {
     #expect(editable.contains("action=\"/s/0123456789abcdef0123456789abcdef/items\""))
     #expect(editable.contains("formaction=\"0123456789abcdef0123456789abcdef/items/I1/toggle\""))
     #expect(editable.components(separatedBy: "name=\"csrf\" value=\"feed\"").count - 1 == 2)
-    #expect(editable.contains("<input type=\"hidden\" name=\"nonce\" value=\"9\">"))
+    #expect(editable.contains("<input type=\"hidden\" name=\"nonce\" value=\"9\" data-live>"))
     #expect(!editable.contains("href=\"/lists"))
   }
 
