@@ -767,9 +767,11 @@
 })();
 
 /*
- * The Copy button beside the calendar address (Settings). Without this
- * script, or without a clipboard it may write, the button stays hidden and
- * the read-only field is there to select and copy by hand.
+ * The Copy button beside the calendar address (Settings) and beside each
+ * share link (Edit List). Without this script, or without a clipboard it
+ * may write, the button stays hidden and the read-only field is there to
+ * select and copy by hand. A button's data-copied says what is said once
+ * it copied.
  */
 (function () {
   "use strict";
@@ -795,11 +797,11 @@
       }
     }
     navigator.clipboard.writeText(field.value).then(function () {
-      say("Address copied.");
+      say(button.getAttribute("data-copied") || "Address copied.");
     }, function () {
       field.focus();
       field.select();
-      say("Copying was not allowed: the address is selected, copy it with your keyboard.");
+      say("Copying was not allowed: it is selected, copy it with your keyboard.");
     });
   });
 })();

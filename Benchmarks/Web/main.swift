@@ -250,6 +250,42 @@ let settings = Request(method: .get, path: "/settings", headerFields: [.cookie: 
 report(
   "GET /settings", measure(20_000) { sink &+= application.respond(to: settings).body.count },
   goal: 10_000)
+// The same 20 items as a shared list, by a read-only link, asked for with
+// no cookie. Kept whole (`sharedPages`), a revalidation, what an open
+// shared page's polling sends every 2 s, is a 304 after the token's
+// digest, a look-up and one `stat` of the owner's directory; computed (a
+// query keeps it out of the memo), it reads the index entry, the owner's
+// links, the model and the time zone, and renders.
+let someonesDirectory = VisitorDirectory(dataDirectory: data, visitorID: someone.hex)
+let shareToken = try ShareLinks(dataDirectory: data, durable: false).create(
+  .readOnly, list: 2, for: someonesDirectory, secret: OwnerSecret.random(), now: Date())
+Thread.sleep(forTimeInterval: 0.03)  // older than the memo trusts a change to be
+let sharedGet = Request(method: .get, path: "/s/\(shareToken.text)")
+let sharedPage = application.respond(to: sharedGet)
+precondition(sharedPage.status == .ok, "GET /s/{token}: \(sharedPage.status)")
+let sharedTag = sharedPage.headerFields[.eTag]!
+let sharedRevalidation = Request(
+  method: .get, path: "/s/\(shareToken.text)", headerFields: [.ifNoneMatch: sharedTag])
+precondition(application.respond(to: sharedRevalidation).status == .notModified)
+report(
+  "GET /s/{token} revalidated, unchanged: 304 (kept page)",
+  measure(200_000) { sink &+= application.respond(to: sharedRevalidation).headerFields.count },
+  goal: 5_000)
+report(
+  "GET /s/{token} revalidated, unchanged: 304 (kept page), CPU time",
+  measureCPU(200_000) { sink &+= application.respond(to: sharedRevalidation).headerFields.count },
+  goal: 5_000)
+report(
+  "GET /s/{token} (20 items, \(sharedPage.body.count) bytes, kept page)",
+  measure(200_000) { sink &+= application.respond(to: sharedGet).body.count }, goal: 5_000)
+let sharedComputed = Request(
+  method: .get, path: "/s/\(shareToken.text)", query: "from=bench",
+  headerFields: [.ifNoneMatch: sharedTag])
+precondition(application.respond(to: sharedComputed).status == .notModified)
+report(
+  "GET /s/{token}?from=bench revalidated: 304 computed (no memo)",
+  measure(20_000) { sink &+= application.respond(to: sharedComputed).headerFields.count },
+  goal: 40_000)
 // The calendar feed of a visitor with 1,000 unchecked items, each with a
 // due date to come and Remind me on: rendered alone (goal ≤ 2 ms), and the
 // whole GET (the secret looked up, the cached model, the render, the tag).
@@ -296,7 +332,6 @@ report(
 // write: the backend's time without `fsync` (goal ≤ 2 ms), then the same
 // change's one durable write alone (file and directory flushed), which the
 // disk decides.
-let someonesDirectory = VisitorDirectory(dataDirectory: data, visitorID: someone.hex)
 let addThousand: (inout DataModel) throws -> Int = { model in
   let list = try model.addList(name: "Thousand", icon: .folder)
   for number in 0..<1_000 { try model.addItem(text: "Pack item number \(number)", toList: list) }

@@ -112,4 +112,71 @@ import Testing
     let b = CSRF(secret: .random())
     #expect(a.token(for: visitor) != b.token(for: visitor))
   }
+
+  // MARK: Shared pages
+
+  static let linkDigest = String(repeating: "ab", count: 32)
+  static let otherDigest = String(repeating: "cd", count: 32)
+
+  private func sharedPost(_ token: String?, _ headerFields: HTTPFields = [:]) -> (
+    Request, FormData
+  ) {
+    let form = FormData(fields: token.map { [.init(name: CSRF.fieldName, value: $0)] } ?? [])
+    return (post(headerFields), form)
+  }
+
+  @Test func aSharedPagesTokenIsBoundToItsLinkAndToNoVisitor() {
+    let token = csrf.token(forShare: Self.linkDigest)
+    #expect(token.utf8.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })
+    #expect(csrf.token(forShare: Self.linkDigest) == token)
+    #expect(csrf.token(forShare: Self.otherDigest) != token)
+    // Never a visitor's token, whichever visitor.
+    #expect(!csrf.isValid(token, for: visitor))
+    let otherServer = CSRF(secret: ServerSecret(bytes: Array(repeating: 7, count: 32))!)
+    #expect(otherServer.token(forShare: Self.linkDigest) != token)
+    let (request, form) = sharedPost(token)
+    #expect(csrf.verdict(for: request, share: Self.linkDigest, form: form) == .allowed)
+    #expect(
+      csrf.verdict(for: request, share: Self.otherDigest, form: form) == .refused(.wrongToken))
+    for wrong in [
+      "", String(token.dropLast()), token.uppercased(), csrf.token(for: visitor),
+      String(token.dropLast()) + (token.last == "0" ? "1" : "0"),
+    ] {
+      let (request, form) = sharedPost(wrong)
+      #expect(
+        csrf.verdict(for: request, share: Self.linkDigest, form: form) != .allowed, "\(wrong)")
+    }
+    let (missing, none) = sharedPost(nil)
+    #expect(
+      csrf.verdict(for: missing, share: Self.linkDigest, form: none) == .refused(.missingToken))
+  }
+
+  /// A shared page is sent with `Referrer-Policy: no-referrer`, so a
+  /// browser posts its forms with `Origin: null`: taken with
+  /// `Sec-Fetch-Site: same-origin` only; any other origin as usual.
+  @Test func aSharedPagesFormsMayComeWithANullOriginFromTheSameOrigin() {
+    let token = csrf.token(forShare: Self.linkDigest)
+    let cases: [(HTTPFields, ForgeryVerdict)] = [
+      ([.origin: "null", .secFetchSite: "same-origin"], .allowed),
+      ([.origin: " null ", .secFetchSite: " Same-Origin"], .allowed),
+      ([.origin: "null"], .refused(.nullOrigin)),
+      ([.origin: "null", .secFetchSite: "same-site"], .refused(.nullOrigin)),
+      ([.origin: "null", .secFetchSite: "cross-site"], .refused(.nullOrigin)),
+      ([.origin: "null", .secFetchSite: "none"], .refused(.nullOrigin)),
+      ([.origin: "http://checklists.example", .secFetchSite: "same-origin"], .allowed),
+      ([.origin: "https://evil.example"], .refused(.originMismatch)),
+      ([.secFetchSite: "cross-site"], .refused(.crossSiteFetch)),
+      ([:], .allowed),
+    ]
+    for (fields, expected) in cases {
+      let (request, form) = sharedPost(token, fields)
+      #expect(
+        csrf.verdict(for: request, share: Self.linkDigest, form: form) == expected, "\(fields)")
+    }
+    // The visitor's pages keep refusing `null`, whatever Sec-Fetch-Site says.
+    let own = post([.origin: "null", .secFetchSite: "same-origin"])
+    #expect(
+      csrf.verdict(for: own, visitor: visitor, submittedToken: csrf.token(for: visitor))
+        == .refused(.nullOrigin))
+  }
 }

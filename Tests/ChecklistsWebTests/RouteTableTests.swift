@@ -17,6 +17,15 @@ import Testing
       ("GET", "/lists/7/edit", "GET /lists/{list}/edit", [.list: 7]),
       ("POST", "/lists/7", "POST /lists/{list}", [.list: 7]),
       ("POST", "/lists/7/delete", "POST /lists/{list}/delete", [.list: 7]),
+      ("POST", "/lists/7/share/read-only", "POST /lists/{list}/share/read-only", [.list: 7]),
+      (
+        "POST", "/lists/7/share/read-only/revoke", "POST /lists/{list}/share/read-only/revoke",
+        [.list: 7]
+      ),
+      ("POST", "/lists/7/share/edit", "POST /lists/{list}/share/edit", [.list: 7]),
+      (
+        "POST", "/lists/7/share/edit/revoke", "POST /lists/{list}/share/edit/revoke", [.list: 7]
+      ),
       ("POST", "/lists/7/items", "POST /lists/{list}/items", [.list: 7]),
       ("POST", "/lists/7/sort", "POST /lists/{list}/sort", [.list: 7]),
       ("POST", "/lists/7/check-all", "POST /lists/{list}/check-all", [.list: 7]),
@@ -62,10 +71,24 @@ import Testing
       ("GET", "/link", "GET /link", [:]),
       ("POST", "/link", "POST /link", [:]),
       ("GET", "/link/\(sampleSecret)", "GET /link/{secret}", [:]),
+      ("GET", "/s/\(shareToken)", "GET /s/{secret}", [:]),
+      ("POST", "/s/\(shareToken)/items", "POST /s/{secret}/items", [:]),
+      ("POST", "/s/\(shareToken)/items/42", "POST /s/{secret}/items/{item}", [.item: 42]),
+      ("GET", "/s/\(shareToken)/items/42/edit", "GET /s/{secret}/items/{item}/edit", [.item: 42]),
+      (
+        "POST", "/s/\(shareToken)/items/42/toggle", "POST /s/{secret}/items/{item}/toggle",
+        [.item: 42]
+      ),
+      (
+        "POST", "/s/\(shareToken)/items/42/delete", "POST /s/{secret}/items/{item}/delete",
+        [.item: 42]
+      ),
     ]
 
   /// A token of a secret's form (whether it is anyone's is the handler's business).
   static let sampleSecret = String(repeating: "0123456789abcdef", count: 4)
+  /// A token of a share link's form (32 hex digits).
+  static let shareToken = String(repeating: "0123456789abcdef", count: 2)
 
   static func resolve(_ method: String, _ path: String) -> RouteTable.Outcome {
     RouteTable.checklists.resolve(method: HTTPRequest.Method(method)!, path: path)
@@ -235,10 +258,13 @@ import Testing
     #expect(reached.route == "GET /things/{list}" && reached.ids == [.list: 3])
   }
 
-  /// Only the Checklist and All Lists screens are kept whole by the memo.
+  /// Only the Checklist and All Lists screens are kept whole by the memo,
+  /// and a shared list's page by the shared pages' memo.
   @Test func theRevisitedScreensAreTheChecklistAndAllLists() {
     let revisited = RouteTable.checklists.routes.filter(\.isRevisited).map(\.description)
-    #expect(Set(revisited) == ["GET /lists", "GET /lists/{list}"])
+    #expect(Set(revisited) == ["GET /lists", "GET /lists/{list}", "GET /s/{secret}"])
+    let shared = RouteTable.checklists.routes.filter(\.isShared).filter(\.isRevisited)
+    #expect(shared.map(\.description) == ["GET /s/{secret}"])
   }
 
   /// Every `POST` route checks its form against forgery before it runs (a
@@ -256,7 +282,9 @@ import Testing
         route.isChange
         ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)
         : browser.get(path)
-      if route.isChange {
+      if route.isShared {
+        #expect(response.status == 404, "\(route): nobody's link")
+      } else if route.isChange {
         #expect(response.status == 403, "\(route)")
       } else if route.isFeed {
         #expect(response.status == 404, "\(route): nobody's secret")
@@ -287,6 +315,52 @@ import Testing
     #expect(Self.resolve("POST", "/calendar/abc.ics").allowHeader == "GET, HEAD")
     #expect(RoutePattern.secretToken("abc".utf8) == "abc")
     #expect(RoutePattern.secretToken(Array(repeating: UInt8(ascii: "a"), count: 65)) == nil)
+  }
+
+  /// A secret alone in its segment (`/s/{secret}`) takes 1 to 64
+  /// lower-case letters and digits, nothing else, and nothing more than its
+  /// segment; it is never an id, and never printed.
+  @Test func aSecretAloneInItsSegment() throws {
+    let token = Self.shareToken
+    let page = try #require(Self.matchedParametersOf(Self.resolve("GET", "/s/\(token)")))
+    #expect(page.secret == token && PathParameter.allCases.allSatisfy { page[$0] == nil })
+    #expect(!"\(page)".contains(token))
+    let toggle = try #require(
+      Self.matchedParametersOf(Self.resolve("POST", "/s/\(token)/items/9/toggle")))
+    #expect(toggle.secret == token && toggle[.item] == 9)
+    #expect(!"\(toggle)".contains(token) && "\(toggle)".contains("item=9"))
+    for bad in [
+      "", "A", String(repeating: "a", count: 65), "a-b", "a.b", "%61", "a b", "ü", ".", "..",
+      token.uppercased(), token + ".ics",
+    ] {
+      #expect(Self.isNotFound(Self.resolve("GET", "/s/\(bad)")), "\(bad)")
+      #expect(Self.isNotFound(Self.resolve("POST", "/s/\(bad)/items/1/toggle")), "\(bad)")
+    }
+    for path in [
+      "/s", "/s/", "/s/\(token)/", "/s//\(token)", "/s/\(token)/x", "/s/\(token)/items/0/toggle",
+      "/s/\(token)/items/01/toggle", "/s/\(token)/items/1/toggle/x", "/s/\(token)/lists/1",
+      "/S/\(token)", "/s/%2e%2e/\(token)", "/s/\(token)/%2e%2e/items",
+    ] {
+      #expect(Self.isNotFound(Self.resolve("GET", path)), "\(path)")
+      #expect(Self.isNotFound(Self.resolve("POST", path)), "\(path)")
+    }
+    #expect(Self.resolve("POST", "/s/\(token)").allowHeader == "GET, HEAD")
+    #expect(Self.resolve("GET", "/s/\(token)/items/1/toggle").allowHeader == "POST")
+    #expect(Self.resolve("GET", "/s/\(token)/items/1").allowHeader == "POST")
+    // The calendar's secret still needs its extension, and a bare one is no calendar.
+    #expect(Self.isNotFound(Self.resolve("GET", "/calendar/\(token)")))
+  }
+
+  /// A secret alone in its segment has the shape of an id: the table
+  /// refuses the two at the same place, as it refuses two ids, since both
+  /// would match a run of digits.
+  @Test func aBareSecretHasTheShapeOfAnId() {
+    #expect(RoutePattern("/s/{secret}").shape == RoutePattern("/s/{list}").shape)
+    #expect(RoutePattern("/s/{secret}/items").shape == RoutePattern("/s/{item}/items").shape)
+    #expect(RoutePattern("/c/{secret}.ics").shape != RoutePattern("/c/{list}").shape)
+    #expect(
+      RoutePattern("/s/{secret}").carriesSecret && RoutePattern("/s/{secret}.ics").carriesSecret)
+    #expect(!RoutePattern("/s/{list}").carriesSecret)
   }
 
   /// A handler that asks for an id its route's path does not carry is a

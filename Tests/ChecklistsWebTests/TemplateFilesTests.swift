@@ -9,7 +9,8 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
   static let names = [
     "layout", "all-lists", "checklist", "list-form", "item-form", "settings", "error", "list-row",
-    "item-row", "csrf-field", "undo-notice", "recently-deleted", "reorder",
+    "item-row", "csrf-field", "undo-notice", "recently-deleted", "reorder", "shared-layout",
+    "shared-list", "shared-row", "shared-item-form",
   ]
   /// The only keys ever inserted raw: the screen inside the layout, and icon markup from Public/icons.
   static let rawKeys: Set<String> = ["content", "icon.svg", "list.icon.svg", "svg"]
@@ -110,6 +111,30 @@ import Testing
     ] {
       #expect(text.contains(part), "layout lacks \(part)")
     }
+  }
+
+  /// A shared page keeps to its list: the shell has no navigation, and no
+  /// template it is made of leads to the owner's screens.
+  @Test func sharedPagesLeadNowhereButTheirList() throws {
+    let layout = try Self.template("shared-layout")
+    for part in [
+      "<!doctype html>", "<html lang=\"en\">", "<meta charset=\"utf-8\">",
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+      "<title>{{title}}", "href=\"{{assets.css}}\"",
+      "<script src=\"{{assets.js}}\" defer></script>",
+      "<main id=\"main\" tabindex=\"-1\">", "{{{content}}}", "</main>",
+    ] {
+      #expect(layout.contains(part), "shared-layout lacks \(part)")
+    }
+    for name in ["shared-layout", "shared-list", "shared-row", "shared-item-form", "item-row"] {
+      let text = try Self.template(name)
+      for owners in ["\"/lists", "\"/settings", "\"/deleted", "\"/calendar", "<nav"] {
+        #expect(!text.contains(owners), "\(name) has \(owners)")
+      }
+    }
+    // A read-only link's rows have nothing to press.
+    let row = try Self.template("shared-row")
+    #expect(!row.contains("<button") && !row.contains("<a ") && !row.contains("<form"))
   }
 
   @Test func theToggleIsARealButtonWithItsState() throws {

@@ -1,5 +1,6 @@
 """Hostile input through nginx (and straight to the backend's socket): each
 request gets its expected status and changes nothing that was stored."""
+import hashlib
 import http.client
 import re
 import socket
@@ -240,6 +241,10 @@ def change_routes(keeper):
         ("/settings/calendar", {"confirm": "yes"}),
         ("/settings/calendar/replace", {"confirm": "yes"}),
         ("/settings/calendar/delete", {"confirm": "yes"}),
+        (f"/lists/{mine}/share/read-only", {"confirm": "yes"}),
+        (f"/lists/{mine}/share/read-only/revoke", {"confirm": "yes"}),
+        (f"/lists/{mine}/share/edit", {"confirm": "yes"}),
+        (f"/lists/{mine}/share/edit/revoke", {"confirm": "yes"}),
     ]
 
 
@@ -500,4 +505,203 @@ def test_an_item_named_under_another_of_the_visitors_lists_is_404(stack, keeper)
     assert keeper.post(f"/lists/1/items/{items['mine']}/move", {"after": "1"}).status_code == 404
     assert keeper.post(f"/lists/{mine}/items/1", item_form("moved", "2030-05-12")).status_code == 404
     assert keeper.post(f"/lists/1/items/{items['third']}", item_form("moved", "tomorrow")).status_code == 404
+    assert snapshot(stack) == before
+
+
+# Shared lists: the token of /s/<token> is the page's only key. Tokens that
+# are nobody's, odd paths, a read-only link's changes, an edit link's forms
+# without their token or from elsewhere, and an edit link's reach beyond
+# its list: each answered as it should be, nothing stored changed.
+
+SHARE_LINK = re.compile(r'id="share-(read-only|edit)" value="[^"]*/s/([0-9a-f]{32})"')
+SHARED_CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
+
+
+@pytest.fixture
+def sharer(keeper):
+    """The keeper with a read-only (`sharer.reader`) and an edit link
+    (`sharer.editor`) to `Mine`, and the edit link's form token."""
+    for kind in ("read-only", "edit"):
+        assert keeper.post(f"/lists/{keeper.mine}/share/{kind}").status_code == 303
+    links = dict(SHARE_LINK.findall(keeper.get(f"/lists/{keeper.mine}/edit").text))
+    keeper.reader, keeper.editor = links["read-only"], links["edit"]
+    page = requests.get(keeper.stack.url(f"/s/{keeper.editor}")).text
+    keeper.shared_csrf = SHARED_CSRF.search(page).group(1)
+    return keeper
+
+
+def shared_changes(sharer):
+    """Every change an edit link may post, with fields it would accept."""
+    editor, items = sharer.editor, sharer.items
+    return [
+        (f"/s/{editor}/items", {"text": "added"}),
+        (f"/s/{editor}/items/{items['third']}/toggle", {"check": "1"}),
+        (f"/s/{editor}/items/{items['mine']}", item_form("edited", "2030-05-12T14:30", "Europe/Berlin", True)),
+        (f"/s/{editor}/items/{items['second']}/delete", {"confirm": "yes"}),
+    ]
+
+
+def shared_post(stack, path, fields, csrf=None, headers=None):
+    """A post from a browser with no cookie of this site."""
+    data = dict(fields)
+    if csrf:
+        data["csrf"] = csrf
+    return requests.post(stack.url(path), data=data, headers=headers or {}, allow_redirects=False)
+
+
+def test_share_tokens_that_are_nobodys_are_404(stack, sharer):
+    token = sharer.editor
+    assert raw_get(stack, f"/s/{token}")[0] == 200
+    other = "0" * 32 if token != "0" * 32 else "1" * 32
+    before = snapshot(stack)
+    unknown = raw_get(stack, f"/s/{other}")
+    assert unknown[0] == 404
+    for path in [
+        f"/s/{token.upper()}",
+        f"/s/{token}0",
+        f"/s/{token[:-1]}",
+        f"/s/{token[:-1]}g",
+        f"/s/{'a' * 10_000}",
+        f"/s/{token}/",
+        f"/s/{token}.ics",
+        f"/s/{token}/x",
+        f"/s/x/{token}",
+        f"/s/%2e%2e/{token}",
+        f"/s//{token}",
+        f"/S/{token}",
+        f"/s/{token}%2fitems",
+        f"/s/{token}/items/0/edit",
+        f"/s/{token}/items/%31/edit",
+        f"/s/{token}/items/1/edit/x",
+        "/s/../users",
+        "/s/..%2fusers",
+        "/s/" + hashlib.sha256(token.encode()).hexdigest(),  # its digest is no token
+        "/s/",
+        "/s",
+    ]:
+        status, body = raw_get(stack, path)
+        assert status in (404, 414) if len(path) > 8_000 else status == 404, (path[:80], status)
+        assert b"mine" not in body and b"third" not in body
+    assert snapshot(stack) == before
+    assert raw_get(stack, f"/s/{token}")[0] == 200
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_other_methods_on_shared_addresses_are_405_or_403(stack, sharer, method):
+    before = snapshot(stack)
+    for path in (f"/s/{sharer.editor}", f"/s/{sharer.editor}/items"):
+        response = requests.request(method, stack.url(path), allow_redirects=False)
+        assert response.status_code == 405, (path, response.status_code)
+        assert "Allow" in response.headers
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert snapshot(stack) == before
+
+
+def test_every_change_with_a_read_only_link_is_403(stack, sharer):
+    before = snapshot(stack)
+    reader, items = sharer.reader, sharer.items
+    for path, fields in shared_changes(sharer):
+        path = path.replace(sharer.editor, reader)
+        for csrf in (None, sharer.shared_csrf, "0" * 64):
+            response = shared_post(stack, path, fields, csrf)
+            assert response.status_code == 403, path
+            assert response.headers["X-Robots-Tag"].startswith("noindex")
+    assert shared_post(stack, f"/s/{reader}", {"text": "x"}).status_code == 403
+    assert requests.get(stack.url(f"/s/{reader}/items/{items['mine']}/edit")).status_code == 403
+    assert snapshot(stack) == before
+
+
+@pytest.mark.parametrize("token, headers", [
+    (False, {}),
+    ("0" * 64, {}),
+    ("visitor", {}),
+    (True, {"Origin": "https://evil.example"}),
+    (True, {"Origin": "null"}),
+    (True, {"Origin": "null", "Sec-Fetch-Site": "same-site"}),
+    (True, {"Sec-Fetch-Site": "cross-site"}),
+], ids=["no-token", "wrong-token", "visitors-token", "foreign-origin", "null-origin",
+        "null-origin-same-site", "cross-site"])
+def test_a_shared_change_without_the_links_token_or_from_elsewhere_is_403(stack, sharer, token, headers):
+    csrf = {True: sharer.shared_csrf, False: None, "visitor": sharer.csrf()}.get(token, token)
+    before = snapshot(stack)
+    for path, fields in shared_changes(sharer):
+        response = shared_post(stack, path, fields, csrf, headers)
+        assert response.status_code == 403, path
+        assert "Request refused" in response.text
+        assert 'href="/lists' not in response.text
+    assert snapshot(stack) == before
+
+
+def test_the_same_shared_changes_with_the_links_token_are_accepted(stack, sharer):
+    """The control of the test above: a browser posting the shared page's
+    form natively sends Origin: null (the page's policy is no-referrer) and
+    Sec-Fetch-Site: same-origin; its script's fetch sends the real Origin."""
+    for index, (path, fields) in enumerate(shared_changes(sharer)):
+        headers = ({"Origin": "null", "Sec-Fetch-Site": "same-origin"} if index % 2 == 0
+                   else {"Origin": stack.url(""), "Sec-Fetch-Site": "same-origin"})
+        before = snapshot(stack)
+        response = shared_post(stack, path, fields, sharer.shared_csrf, headers)
+        assert response.status_code == 303, (path, response.status_code, response.text[:200])
+        assert response.headers["Location"] == f"/s/{sharer.editor}"
+        assert snapshot(stack) != before, path
+
+
+@pytest.mark.parametrize("segment", ODD_IDS)
+def test_odd_ids_through_an_edit_link_are_404(stack, sharer, segment):
+    before = snapshot(stack)
+    editor = sharer.editor
+    assert requests.get(stack.url(f"/s/{editor}/items/{segment}/edit")).status_code == 404
+    for path, fields in [
+        (f"/s/{editor}/items/{segment}/toggle", {"check": "1"}),
+        (f"/s/{editor}/items/{segment}/delete", {}),
+        (f"/s/{editor}/items/{segment}", item_form("edited", "2030-05-12T14:30")),
+    ]:
+        assert shared_post(stack, path, fields, sharer.shared_csrf).status_code == 404, path
+    assert snapshot(stack) == before
+
+
+def test_an_edit_link_cannot_reach_another_list_of_the_owners(stack, sharer):
+    """Item 1 is in the owner's first list, not the shared `Mine`."""
+    before = snapshot(stack)
+    editor = sharer.editor
+    assert requests.get(stack.url(f"/s/{editor}/items/1/edit")).status_code == 404
+    for path, fields in [
+        (f"/s/{editor}/items/1/toggle", {"check": "1"}),
+        (f"/s/{editor}/items/1/delete", {}),
+        (f"/s/{editor}/items/1", item_form("taken")),
+        (f"/s/{editor}/lists/1/items", {"text": "taken"}),
+        (f"/s/{editor}/deleted/{sharer.deletion}/restore", {}),
+        (f"/s/{editor}/settings/calendar/delete", {}),
+    ]:
+        assert shared_post(stack, path, fields, sharer.shared_csrf).status_code == 404, path
+    assert snapshot(stack) == before
+    assert "first item" in sharer.get("/lists/1").text
+
+
+def test_another_visitor_cannot_make_or_revoke_someone_elses_links(stack, sharer):
+    intruder = Visitor(stack)
+    intruder.add_item(1, "the intruder's own")
+    before = snapshot(stack)
+    for kind in ("read-only", "edit"):
+        assert intruder.post(f"/lists/{sharer.mine}/share/{kind}").status_code == 404
+        assert intruder.post(f"/lists/{sharer.mine}/share/{kind}/revoke").status_code == 404
+    assert snapshot(stack) == before
+    assert raw_get(stack, f"/s/{sharer.reader}")[0] == 200
+    assert raw_get(stack, f"/s/{sharer.editor}")[0] == 200
+
+
+def test_bodies_and_encodings_of_shared_changes_are_refused_like_any_other(stack, sharer):
+    before = snapshot(stack)
+    path = stack.url(f"/s/{sharer.editor}/items")
+    big = b"text=" + b"x" * (70 * 1024)
+    assert requests.post(path, data=big, headers=FORM).status_code == 413
+    body = f"csrf={sharer.shared_csrf}&text=hello".encode()
+    assert requests.post(path, data=body, headers={"Content-Type": "text/plain"}).status_code == 415
+    for text in (b"%ff%fe", b"%zz"):
+        bad = f"csrf={sharer.shared_csrf}&text=".encode() + text
+        assert requests.post(path, data=bad, headers=FORM, allow_redirects=False).status_code == 400
+    assert shared_post(stack, f"/s/{sharer.editor}/items", {"text": "x" * 1_001},
+                       sharer.shared_csrf).status_code == 422
+    assert shared_post(stack, f"/s/{sharer.editor}/items/{sharer.items['mine']}/toggle",
+                       {"check": "2"}, sharer.shared_csrf).status_code == 400
     assert snapshot(stack) == before

@@ -42,6 +42,20 @@ def test_every_screen_is_valid_html(stack):
         "404": visitor.get("/lists/999"),
         "403": visitor.post("/lists", {"name": "x"}, csrf="0" * 64),
     }
+    # A shared list by each link, an edit link's item form and refusals.
+    for kind in ("read-only", "edit"):
+        assert visitor.post(f"/lists/1/share/{kind}").status_code == 303
+    pages["edit list with links"] = visitor.get("/lists/1/edit")
+    links = dict(re.findall(r'id="share-(read-only|edit)" value="[^"]*(/s/[0-9a-f]{32})"',
+                            pages["edit list with links"].text))
+    pages["shared list, read-only"] = visitor.get(links["read-only"])
+    pages["shared list, edit"] = visitor.get(links["edit"])
+    pages["shared item form"] = visitor.get(f"{links['edit']}/items/{item}/edit")
+    pages["shared 403"] = visitor.post(f"{links['read-only']}/items", {"text": "x"})
+    pages["shared refused form"] = visitor.post(
+        f"{links['edit']}/items/{item}", {"text": "x", "dueDate": "tomorrow"}, csrf=re.search(
+            r'name="csrf" value="([0-9a-f]{64})"', pages["shared list, edit"].text).group(1))
+    assert pages["shared refused form"].status_code == 400
     for name in ("404.html", "429.html", "50x.html", "about.html"):
         pages[f"static {name}"] = (stack.public / name).read_text()
     problems = {}

@@ -40,8 +40,50 @@ struct RealTemplatesTests {
       try library().names == [
         "about", "all-lists", "checklist", "csrf-field", "devices", "error", "item-form",
         "item-row", "layout", "link", "list-form", "list-row", "recently-deleted", "reorder",
-        "settings", "undo-notice",
+        "settings", "shared-item-form", "shared-layout", "shared-list", "shared-row",
+        "undo-notice",
       ])
+  }
+
+  /// A shared list: read-only, its rows say their state in words and there
+  /// is no form; by an edit link, the owner's rows under the token's
+  /// addresses and the add form, each with the link's token.
+  @Test("A shared list renders read-only without a form, editable with the link's")
+  func rendersASharedList() throws {
+    var values: [String: TemplateValue] = [
+      "list": ["id": "0123456789abcdef0123456789abcdef", "name": "Groceries & more"],
+      "token": "0123456789abcdef0123456789abcdef",
+      "hasItems": true,
+      "items": [
+        ["id": "I1", "text": "<script>alert(1)</script>", "checked": false],
+        [
+          "id": "I2", "text": "Crème fraîche", "checked": true,
+          "due": ["iso": "2001-05-12T12:00Z", "label": "12 May 2001", "overdue": true],
+        ],
+      ],
+      "hasDates": true,
+      "timeZone": "Europe/Berlin",
+    ]
+    let readOnly = try library().render(
+      "shared-list", context: .object(TemplateObject(values)))
+    #expect(!readOnly.contains("<form") && !readOnly.contains("<button"))
+    #expect(
+      readOnly.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !readOnly.contains("<script>"))
+    #expect(
+      readOnly.contains(
+        "<span class=\"check done\"><span class=\"visually-hidden\">Checked: </span>Crème"))
+    #expect(readOnly.contains("Times are in Europe/Berlin."))
+    #expect(
+      readOnly.contains(
+        "<time class=\"late\" datetime=\"2001-05-12T12:00Z\">Overdue, 12 May 2001</time>"))
+    values["edit"] = ["csrf": "feed", "addNonce": 9, "limits": ["itemText": 200]]
+    let editable = try library().render(
+      "shared-list", context: .object(TemplateObject(values)))
+    #expect(editable.contains("action=\"/s/0123456789abcdef0123456789abcdef/items\""))
+    #expect(editable.contains("formaction=\"0123456789abcdef0123456789abcdef/items/I1/toggle\""))
+    #expect(editable.components(separatedBy: "name=\"csrf\" value=\"feed\"").count - 1 == 2)
+    #expect(editable.contains("<input type=\"hidden\" name=\"nonce\" value=\"9\" data-live>"))
+    #expect(!editable.contains("href=\"/lists"))
   }
 
   @Test("The checklist renders, escaping the items' text")

@@ -26,8 +26,12 @@ package final class Application: Sendable {
   /// Wrong link codes per client address.
   let linkAttempts = AttemptLimiter(
     limit: LinkScreen.attemptLimit, window: LinkScreen.attemptWindow)
+  /// The owners' share links (records and their index by SHA-256).
+  let shares: ShareLinks
   let csrf: CSRF
   let memo: ResponseMemo
+  /// Whole shared list pages, by their link (see `Application.shared`).
+  let sharedPages: ResponseMemo
   let routes: RouteTable
   let logger: Logger
 
@@ -52,6 +56,7 @@ package final class Application: Sendable {
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
     memo = ResponseMemo(capacity: configuration.memoCapacity)
+    sharedPages = ResponseMemo(capacity: configuration.memoCapacity)
     routes = .checklists  // built here, so a mistake in the table stops the start
     store = ChecklistStore(
       configuration: .init(
@@ -61,6 +66,9 @@ package final class Application: Sendable {
     calendars = CalendarAddresses(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable)
     devices = DeviceStore(
+      dataDirectory: configuration.dataDirectory, durable: configuration.durable,
+      cacheCapacity: configuration.cacheCapacity, logger: logger)
+    shares = ShareLinks(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable,
       cacheCapacity: configuration.cacheCapacity, logger: logger)
   }
@@ -81,6 +89,8 @@ package final class Application: Sendable {
     let response: Response
     let outcome = routes.resolve(request)
     switch outcome {
+    case .matched(let match) where match.route.isShared:
+      response = shared(match, request, now: now)
     case .matched(let match) where memoKey != nil && match.route.isRevisited:
       return respondRemembering(match, request, key: memoKey!, now: now)
     case .matched(let match) where match.route.isFeed:
@@ -91,11 +101,13 @@ package final class Application: Sendable {
         match, request, cookies: cookies, visitor: visitor(cookies, request, now: now), now: now,
         lifetime: PageLifetime())
     case .methodNotAllowed:
-      response = renderer.errorResponse(.methodNotAllowed(allow: outcome.allowHeader ?? ""))
+      response =
+        sharedRefusal(request)
+        ?? renderer.errorResponse(.methodNotAllowed(allow: outcome.allowHeader ?? ""))
     case .notFound:
-      response = renderer.errorResponse(.pageNotFound)
+      response = sharedRefusal(request) ?? renderer.errorResponse(.pageNotFound)
     }
-    return SecurityHeaders.applying(to: response)
+    return SecurityHeaders.applying(to: SharedPageHeaders.applying(to: response, for: request))
   }
 
   /// A revisited screen, computed as usual and kept in `memo` when it
@@ -167,8 +179,8 @@ package final class Application: Sendable {
           ChangeContext(
             request: request, session: session, parameters: match.parameters, application: self,
             input: try acceptedForm(request, session), now: now, lifetime: lifetime))
-      case .feed:
-        throw WebError.pageNotFound  // answered by `feed(_:_:now:)`, without a session
+      case .feed, .sharedScreen, .sharedChange:
+        throw WebError.pageNotFound  // answered by `feed` or `shared`, without a session
       }
       for cookie in session.preferenceCookies(for: try session.preferences.commit()) {
         response.setCookie(cookie)

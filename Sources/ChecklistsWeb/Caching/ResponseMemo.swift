@@ -53,6 +53,21 @@ final class ResponseMemo: Sendable {
       self.cookies = cookies
       self.isHTTPS = request.isHTTPS
     }
+
+    /// The key of a shared list's page (a separate memo's: see
+    /// `Application.shared`) asked for by a `GET` or `HEAD` without a query
+    /// string; nil otherwise. The page is the same whoever asks, so the
+    /// `Cookie` header plays no part; it stands for its link by the SHA-256
+    /// of the token (`linkDigest`), so that looking it up never compares a
+    /// presented token byte by byte.
+    init?(sharedPage linkDigest: String, _ request: Request) {
+      guard request.method == .get || request.method == .head, request.query.isEmpty else {
+        return nil
+      }
+      path = linkDigest
+      cookies = ""
+      isHTTPS = request.isHTTPS
+    }
   }
 
   /// What an answer was computed from: the visitor's directory. Both of the

@@ -5,6 +5,19 @@ extension Application {
   /// from the visitor's own page: `413`, `415`, `400` or `403` otherwise.
   /// Every `POST` route passes here before its handler runs.
   func acceptedForm(_ request: Request, _ session: VisitorSession) throws(WebError) -> FormData {
+    let form = try decodedForm(request)
+    let verdict = csrf.verdict(
+      for: request, visitor: session.isNew ? nil : session.id, form: form)
+    guard verdict.isAllowed else {
+      logger.notice("refused \(request.method) \(request.path): \(verdict)")
+      throw WebError.forbidden
+    }
+    return form
+  }
+
+  /// The form of a change, once readable: `413`, `415` or `400` otherwise
+  /// (whether it may change anything is for the caller to check).
+  func decodedForm(_ request: Request) throws(WebError) -> FormData {
     if request.bodyTooLarge { throw WebError.tooLarge }
     let form: FormData
     do {
@@ -18,12 +31,6 @@ extension Application {
       case .tooManyFields(let limit):
         throw WebError.badRequest("The form has more than \(limit) fields.")
       }
-    }
-    let verdict = csrf.verdict(
-      for: request, visitor: session.isNew ? nil : session.id, form: form)
-    guard verdict.isAllowed else {
-      logger.notice("refused \(request.method) \(request.path): \(verdict)")
-      throw WebError.forbidden
     }
     return form
   }

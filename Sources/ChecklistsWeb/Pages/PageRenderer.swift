@@ -8,17 +8,18 @@ struct PageRenderer: Sendable {
   let assets: Assets
 
   /// The screen rendered straight into the layout's `content` slot (raw:
-  /// it comes from a template, never from a visitor), in one buffer.
-  func render(_ screen: String, title: String, context: TemplateValue) throws(TemplateError)
-    -> [UInt8]
-  {
+  /// it comes from a template, never from a visitor), in one buffer;
+  /// `layout` is the site's, or the shared pages' (`SharedPages.layout`).
+  func render(
+    _ screen: String, title: String, context: TemplateValue, layout: String = "layout"
+  ) throws(TemplateError) -> [UInt8] {
     var page: [UInt8] = []
-    let layout: TemplateValue = [
+    let values: TemplateValue = [
       "title": .string(title),
       "assets": ["css": .string(assets.stylesheet), "js": .string(assets.script)],
     ]
     try templates.render(
-      screen, context: context, inLayout: "layout", context: layout, slot: "content", into: &page)
+      screen, context: context, inLayout: layout, context: values, slot: "content", into: &page)
     return page
   }
 
@@ -31,20 +32,25 @@ struct PageRenderer: Sendable {
 
   /// The error page's bytes; `showStatus` false leaves out "Error N" (the
   /// static 50x page stands for several statuses).
-  func errorPage(_ error: WebError, showStatus: Bool = true) throws(TemplateError) -> [UInt8] {
+  func errorPage(_ error: WebError, showStatus: Bool = true, layout: String = "layout")
+    throws(TemplateError) -> [UInt8]
+  {
     var context: [String: TemplateValue] = [
       "title": .string(error.title),
       "message": .string(error.message),
       "back": ["href": .string(error.backHref), "label": .string(error.backLabel)],
     ]
     if showStatus { context["status"] = .int(error.status.code) }
-    return try render("error", title: error.title, context: .object(TemplateObject(context)))
+    return try render(
+      "error", title: error.title, context: .object(TemplateObject(context)), layout: layout)
   }
 
   /// The page for an error, with its status and its own headers.
-  func errorResponse(_ error: WebError) -> Response {
+  func errorResponse(_ error: WebError, layout: String = "layout") -> Response {
     do {
-      return .html(try errorPage(error), status: error.status, headerFields: error.headerFields)
+      return .html(
+        try errorPage(error, layout: layout), status: error.status,
+        headerFields: error.headerFields)
     } catch {
       // The templates were checked at start-up; this is a last resort.
       return .plainText(Array("Internal error\n".utf8), status: .internalServerError)

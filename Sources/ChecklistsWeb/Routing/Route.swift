@@ -9,7 +9,9 @@ import FastCGI
 /// and it answers `303 See Other`). A feed route is a `GET` whose address is
 /// its own key (`/calendar/{secret}.ics`): it runs without the visitor
 /// cookie, sets none, and answers any address it does not know exactly as
-/// an unknown address is answered.
+/// an unknown address is answered. A shared route (`/s/{secret}…`) is a
+/// screen or a change of one shared list, reached by its link's token
+/// alone in the same way (see `Application.shared`).
 ///
 /// A class, so that routing a request hands out a reference to its route
 /// rather than a copy of its pattern and handler.
@@ -21,11 +23,17 @@ package final class Route: Sendable, CustomStringConvertible {
   /// Answers a feed, given the request and the secret its path carries;
   /// nil when the secret is nobody's (the page any unknown address gets).
   typealias FeedHandler = @Sendable (FeedContext) throws -> Response?
+  /// Shows a shared list, given the link and the owner's list as it stands.
+  typealias SharedScreenHandler = @Sendable (SharedScreenContext) throws -> Response
+  /// Changes a shared list's items, given the link and the accepted form.
+  typealias SharedChangeHandler = @Sendable (SharedChangeContext) throws -> Response
 
   enum Handler: Sendable {
     case screen(ScreenHandler)
     case change(ChangeHandler)
     case feed(FeedHandler)
+    case sharedScreen(SharedScreenHandler)
+    case sharedChange(SharedChangeHandler)
   }
 
   package let method: RouteMethod
@@ -60,6 +68,27 @@ package final class Route: Sendable, CustomStringConvertible {
     Route(method: .post, pattern: pattern, isRevisited: false, handler: .change(handler))
   }
 
+  /// A shared list's screen at `pattern`, reached by the link's token
+  /// alone (no cookie); `revisited` pages are kept whole by the shared
+  /// pages' memo.
+  static func sharedGet(
+    _ pattern: RoutePattern, revisited: Bool = false, _ handler: @escaping SharedScreenHandler
+  ) -> Route {
+    precondition(pattern.carriesSecret, "a shared page's address carries its token: \(pattern)")
+    return Route(
+      method: .get, pattern: pattern, isRevisited: revisited, handler: .sharedScreen(handler))
+  }
+
+  /// A change of a shared list at `pattern`, reached by the link's token
+  /// alone (no cookie); its form is checked against forgery too.
+  static func sharedPost(_ pattern: RoutePattern, _ handler: @escaping SharedChangeHandler)
+    -> Route
+  {
+    precondition(pattern.carriesSecret, "a shared change's address carries its token: \(pattern)")
+    return Route(
+      method: .post, pattern: pattern, isRevisited: false, handler: .sharedChange(handler))
+  }
+
   /// True for a route that changes something: reached by `POST`, its form
   /// checked against forgery.
   package var isChange: Bool { method == .post }
@@ -67,6 +96,15 @@ package final class Route: Sendable, CustomStringConvertible {
   /// True for a feed, answered without the visitor's session.
   package var isFeed: Bool {
     if case .feed = handler { true } else { false }
+  }
+
+  /// True for a shared list's screen or change, answered without the
+  /// visitor's session.
+  package var isShared: Bool {
+    switch handler {
+    case .sharedScreen, .sharedChange: true
+    default: false
+    }
   }
 
   /// `GET /lists/{list}`: how the route is named in logs and tests.

@@ -3,10 +3,11 @@
 ///
 /// A literal matches its own bytes only, so a percent-encoded spelling
 /// (`%6cists`) never matches. `{name}` matches a stable id and records it
-/// under `name` (see `PathParameter`). `{secret}`, alone or followed by a
-/// literal suffix (`{secret}.ics`), matches a secret token (see
-/// `secretToken(_:)`) and that suffix, and records the token: an address
-/// whose path is its key, such as a calendar's or a link code's.
+/// under `name` (see `PathParameter`). `{secret}`, alone in its segment
+/// (`/s/{secret}`) or followed by an extension (`{secret}.ics`), matches a
+/// secret token (see `secretToken(_:)`) and that suffix, and records the
+/// token: an address whose path is its key, such as a calendar's or a
+/// shared list's.
 package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
   ExpressibleByStringLiteral
 {
@@ -14,7 +15,7 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     /// The segment's bytes.
     case literal([UInt8])
     case id(PathParameter)
-    /// A secret token, then these bytes.
+    /// A secret token, then these bytes (none for a token alone).
     case secret(suffix: [UInt8])
   }
 
@@ -51,7 +52,8 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
         suffix.isEmpty
           || (suffix.hasPrefix(".") && suffix.utf8.count > 1
             && suffix.utf8.dropFirst().allSatisfy { isTokenByte($0) }),
-        "a secret stands alone or is followed by an extension such as .ics in \(pattern)")
+        "a secret stands alone in its segment or is followed by an extension such as .ics in \(pattern)"
+      )
       return .secret(suffix: Array(suffix.utf8))
     }
     if text.hasPrefix("{") && text.hasSuffix("}") {
@@ -72,13 +74,15 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
 
   /// The literals in order, nil for an id, the suffix after a nil for a
   /// secret: two patterns of the same shape match the same paths, whatever
-  /// their ids are named.
+  /// their ids are named. A secret alone in its segment is a nil, as an id
+  /// is: both match a run of digits, so the table refuses the two at the
+  /// same place as it refuses two ids.
   var shape: [[UInt8]?] {
     segments.flatMap { segment -> [[UInt8]?] in
       switch segment {
       case .literal(let literal): [literal]
       case .id: [nil]
-      case .secret(let suffix): [nil, suffix]
+      case .secret(let suffix): suffix.isEmpty ? [nil] : [nil, suffix]
       }
     }
   }

@@ -10,6 +10,10 @@ extension RouteTable {
     .post("/lists/{list}", ListFormScreen.save),
     .get("/lists/{list}/edit", ListFormScreen.edit),
     .post("/lists/{list}/delete", ListFormScreen.delete),
+    .post("/lists/{list}/share/read-only", ListFormScreen.createReadOnlyLink),
+    .post("/lists/{list}/share/read-only/revoke", ListFormScreen.revokeReadOnlyLink),
+    .post("/lists/{list}/share/edit", ListFormScreen.createEditLink),
+    .post("/lists/{list}/share/edit/revoke", ListFormScreen.revokeEditLink),
     .post("/lists/{list}/sort", ChecklistScreen.setSort),
     .post("/lists/{list}/check-all", ChecklistScreen.checkAll),
     .post("/lists/{list}/uncheck-all", ChecklistScreen.uncheckAll),
@@ -37,5 +41,11 @@ extension RouteTable {
     .post("/link", LinkScreen.redeem),
     .get("/link/{secret}", LinkScreen.confirm),
     .feed("/calendar/{secret}.ics", CalendarFeedRoute.show),
+    .sharedGet("/s/{secret}", revisited: true, SharedListScreen.show),
+    .sharedPost("/s/{secret}/items", SharedListScreen.addItem),
+    .sharedPost("/s/{secret}/items/{item}", SharedListScreen.saveItem),
+    .sharedGet("/s/{secret}/items/{item}/edit", SharedListScreen.editItem),
+    .sharedPost("/s/{secret}/items/{item}/toggle", SharedListScreen.toggleItem),
+    .sharedPost("/s/{secret}/items/{item}/delete", SharedListScreen.deleteItem),
   ])
 }

@@ -20,6 +20,42 @@ enum ItemFormScreen {
     var shouldRemind: Bool
   }
 
+  /// The due date a form's fields name, read in the zone the form was
+  /// shown in (`dueDateZone`; the current zone when the form names none):
+  /// `400` with the form as typed when the zone or the date is none.
+  struct DueDateReading {
+    enum Outcome {
+      case date(Date?)
+      case refused(Refusal)
+    }
+    /// The zone the date was read in, or that the form comes back in.
+    let zoneName: String
+    let outcome: Outcome
+
+    init(_ fields: Fields, zoneName named: String?, current: String) {
+      let zoneName = named ?? current
+      guard let zone = VisitorTimeZone.zone(named: zoneName) else {
+        self.zoneName = current
+        outcome = .refused(
+          Refusal(
+            field: .dueDate,
+            message:
+              "The form named a time zone this site does not know. The due date is read in \(current): check it, then save again."
+          ))
+        return
+      }
+      self.zoneName = zoneName
+      do {
+        outcome = .date(try DueDateField.parse(fields.dueDate, in: zone))
+      } catch {
+        var malformed = false
+        if case .malformed = error { malformed = true }
+        outcome = .refused(
+          Refusal(field: .dueDate, message: error.message, isMalformedDate: malformed))
+      }
+    }
+  }
+
   /// Why a submission came back, and which field it is about.
   struct Refusal {
     enum Field: String { case text, dueDate }
@@ -58,30 +94,16 @@ enum ItemFormScreen {
     let listID = try context.id(.list)
     let itemID = try context.id(.item)
     let form = context.form
-    let fields = Fields(
-      text: form["text"] ?? "", dueDate: form["dueDate"] ?? "",
-      shouldRemind: form.contains("shouldRemind"))
-    let current = VisitorTimeZone.currentIdentifier(context.preferences)
-    let zoneName = form["dueDateZone"] ?? current
-    guard let zone = VisitorTimeZone.zone(named: zoneName) else {
-      return try refused(
-        context, fields: fields, zone: current,
-        Refusal(
-          field: .dueDate,
-          message:
-            "The form named a time zone this site does not know. The due date is read in \(current): check it, then save again."
-        ), status: .badRequest)
-    }
+    let fields = Fields(form)
+    let reading = DueDateReading(
+      fields, zoneName: form["dueDateZone"],
+      current: VisitorTimeZone.currentIdentifier(context.preferences))
+    let zoneName = reading.zoneName
     let dueDate: Date?
-    do {
-      dueDate = try DueDateField.parse(fields.dueDate, in: zone)
-    } catch {
-      var malformed = false
-      if case .malformed = error { malformed = true }
-      return try refused(
-        context, fields: fields, zone: zoneName,
-        Refusal(field: .dueDate, message: error.message, isMalformedDate: malformed),
-        status: .badRequest)
+    switch reading.outcome {
+    case .date(let date): dueDate = date
+    case .refused(let refusal):
+      return try refused(context, fields: fields, zone: zoneName, refusal, status: .badRequest)
     }
     do {
       try context.updateModel { model in
@@ -143,5 +165,14 @@ enum ItemFormScreen {
       context["dueDateAsText"] = .bool(refusal.isMalformedDate)
     }
     return .object(TemplateObject(context))
+  }
+}
+
+extension ItemFormScreen.Fields {
+  /// The item form's fields, as posted (`text`, `dueDate`, `shouldRemind`).
+  init(_ form: FormData) {
+    self.init(
+      text: form["text"] ?? "", dueDate: form["dueDate"] ?? "",
+      shouldRemind: form.contains("shouldRemind"))
   }
 }

@@ -29,7 +29,7 @@ enum ListFormScreen {
     }
     let values = pageContext(
       editing: list, name: list.name, icon: list.icon, error: nil, csrf: context.csrfToken,
-      icons: context.icons)
+      icons: context.icons, share: try shareContext(context, listID: list.id))
     return try context.page(template, title: title(editing: list), values)
   }
 
@@ -84,13 +84,15 @@ enum ListFormScreen {
   ) throws -> Response {
     let values = pageContext(
       editing: list, name: name, icon: icon, error: error.message, csrf: context.csrfToken,
-      icons: context.icons)
+      icons: context.icons, share: try list.map { try shareContext(context, listID: $0.id) })
     return try context.refusedForm(template, title: title(editing: list), values)
   }
 
+  /// - Parameter share: the Share section's values (`shareContext`), for
+  ///   a list that exists.
   static func pageContext(
     editing list: Checklist?, name: String, icon: ChecklistIcon, error: String?, csrf: String,
-    icons: IconLibrary
+    icons: IconLibrary, share: TemplateValue? = nil
   ) -> TemplateValue {
     let choices: [TemplateValue] = ChecklistIcon.allCases.map { choice in
       [
@@ -110,6 +112,7 @@ enum ListFormScreen {
       context["list"] = ["id": .int(list.id), "name": .string(list.name)]
     }
     if let error { context["error"] = .string(error) }
+    if let share { context["share"] = share }
     return .object(TemplateObject(context))
   }
 }

@@ -69,6 +69,52 @@ package struct CSRF: Sendable {
     return isValid(submittedToken, for: visitor) ? .allowed : .refused(.wrongToken)
   }
 
+  // MARK: Shared pages
+
+  /// Separates the shared pages' tokens from the visitors' (whose input is
+  /// 32 hex digits, a link's digest 64, and the labels differ anyway).
+  static let shareLabel = "checklists share csrf v1 "
+
+  /// The token of the forms of a shared list's page, for the link whose
+  /// token's SHA-256 is `linkDigest`: `HMAC-SHA256(server secret, label +
+  /// digest)`, 64 lower-case hex digits.
+  ///
+  /// A shared page has no visitor to bind a token to; it is bound to the
+  /// link instead. Only whoever holds the link's token can load the page
+  /// that carries it, another site can read neither (same-origin policy),
+  /// and without the server secret nobody can make it: so a form posted
+  /// from anywhere but the link's own page is refused even by someone who
+  /// learnt the link's address yet cannot reach the site to read the page
+  /// (a site inside a network the attacker's page is opened in). It is
+  /// made from the digest, not the token, so the page's HTML tells nothing
+  /// of the token; a token of one link is no token of another, and a link
+  /// revoked and made again (a new token, a new digest) has a new one.
+  package func token(forShare linkDigest: String) -> String {
+    Hex.encode(contiguous: mac(forShare: linkDigest))
+  }
+
+  /// The verdict for a change posted to a shared list: the browser's
+  /// word first (`OriginCheck.verdict(forPageWithoutReferrer:)`, since the
+  /// page is sent with `Referrer-Policy: no-referrer`), then the token.
+  package func verdict(for request: Request, share linkDigest: String, form: FormData)
+    -> ForgeryVerdict
+  {
+    let origin = OriginCheck.verdict(forPageWithoutReferrer: request, publicOrigin: publicOrigin)
+    guard origin.isAllowed else { return origin }
+    guard let submitted = form[Self.fieldName], !submitted.isEmpty else {
+      return .refused(.missingToken)
+    }
+    guard submitted.utf8.count == SHA256.byteCount * 2, let mac = Hex.decodeLowercase(submitted)
+    else { return .refused(.wrongToken) }
+    return self.mac(forShare: linkDigest) == mac ? .allowed : .refused(.wrongToken)
+  }
+
+  private func mac(forShare linkDigest: String) -> HashedAuthenticationCode<SHA256> {
+    var mac = keyed
+    mac.update(data: Array((Self.shareLabel + linkDigest).utf8))
+    return mac.finalize()
+  }
+
   private func mac(for visitor: VisitorID) -> HashedAuthenticationCode<SHA256> {
     var mac = keyed
     mac.update(data: Array((Self.label + visitor.hex).utf8))

@@ -18,6 +18,25 @@ package enum OriginCheck {
       publicOrigin: publicOrigin)
   }
 
+  /// The verdict for a form posted from a page sent with
+  /// `Referrer-Policy: no-referrer` (a shared list's): browsers post such
+  /// a page's forms with `Origin: null` (Fetch: a navigation's origin is
+  /// serialised as `null` under that policy), so `null` is taken when the
+  /// browser also says `Sec-Fetch-Site: same-origin`, a header no page can
+  /// set; any other `Origin` (the enhancement script's `fetch` sends the
+  /// real one) is checked as usual. A `null` without that header is
+  /// refused, as on every other page.
+  package static func verdict(
+    forPageWithoutReferrer request: Request, publicOrigin: PublicOrigin? = nil
+  ) -> ForgeryVerdict {
+    let fields = request.headerFields
+    if let origin = fields.value(of: .origin), origin.trimmingOptionalWhitespace() == "null" {
+      let site = fields.value(of: .secFetchSite)?.trimmingOptionalWhitespace().lowercased()
+      return site == "same-origin" ? .allowed : .refused(.nullOrigin)
+    }
+    return verdict(for: request, publicOrigin: publicOrigin)
+  }
+
   /// The verdict for the raw values.
   ///
   /// - Parameters:

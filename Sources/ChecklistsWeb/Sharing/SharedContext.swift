@@ -1,0 +1,105 @@
+import ChecklistsModel
+import FastCGI
+import Foundation
+import HTMLTemplates
+import HTTPTypes
+import Storage
+
+/// What a shared list's handler is given: the request, the link its path's
+/// token opened, the ids in the path, the application's services, and what
+/// its kind of route needs (`Input`: the list a screen shows, the form a
+/// change sent). There is no visitor: a shared page never reads or sets
+/// the visitor cookie, and the owner's other lists and settings are out of
+/// its reach (every change is confined to `access.listID`).
+struct SharedContext<Input> {
+  let request: Request
+  /// The link: whose list, which list, read-only or edit.
+  let access: ShareLinks.Access
+  /// The path's token as it came, for the page's own addresses (never
+  /// logged).
+  let token: String
+  let parameters: RouteParameters
+  let application: Application
+  let input: Input
+  /// The moment the request is answered at.
+  let now: Date
+  /// When the page rendered stops being right by itself (see `PageLifetime`).
+  let lifetime: PageLifetime
+}
+
+/// The owner's list as a shared page shows it.
+struct SharedList {
+  /// The owner's checklists (for the add form's nonce).
+  var model: DataModel
+  /// The shared list.
+  var list: Checklist
+  /// The owner's time zone's name: due dates are shown and typed in it.
+  var zoneName: String
+}
+
+/// A shared screen's context: the list as it stands.
+typealias SharedScreenContext = SharedContext<SharedList>
+
+/// A shared change's context: the form, once readable and from the link's
+/// own page.
+typealias SharedChangeContext = SharedContext<FormData>
+
+extension SharedContext {
+  /// The id the route's path carries under `name`.
+  func id(_ name: PathParameter) throws -> Int { try parameters.require(name) }
+
+  /// The shared page's address, `/s/<token>`.
+  var pagePath: String { SharedPages.path(token) }
+
+  /// The link's CSRF token (see `CSRF.token(forShare:)`).
+  var csrfToken: String { application.csrf.token(forShare: access.digest) }
+
+  /// A page in the shared layout (no way to the owner's other screens),
+  /// with its `ETag`, or `304` when the browser's copy is still the same.
+  func page(_ template: String, title: String, _ values: TemplateValue) throws -> Response {
+    let body = try application.renderer.render(
+      template, title: title, context: values, layout: SharedPages.layout)
+    return .page(body: body, etag: ETag(body: body), for: request)
+  }
+
+  /// A form shown again with what was typed and why it was refused.
+  func refusedForm(
+    _ template: String, title: String, _ values: TemplateValue,
+    status: HTTPResponse.Status = .unprocessableContent
+  ) throws -> Response {
+    .html(
+      try application.renderer.render(
+        template, title: title, context: values, layout: SharedPages.layout),
+      status: status)
+  }
+
+  /// Changes the shared list under the owner's lock: one durable write
+  /// (`ChecklistStore.update`), so two people changing it at once both
+  /// keep their change. `change` runs on the owner's model; the list must
+  /// still exist (`404` otherwise: deleted meanwhile).
+  @discardableResult
+  func updateList<T>(_ change: (inout DataModel) throws -> T) throws -> T {
+    let listID = access.listID
+    let now = self.now
+    return try application.store.update(
+      access.owner, initial: { $0 ?? DataModel() },
+      { model in
+        guard model.checklist(id: listID) != nil else { throw WebError.pageNotFound }
+        model.purgeDeletions(at: now)
+        return try change(&model)
+      })
+  }
+}
+
+extension SharedContext<SharedList> {
+  var list: Checklist { input.list }
+}
+
+extension SharedContext<FormData> {
+  var form: FormData { input }
+
+  /// The owner's list as it stands now (for a form shown again).
+  func currentList() throws -> SharedList {
+    try application.sharedList(access)
+  }
+}
