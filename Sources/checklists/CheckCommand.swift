@@ -33,6 +33,9 @@ struct CheckCommand: ParsableCommand {
         + "\(report.staleBrowserEntries) browser and "
         + "\(report.staleLinkEntries) link code index entries leading nowhere "
         + "(harmless; prune --delete removes them)")
+    print(
+      "\(report.staleShareEntries) share link index entries leading nowhere "
+        + "(harmless; prune --delete removes them)")
     print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
     if !report.isClean { throw ExitCode(1) }
   }

@@ -48,12 +48,15 @@ struct PruneCommand: ParsableCommand {
     for entry in report.staleLinkEntries {
       print("\(entry)  link code index entry leading nowhere")
     }
+    for entry in report.staleShareEntries {
+      print("\(entry)  share link index entry leading nowhere")
+    }
     for failure in report.failures { print("failed: \(failure)") }
     let bytes = report.idle.reduce(Int64(0)) { $0 + $1.bytes }
     let verb = delete ? "removed" : "would remove (dry run; --delete removes)"
     let staleEntries =
       report.staleCalendarEntries.count + report.staleBrowserEntries.count
-      + report.staleLinkEntries.count
+      + report.staleLinkEntries.count + report.staleShareEntries.count
     print(
       "\(report.idle.count) visitors idle for \(idleDays) days or more, \(bytes) bytes, "
         + "and \(staleEntries) index entries leading nowhere: \(verb)")

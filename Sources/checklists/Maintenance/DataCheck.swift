@@ -42,6 +42,9 @@ package enum DataCheck {
     /// them. Not a problem.
     package var staleBrowserEntries = 0
     package var staleLinkEntries = 0
+    /// Share link index entries leading nowhere (a link revoked or an
+    /// owner removed while a change was cut short); not a problem.
+    package var staleShareEntries = 0
     /// True when nothing is wrong (the command's exit status 0).
     package var isClean: Bool { problems.isEmpty }
   }
@@ -66,6 +69,7 @@ package enum DataCheck {
     var isDirectory: ObjCBool = false
     let devices = DeviceStore(dataDirectory: dataDirectory)
     checkCalendarIndex(dataDirectory: dataDirectory, now: now, into: &report)
+    checkShareIndex(dataDirectory: dataDirectory, now: now, into: &report)
     checkDeviceIndexes(devices, now: now, into: &report)
     guard fileManager.fileExists(atPath: users, isDirectory: &isDirectory), isDirectory.boolValue
     else { return report }  // nobody has stored anything yet
@@ -125,6 +129,23 @@ package enum DataCheck {
       return
     }
     report.calendarAddresses += 1
+  }
+
+  /// Every file under `DATA/shares` must be an entry or the temporary
+  /// file of one; entries that lead nowhere are counted.
+  private static func checkShareIndex(dataDirectory: String, now: Date, into report: inout Report) {
+    let shares = ShareLinks(dataDirectory: dataDirectory)
+    for entry in shares.entries() {
+      if entry.digest == nil, let old = DigestIndex.leftover(entry.path, now: now) {
+        if old { report.staleShareEntries += 1 }
+        continue
+      }
+      guard entry.key != nil else {
+        report.problems.append(Problem(path: entry.path, reason: "not a share link index entry"))
+        continue
+      }
+      if !shares.isCurrent(entry) { report.staleShareEntries += 1 }
+    }
   }
 
   /// Every file under `DATA/calendars` must be an entry (`<2 hex>/<64 hex>`

@@ -82,6 +82,9 @@ package enum VisitorActivity {
     /// unless a dry run; those of owners removed now are not counted here).
     package var staleBrowserEntries: [String] = []
     package var staleLinkEntries: [String] = []
+    /// Share link index entries that led nowhere (a pruned owner's links
+    /// among them): removed unless a dry run.
+    package var staleShareEntries: [String] = []
     package var failures: [String] = []
   }
 
@@ -164,6 +167,11 @@ package enum VisitorActivity {
     report.staleBrowserEntries = staleDevices.browsers.filter(leftBefore).map(\.path)
     report.staleLinkEntries = staleDevices.codes.filter(leftBefore).map(\.path)
     report.failures += staleDevices.failures
+    // A pruned owner's share links lead nowhere once their directory is
+    // gone, so the sweep after the removals takes them too.
+    let staleShares = ShareLinks(dataDirectory: dataDirectory).removeStaleEntries(dryRun: dryRun)
+    report.staleShareEntries = staleShares.removed
+    report.failures += staleShares.failures
     return report
   }
 
