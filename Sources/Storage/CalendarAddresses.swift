@@ -179,33 +179,6 @@ package struct CalendarAddresses: Sendable {
   /// writes its new entry before the secret it belongs to), and returns
   /// their paths; with `dryRun` only lists them.
   package func removeStaleEntries(dryRun: Bool) -> (removed: [String], failures: [String]) {
-    var removed: [String] = []
-    var failures: [String] = []
-    for entry in entries() where !isCurrent(entry) {
-      if dryRun {
-        removed.append(entry.path)
-        continue
-      }
-      do {
-        let stale: Bool
-        if let key = entry.key,
-          case let visitor = VisitorDirectory(dataDirectory: dataDirectory, key: key),
-          (try? FileStatus.of(visitor.path)) != nil
-        {
-          stale = try FileLock.withLock(visitor.lockPath) { () throws -> Bool in
-            guard !isCurrent(entry) else { return false }
-            try index.removeStale(entry.path)
-            return true
-          }
-        } else {
-          try index.removeStale(entry.path)
-          stale = true
-        }
-        if stale { removed.append(entry.path) }
-      } catch {
-        failures.append("\(entry.path): \(error)")
-      }
-    }
-    return (removed, failures)
+    index.removeStaleEntries(dataDirectory: dataDirectory, dryRun: dryRun, isCurrent: isCurrent)
   }
 }

@@ -96,6 +96,43 @@ package struct DigestIndex: Sendable {
     return found
   }
 
+  /// Removes the entries that lead nowhere (`isCurrent` false), each under
+  /// its owner's lock when the owner still has a directory (a change in
+  /// progress writes its entry before its record, and is waited for), and
+  /// returns their paths; with `dryRun` only lists them.
+  package func removeStaleEntries(
+    dataDirectory: String, dryRun: Bool, isCurrent: (Entry) -> Bool
+  ) -> (removed: [String], failures: [String]) {
+    var removed: [String] = []
+    var failures: [String] = []
+    for entry in entries() where !isCurrent(entry) {
+      if dryRun {
+        removed.append(entry.path)
+        continue
+      }
+      do {
+        let stale: Bool
+        if let key = entry.key,
+          case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
+          (try? FileStatus.of(owner.path)) != nil
+        {
+          stale = try FileLock.withLock(owner.lockPath) { () throws -> Bool in
+            guard !isCurrent(entry) else { return false }
+            try removeStale(entry.path)
+            return true
+          }
+        } else {
+          try removeStale(entry.path)
+          stale = true
+        }
+        if stale { removed.append(entry.path) }
+      } catch {
+        failures.append("\(entry.path): \(error)")
+      }
+    }
+    return (removed, failures)
+  }
+
   /// Removes an entry `check` or `prune` found stale (a misplaced
   /// directory included).
   package func removeStale(_ path: String) throws {

@@ -289,24 +289,9 @@ package final class DeviceStore: Sendable {
   }
 
   private func load(_ owner: VisitorDirectory, locked: Bool) throws(StoreError) -> Devices? {
-    let path = Self.path(of: owner)
-    do {
-      let version =
-        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
-      return version?.value
-    } catch {
-      switch error {
-      case .io(let error): throw .io(error)
-      case .busy(let busy): throw .busy(busy)
-      case .setAside(let path, let keptAs, let reason):
-        logger.error(
-          "unreadable devices file set aside",
-          metadata: ["path": "\(path)", "keptAs": "\(keptAs)", "reason": "\(reason)"])
-        return nil
-      case .leftInPlace(let path, _), .unsettled(let path):
-        throw .io(FileError(operation: "load", path: path, errno: .ioError))
-      }
-    }
+    try OwnerFile.load(
+      file, at: Self.path(of: owner), owner: owner, locked: locked, what: "devices",
+      logger: logger)
   }
 
   private static func day(_ date: Date) -> Int { Int(date.timeIntervalSince1970 / 86_400) }

@@ -130,21 +130,10 @@ package struct Devices: Codable, Sendable, Equatable {
   // MARK: Encoding
 
   /// The file's bytes (an XML property list).
-  package func encoded() throws -> Data {
-    let encoder = PropertyListEncoder()
-    encoder.outputFormat = .xml
-    return try encoder.encode(self)
-  }
+  package func encoded() throws -> Data { try OwnerFile.encode(self) }
 
-  /// The value of a devices file's bytes, refusing what Foundation's
-  /// parsers must not see (see `ChecklistsFile.decode`).
+  /// The value of a devices file's bytes (see `OwnerFile.decode`).
   package static func decode(_ data: Data) throws -> Devices {
-    guard ChecklistsFile.isBinaryOrUTF8(data) else {
-      throw Invalid(description: "XML property list is not UTF-8")
-    }
-    guard !BinaryPropertyList.isUnsafeToParse(data) else {
-      throw Invalid(description: "malformed binary property list")
-    }
-    return try PropertyListDecoder().decode(Devices.self, from: data)
+    try OwnerFile.decode(Devices.self, from: data)
   }
 }

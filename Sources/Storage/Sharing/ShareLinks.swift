@@ -292,24 +292,9 @@ package final class ShareLinks: Sendable {
   }
 
   private func load(_ owner: VisitorDirectory, locked: Bool) throws(StoreError) -> Shares? {
-    let path = Self.path(of: owner)
-    do {
-      let version =
-        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
-      return version?.value
-    } catch {
-      switch error {
-      case .io(let error): throw .io(error)
-      case .busy(let busy): throw .busy(busy)
-      case .setAside(let path, let keptAs, let reason):
-        logger.error(
-          "unreadable shares file set aside",
-          metadata: ["path": "\(path)", "keptAs": "\(keptAs)", "reason": "\(reason)"])
-        return nil
-      case .leftInPlace(let path, _), .unsettled(let path):
-        throw .io(FileError(operation: "load", path: path, errno: .ioError))
-      }
-    }
+    try OwnerFile.load(
+      file, at: Self.path(of: owner), owner: owner, locked: locked, what: "shares",
+      logger: logger)
   }
 
   // MARK: Maintenance
@@ -335,33 +320,6 @@ package final class ShareLinks: Sendable {
   /// before its record), and returns their paths; with `dryRun` only lists
   /// them.
   package func removeStaleEntries(dryRun: Bool) -> (removed: [String], failures: [String]) {
-    var removed: [String] = []
-    var failures: [String] = []
-    for entry in entries() where !isCurrent(entry) {
-      if dryRun {
-        removed.append(entry.path)
-        continue
-      }
-      do {
-        let stale: Bool
-        if let key = entry.key,
-          case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
-          (try? FileStatus.of(owner.path)) != nil
-        {
-          stale = try FileLock.withLock(owner.lockPath) { () throws -> Bool in
-            guard !isCurrent(entry) else { return false }
-            try index.removeStale(entry.path)
-            return true
-          }
-        } else {
-          try index.removeStale(entry.path)
-          stale = true
-        }
-        if stale { removed.append(entry.path) }
-      } catch {
-        failures.append("\(entry.path): \(error)")
-      }
-    }
-    return (removed, failures)
+    index.removeStaleEntries(dataDirectory: dataDirectory, dryRun: dryRun, isCurrent: isCurrent)
   }
 }

@@ -1,0 +1,58 @@
+import FileSystem
+import Foundation
+import Logging
+import Support
+
+/// What the owner's small files (`Devices.plist`, `Shares.plist`) share:
+/// strict decoding, and loading through a `VersionedFile` with failures
+/// told as the store's.
+enum OwnerFile {
+  /// Why a small owner file was refused.
+  struct Invalid: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// The value of a file's bytes, refusing what Foundation's parsers must
+  /// not see (see `ChecklistsFile.decode`).
+  static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+    guard ChecklistsFile.isBinaryOrUTF8(data) else {
+      throw Invalid(description: "XML property list is not UTF-8")
+    }
+    guard !BinaryPropertyList.isUnsafeToParse(data) else {
+      throw Invalid(description: "malformed binary property list")
+    }
+    return try PropertyListDecoder().decode(type, from: data)
+  }
+
+  /// The file's bytes (an XML property list).
+  static func encode(_ value: some Encodable) throws -> Data {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    return try encoder.encode(value)
+  }
+
+  /// The owner's file at `path` (nil when there is none). One that cannot
+  /// be read is set aside, logged as `what`, and reads as none.
+  static func load<Value>(
+    _ file: VersionedFile<Value>, at path: String, owner: VisitorDirectory, locked: Bool,
+    what: String, logger: Logger
+  ) throws(StoreError) -> Value? {
+    do {
+      let version =
+        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
+      return version?.value
+    } catch {
+      switch error {
+      case .io(let error): throw .io(error)
+      case .busy(let busy): throw .busy(busy)
+      case .setAside(let path, let keptAs, let reason):
+        logger.error(
+          "unreadable \(what) file set aside",
+          metadata: ["path": "\(path)", "keptAs": "\(keptAs)", "reason": "\(reason)"])
+        return nil
+      case .leftInPlace(let path, _), .unsettled(let path):
+        throw .io(FileError(operation: "load", path: path, errno: .ioError))
+      }
+    }
+  }
+}
