@@ -261,8 +261,14 @@ def test_no_code_or_token_reaches_a_log(stack):
         assert browser.post("/link", {"code": code}).status_code == 422  # spent
         secrets.add(browser.cookie("visitor").split(".")[0])
     assert owner.post("/settings/devices/sign-out-others").status_code == 303
-    stack.stop_backend()  # flushes nothing it holds back, but ends its log
-    time.sleep(1.2)  # nginx's access log buffer is flushed every second
+    stack.stop_backend()  # ends its log
+    # Each nginx worker flushes its own access log buffer every second: wait
+    # for the three links' lines.
+    access = stack.dir / "logs" / "access.log"
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not (
+            access.exists() and access.read_text().count('"GET /link/<hidden> ') >= 3):
+        time.sleep(0.1)
     logs = {name: (stack.dir / "logs" / name).read_text(errors="replace")
             for name in ("access.log", "error.log", "backend.log")
             if (stack.dir / "logs" / name).exists()}
