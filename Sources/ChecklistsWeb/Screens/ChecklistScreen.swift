@@ -87,18 +87,9 @@ enum ChecklistScreen {
     return .redirect(to: UndoNotice.location("/lists/\(listID)", deletion: deletion))
   }
 
-  /// - Parameters:
-  ///   - page: the rows the list shows, in the order it shows them.
-  ///   - nextItemID: the model's next item id, sent back by the add-item
-  ///     form as its `nonce`: it changes exactly when an item is added, so
-  ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
-  ///     and a page kept by `ResponseMemo` for a version of the visitor's
-  ///     files carries the right one, since it derives from that version.
-  ///   - undo: the `undo-notice` partial's value (`UndoNotice`), or nil.
-  static func pageContext(
-    _ page: ChecklistPage, nextItemID: Int, csrf: String, undo: TemplateValue? = nil
-  ) -> TemplateValue {
-    let list = page.list
+  /// The `item-row` values of the page's rows, in the order shown: the
+  /// owner's list and a shared one show the same rows.
+  static func rowValues(_ page: ChecklistPage) -> [TemplateValue] {
     var rows: [TemplateValue] = []
     rows.reserveCapacity(page.rows.count)
     for row in page.rows {
@@ -113,6 +104,22 @@ enum ChecklistScreen {
       }
       rows.append(.object(TemplateObject(values)))
     }
+    return rows
+  }
+
+  /// - Parameters:
+  ///   - page: the rows the list shows, in the order it shows them.
+  ///   - nextItemID: the model's next item id, sent back by the add-item
+  ///     form as its `nonce`: it changes exactly when an item is added, so
+  ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
+  ///     and a page kept by `ResponseMemo` for a version of the visitor's
+  ///     files carries the right one, since it derives from that version.
+  ///   - undo: the `undo-notice` partial's value (`UndoNotice`), or nil.
+  static func pageContext(
+    _ page: ChecklistPage, nextItemID: Int, csrf: String, undo: TemplateValue? = nil
+  ) -> TemplateValue {
+    let list = page.list
+    let rows = rowValues(page)
     var listValues: [String: TemplateValue] = ["id": .int(list.id), "name": .string(list.name)]
     if list.icon != .none { listValues["glyph"] = .string(list.icon.fileName) }
     var context: [String: TemplateValue] = [

@@ -148,20 +148,7 @@ enum SharedListScreen {
     _ page: ChecklistPage, token: String, zoneName: String, edit: (csrf: String, addNonce: Int)?
   ) -> TemplateValue {
     let list = page.list
-    var rows: [TemplateValue] = []
-    rows.reserveCapacity(page.rows.count)
-    for row in page.rows {
-      var values: [String: TemplateValue] = [
-        "id": .int(row.item.id), "text": .string(row.item.text), "checked": .bool(row.item.checked),
-      ]
-      if let due = row.due {
-        values["due"] = [
-          "iso": .string(due.machineReadable), "label": .string(due.label),
-          "overdue": .bool(due.isOverdue),
-        ]
-      }
-      rows.append(.object(TemplateObject(values)))
-    }
+    let rows = ChecklistScreen.rowValues(page)
     // `list.id` starts the rows' relative addresses (item-row): the token.
     var listValues: [String: TemplateValue] = ["id": .string(token), "name": .string(list.name)]
     if list.icon != .none { listValues["glyph"] = .string(list.icon.fileName) }
