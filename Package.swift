@@ -73,6 +73,7 @@ let package = Package(
         "ChecklistsModel",
         "HTMLTemplates",
         "QRCode",
+        "Interchange",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
@@ -80,6 +81,10 @@ let package = Package(
     ),
 
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
+    // Import and export: the file formats a visitor takes out and brings in.
+    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support"]),
+    .testTarget(
+      name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
     .target(name: "HTMLTemplates"),
 
     // The executable: serve, generate, check, prune.
@@ -212,7 +217,7 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
-        .product(name: "Logging", package: "swift-log"),
+        "Interchange", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",
       exclude: ["corpus", "lsan.supp"]
