@@ -216,7 +216,9 @@ package final class Server: @unchecked Sendable {
         decoding: UnsafeBufferPointer(rebasing: entry[(equals + 1)...]), as: UTF8.self)
       parameters[name] = value
     }
-    let limit = configuration.maximumBodySize
+    let limit = configuration.bodyLimit(
+      method: parameters["REQUEST_METHOD"],
+      target: parameters["REQUEST_URI"] ?? parameters["DOCUMENT_URI"])
     let method = Request.method(parameters["REQUEST_METHOD"])
     var body: [UInt8] = []
     var tooLarge = false

@@ -26,6 +26,11 @@ package struct ServerConfiguration: Sendable {
   /// Bodies longer than this are not read; the request arrives with
   /// `bodyTooLarge` set.
   package var maximumBodySize: Int
+  /// Larger caps for the `POST`s of a few paths (the target up to its `?`,
+  /// byte for byte as sent), e.g. a file upload's: every other request keeps
+  /// `maximumBodySize`, so raising one address's cap reads no more of any
+  /// other's body.
+  package var largerBodies: [String: Int]
   /// The listen backlog.
   package var backlog: Int32
   /// The shortest time between two warnings that every thread is taken: the
@@ -35,14 +40,26 @@ package struct ServerConfiguration: Sendable {
 
   package init(
     address: Address, threads: Int = defaultThreads, maximumBodySize: Int = defaultMaximumBodySize,
-    backlog: Int32 = 1024,
+    largerBodies: [String: Int] = [:], backlog: Int32 = 1024,
     saturationWarningInterval: Duration = .seconds(60)
   ) {
     self.address = address
     self.threads = threads
     self.maximumBodySize = maximumBodySize
+    self.largerBodies = largerBodies
     self.backlog = backlog
     self.saturationWarningInterval = saturationWarningInterval
+  }
+}
+
+extension ServerConfiguration {
+  /// The cap on the body of a request with `method` and `target` (path and
+  /// query, as in `REQUEST_URI`): `largerBodies`' for a `POST` to one of
+  /// its paths, `maximumBodySize` otherwise.
+  package func bodyLimit(method: String?, target: String?) -> Int {
+    guard !largerBodies.isEmpty, method == "POST", let target else { return maximumBodySize }
+    let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    return largerBodies[String(path)] ?? maximumBodySize
   }
 }
 

@@ -17,14 +17,15 @@ final class RunningServer: @unchecked Sendable {
   private let finished = DispatchSemaphore(value: 0)
 
   init(
-    threads: Int = 4, maximumBodySize: Int = 1024,
+    threads: Int = 4, maximumBodySize: Int = 1024, largerBodies: [String: Int] = [:],
     log: @escaping @Sendable (Server.LogLevel, String) -> Void = { _, _ in },
     handler: @escaping Handler
   ) throws {
     socketPath = directory.appending("backend.sock")
     server = Server(
       configuration: ServerConfiguration(
-        address: .unixSocket(path: socketPath), threads: threads, maximumBodySize: maximumBodySize),
+        address: .unixSocket(path: socketPath), threads: threads, maximumBodySize: maximumBodySize,
+        largerBodies: largerBodies),
       log: log, handler: handler)
     try server.listen()
     let thread = Thread { [server, finished] in
@@ -118,6 +119,45 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
         body: body))
     #expect(reply.status == 200)
     #expect(reply.body == body)
+  }
+
+  @Test func anUploadAddressHasItsOwnCapAndEveryOtherKeepsTheCommonOne() throws {
+    let running = try RunningServer(maximumBodySize: 16, largerBodies: ["/upload": 64]) {
+      request in
+      Response(status: request.bodyTooLarge ? .contentTooLarge : .ok, body: request.body)
+    }
+    defer { _ = running.stop() }
+    func send(_ method: String, _ uri: String, count: Int) throws -> (Int, Int) {
+      let client = try running.client()
+      defer { client.close() }
+      let body = [UInt8](repeating: UInt8(ascii: "u"), count: count)
+      let reply = try #require(
+        try client.send(
+          parameters: parameters(
+            method: method, uri: uri, extra: [("CONTENT_LENGTH", String(count))]),
+          body: body))
+      return (reply.status, reply.body.count)
+    }
+    #expect(try send("POST", "/upload", count: 64) == (200, 64))
+    #expect(try send("POST", "/upload?x=1", count: 64) == (200, 64))
+    #expect(try send("POST", "/upload", count: 65).0 == 413)
+    // Another address, a longer path, a spelling of it or another method: the common cap.
+    #expect(try send("POST", "/other", count: 17).0 == 413)
+    #expect(try send("POST", "/upload/more", count: 17).0 == 413)
+    #expect(try send("POST", "/%75pload", count: 17).0 == 413)
+    #expect(try send("PUT", "/upload", count: 17).0 == 413)
+    #expect(try send("POST", "/other", count: 16) == (200, 16))
+  }
+
+  @Test func bodyLimitReadsThePathUpToItsQuery() {
+    let configuration = ServerConfiguration(
+      address: .loopback(port: 1), maximumBodySize: 10, largerBodies: ["/a": 100])
+    #expect(configuration.bodyLimit(method: "POST", target: "/a") == 100)
+    #expect(configuration.bodyLimit(method: "POST", target: "/a?b") == 100)
+    #expect(configuration.bodyLimit(method: "POST", target: "/a/") == 10)
+    #expect(configuration.bodyLimit(method: "GET", target: "/a") == 10)
+    #expect(configuration.bodyLimit(method: nil, target: "/a") == 10)
+    #expect(configuration.bodyLimit(method: "POST", target: nil) == 10)
   }
 
   @Test func sendsEverySetCookieAndALargeBody() throws {
