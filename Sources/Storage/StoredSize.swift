@@ -37,3 +37,28 @@ enum StoredSize {
     return after > before
   }
 }
+
+extension ChecklistStore {
+  /// The refusal `update` would give for replacing `stored` with `model`
+  /// because of the cap (after Recently Deleted made what room it can, as
+  /// `update` does), or nil when it fits: what an import's preview shows
+  /// before the visitor confirms. Encodes `stored` only when `model` is
+  /// over the cap.
+  package static func sizeRefusal(_ model: DataModel, replacing stored: DataModel?)
+    -> ChecklistsError?
+  {
+    var model = model
+    var encoded = ChecklistsXMLWriter.document(model).count
+    guard encoded > Limits.maximumStoredBytes else { return nil }
+    let storedBytes = stored.map { Int64(ChecklistsXMLWriter.document($0).count) }
+    while StoredSize.isRefused(
+      encoded: encoded, model: model, storedBytes: storedBytes, stored: stored),
+      model.forgetOldestDeletion()
+    {
+      encoded = ChecklistsXMLWriter.document(model).count
+    }
+    let refused = StoredSize.isRefused(
+      encoded: encoded, model: model, storedBytes: storedBytes, stored: stored)
+    return refused ? .storageFull(limit: Limits.maximumStoredBytes) : nil
+  }
+}

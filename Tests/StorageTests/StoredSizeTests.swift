@@ -109,4 +109,42 @@ import Testing
         encoded: limit * 3, model: checked, storedBytes: Int64(limit * 4), stored: checked)
     }
   }
+
+  /// What an import's preview says of the cap agrees with what the store
+  /// then does with the same change.
+  @Test func sizeRefusalForeseesTheStoresVerdict() throws {
+    let store = makeStore(data)
+    let visitor = VisitorDirectory(dataDirectory: data, visitorID: visitorID)
+    let text = String(repeating: "y", count: Limits.maximumTextLength)
+    try store.update(visitor, initial: storedOrEmpty) { model in
+      let list = try model.addList(name: "Big", icon: .folder)
+      for _ in 0..<1_500 { try model.addItem(text: text, toList: list) }
+    }
+    for (count, refused) in [(100, false), (600, true)] {
+      let stored = try #require(try store.load(visitor))
+      #expect(ChecklistStore.sizeRefusal(stored, replacing: stored) == nil)
+      var model = stored
+      try model.addImported([
+        ImportedList(name: "More", items: Array(repeating: ImportedItem(text: text), count: count))
+      ])
+      let foreseen = ChecklistStore.sizeRefusal(model, replacing: stored)
+      #expect((foreseen != nil) == refused, "\(count) items")
+      let outcome = Result {
+        try store.update(visitor, initial: storedOrEmpty) { current in
+          try current.addImported([
+            ImportedList(
+              name: "More", items: Array(repeating: ImportedItem(text: text), count: count))
+          ])
+        }
+      }
+      if refused {
+        #expect(foreseen == .storageFull(limit: Limits.maximumStoredBytes))
+        #expect(throws: ChecklistsError.storageFull(limit: Limits.maximumStoredBytes)) {
+          try outcome.get()
+        }
+      } else {
+        #expect(throws: Never.self) { try outcome.get() }
+      }
+    }
+  }
 }
