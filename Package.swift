@@ -12,6 +12,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+    // multipart/form-data of the import upload (Forms/MultipartForm.swift only).
+    .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
   ],
   targets: [
     // Transport: libfcgi, confined to CFastCGI (module map only) and FastCGI (every FCGX_* call).
@@ -77,6 +79,7 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "MultipartKit", package: "multipart-kit"),
       ]
     ),
 
