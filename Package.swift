@@ -83,11 +83,11 @@ let package = Package(
       ]
     ),
 
-    // Mustache templates, parsed once and rendered into bytes (Foundation only).
     // Import and export: the file formats a visitor takes out and brings in.
     .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support"]),
     .testTarget(
       name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
+    // Mustache templates, parsed once and rendered into bytes (Foundation only).
     .target(name: "HTMLTemplates"),
 
     // The executable: serve, generate, check, prune.

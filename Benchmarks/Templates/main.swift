@@ -4,11 +4,17 @@
 import Foundation
 import HTMLTemplates
 
-// `bench-templates --profile N` only renders the 20-item page N times: a fixed workload for
+// `bench-templates --profile N [--items M]` only renders the 20-item (M-item) page N times: a fixed workload for
 // `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's load.
 let profileRuns = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
   CommandLine.arguments.indices.contains($0 + 1) ? Int(CommandLine.arguments[$0 + 1]) : nil
 }
+/// `--items M` with `--profile`: pages of M items instead of 20 (a page that outgrows the
+/// renderer's first buffer).
+let profileItems =
+  CommandLine.arguments.firstIndex(of: "--items").flatMap {
+    CommandLine.arguments.indices.contains($0 + 1) ? Int(CommandLine.arguments[$0 + 1]) : nil
+  } ?? 20
 let directory =
   CommandLine.arguments.dropFirst().first(where: { !$0.hasPrefix("-") && Int($0) == nil })
   ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -49,6 +55,7 @@ func checklistContext(items count: Int) -> TemplateValue {
       "id": "6B29FC40-CA47-1067-B31D-00DD010662DA", "name": "Groceries",
       "icon": ["svg": .string(cartIcon)],
     ],
+    "hasAnyItems": .bool(count > 0),
     "hasItems": .bool(count > 0),
     "items": .list(items),
     "csrf": .string(csrf),
@@ -113,15 +120,35 @@ func format(_ nanoseconds: Double) -> String {
   return String(format: "%.0f ns", nanoseconds)
 }
 
+/// The item rows in a rendered page: a context that no longer matches the templates' keys
+/// renders none, and timing that would measure nothing.
+func checkRows(_ page: [UInt8], expected: Int) {
+  let row = Array("<li><button class=\"check\"".utf8)
+  var found = 0
+  var index = 0
+  while index + row.count <= page.count {
+    if page[index..<index + row.count].elementsEqual(row) {
+      found += 1
+      index += row.count
+    } else {
+      index += 1
+    }
+  }
+  guard found == expected else {
+    fatalError("the page has \(found) item rows, not \(expected): the context lacks a template key")
+  }
+}
+
 var screen: [UInt8] = []
 var page: [UInt8] = []
 screen.reserveCapacity(1 << 16)
 page.reserveCapacity(1 << 16)
 
 if let profileRuns {
-  let context = checklistContext(items: 20)
+  let context = checklistContext(items: profileItems)
   for _ in 0..<profileRuns { try! renderPage(context, page: &page) }
-  print("rendered the 20-item page \(profileRuns) times, \(page.count) bytes")
+  checkRows(page, expected: profileItems)
+  print("rendered the \(profileItems)-item page \(profileRuns) times, \(page.count) bytes")
   exit(0)
 }
 
@@ -131,6 +158,7 @@ do {
     let context = checklistContext(items: count)
     try renderPage(context, page: &page)
     let pageBytes = page.count
+    checkRows(page, expected: count)
     try renderPageViaString(context, screen: &screen, page: &page)
     guard page.count == pageBytes else { fatalError("the two ways render different pages") }
     let pageTime = try measure { try renderPage(context, page: &page) }
@@ -145,6 +173,7 @@ do {
   for count in [100, 1_000, 5_000] {
     let context = checklistContext(items: count)
     let pageTime = try measure { try renderPage(context, page: &page) }
+    checkRows(page, expected: count)
     print(
       "  \(count) items: \(format(pageTime)), \(String(format: "%.0f", pageTime / Double(count))) ns per item"
     )

@@ -5,7 +5,11 @@ import Foundation
 /// about fifty appends per list row (measured: 20% of a 20-item page's instructions). The
 /// caller's array receives the whole page in one copy at the end.
 ///
-/// Growth uses `realloc`, which moves a large block by remapping its pages, not copying them.
+/// Growth uses C's `realloc`, which moves a large block by remapping its pages, not copying
+/// them; Swift's allocator has no such call, and allocating and copying on each doubling cost
+/// 9.5% more instructions for a 5,000-item page (callgrind, `bench-templates --profile 20
+/// --items 5000`: 43.0M → 47.1M per page). So this is the one use of C outside FastCGI,
+/// FileSystem and QRCode.
 struct ByteWriter: ~Copyable {
   private(set) var base: UnsafeMutablePointer<UInt8>
   private(set) var count = 0
