@@ -6,7 +6,7 @@ struct CheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",
     abstract:
-      "Validate every visitor's Checklists.plist, Preferences.plist, calendar address and devices.",
+      "Validate every visitor's Checklists.plist, Preferences.plist, calendar address, devices and pending import.",
     discussion: "Exits with status 0 only when every file is readable."
   )
 
@@ -35,6 +35,9 @@ struct CheckCommand: ParsableCommand {
         + "(harmless; prune --delete removes them)")
     print(
       "\(report.staleShareEntries) share link index entries leading nowhere "
+        + "(harmless; prune --delete removes them)")
+    print(
+      "\(report.pendingImports) imports waiting for their Confirm, \(report.expiredImports) expired "
         + "(harmless; prune --delete removes them)")
     print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
     if !report.isClean { throw ExitCode(1) }

@@ -15,7 +15,8 @@ struct PruneCommand: ParsableCommand {
       calendar address stops working with them, and so do the browsers linked to them \
       (a visitor is seen when any of their browsers is). Calendar, browser and link \
       code index entries that lead nowhere (left by an interrupted change) are removed \
-      too. Without --delete nothing is removed.
+      too, and so are imports never confirmed within their hour. Without --delete nothing \
+      is removed.
       """
   )
 
@@ -51,6 +52,9 @@ struct PruneCommand: ParsableCommand {
     for entry in report.staleShareEntries {
       print("\(entry)  share link index entry leading nowhere")
     }
+    for path in report.expiredImports {
+      print("\(path)  import past its hour, never confirmed")
+    }
     for failure in report.failures { print("failed: \(failure)") }
     let bytes = report.idle.reduce(Int64(0)) { $0 + $1.bytes }
     let verb = delete ? "removed" : "would remove (dry run; --delete removes)"
@@ -59,7 +63,8 @@ struct PruneCommand: ParsableCommand {
       + report.staleLinkEntries.count + report.staleShareEntries.count
     print(
       "\(report.idle.count) visitors idle for \(idleDays) days or more, \(bytes) bytes, "
-        + "and \(staleEntries) index entries leading nowhere: \(verb)")
+        + "\(staleEntries) index entries leading nowhere and \(report.expiredImports.count) "
+        + "expired imports: \(verb)")
     if !report.failures.isEmpty { throw ExitCode(1) }
   }
 }

@@ -45,6 +45,12 @@ package enum DataCheck {
     /// Share link index entries leading nowhere (a link revoked or an
     /// owner removed while a change was cut short); not a problem.
     package var staleShareEntries = 0
+    /// Pending imports waiting for their Confirm.
+    package var pendingImports = 0
+    /// Pending imports older than their hour, which nothing will confirm:
+    /// harmless, the owner's next upload, Confirm or Cancel or
+    /// `prune --delete` removes them. Not a problem.
+    package var expiredImports = 0
     /// True when nothing is wrong (the command's exit status 0).
     package var isClean: Bool { problems.isEmpty }
   }
@@ -52,6 +58,7 @@ package enum DataCheck {
   /// Walks `dataDirectory/users/<shard>/<key>/`, decodes every
   /// `Checklists.plist` and `Devices.plist` and checks that every
   /// `Preferences.plist` is a dictionary plist, that every
+  /// `PendingImport.plist` is a pending import, that every
   /// `Calendar.secret` holds a secret whose index entry leads back to its
   /// visitor, that every linked browser a `Devices.plist` lists (and its
   /// pending code) has its index entry leading back to its owner, and that
@@ -101,6 +108,7 @@ package enum DataCheck {
         }
         checkCalendarSecret(of: visitor, dataDirectory: dataDirectory, into: &report)
         checkDevices(of: visitor, in: devices, repair: repair, now: now, into: &report)
+        checkPendingImport(of: visitor, repair: repair, now: now, into: &report)
       }
     }
     return report
@@ -129,6 +137,26 @@ package enum DataCheck {
       return
     }
     report.calendarAddresses += 1
+  }
+
+  /// An owner's `PendingImport.plist`, when there is one: it decodes, and
+  /// is counted as waiting or expired.
+  private static func checkPendingImport(
+    of owner: VisitorDirectory, repair: Bool, now: Date, into report: inout Report
+  ) {
+    var pending: PendingImport?
+    check(
+      PendingImports.path(of: owner), lock: PendingImports.lockPath(of: owner), repair: repair,
+      into: &report
+    ) { data in
+      pending = try PendingImports.decode(data)
+    }
+    guard let pending else { return }
+    if pending.isExpired(at: now) {
+      report.expiredImports += 1
+    } else {
+      report.pendingImports += 1
+    }
   }
 
   /// Every file under `DATA/shares` must be an entry or the temporary

@@ -85,6 +85,9 @@ package enum VisitorActivity {
     /// Share link index entries that led nowhere (a pruned owner's links
     /// among them): removed unless a dry run.
     package var staleShareEntries: [String] = []
+    /// Pending imports past their hour (removed unless a dry run; those of
+    /// visitors removed now are not counted here).
+    package var expiredImports: [String] = []
     package var failures: [String] = []
   }
 
@@ -172,7 +175,44 @@ package enum VisitorActivity {
     let staleShares = ShareLinks(dataDirectory: dataDirectory).removeStaleEntries(dryRun: dryRun)
     report.staleShareEntries = staleShares.removed
     report.failures += staleShares.failures
+    let expired = removeExpiredImports(dataDirectory: dataDirectory, dryRun: dryRun, now: now)
+    report.expiredImports = expired.removed
+    report.failures += expired.failures
     return report
+  }
+
+  /// Removes every pending import past its hour, each under its owner's
+  /// import lock after reading it again (an upload may have replaced it
+  /// meanwhile), and returns their paths; with `dryRun` only lists them.
+  static func removeExpiredImports(dataDirectory: String, dryRun: Bool, now: Date) -> (
+    removed: [String], failures: [String]
+  ) {
+    let imports = PendingImports()
+    var removed: [String] = []
+    var failures: [String] = []
+    for owner in directories(dataDirectory: dataDirectory) {
+      let path = PendingImports.path(of: owner)
+      guard let stored = try? imports.load(of: owner), stored.pending.isExpired(at: now) else {
+        continue
+      }
+      guard !dryRun else {
+        removed.append(path)
+        continue
+      }
+      do {
+        let gone = try FileLock.withLock(PendingImports.lockPath(of: owner)) { () throws -> Bool in
+          guard let again = try? imports.load(of: owner), again.pending.isExpired(at: now) else {
+            return false
+          }
+          try imports.remove(of: owner)
+          return true
+        }
+        if gone { removed.append(path) }
+      } catch {
+        failures.append("\(path): \(error)")
+      }
+    }
+    return (removed, failures)
   }
 
   /// What a pruned visitor had that lives outside their directory.
