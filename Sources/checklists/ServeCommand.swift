@@ -87,7 +87,9 @@ struct ServeCommand: ParsableCommand {
     }
     let server = Server(
       configuration: ServerConfiguration(
-        address: address, threads: threads, maximumBodySize: maxBody),
+        address: address, threads: threads, maximumBodySize: maxBody,
+        // The import's upload, up to 1 MiB (nginx's location for it says the same).
+        largerBodies: application.largerBodies),
       log: { level, message in
         switch level {
         case .warning: logger.warning("\(message)")

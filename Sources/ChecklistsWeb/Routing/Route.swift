@@ -27,6 +27,9 @@ package final class Route: Sendable, CustomStringConvertible {
   typealias SharedScreenHandler = @Sendable (SharedScreenContext) throws -> Response
   /// Changes a shared list's items, given the link and the accepted form.
   typealias SharedChangeHandler = @Sendable (SharedChangeContext) throws -> Response
+  /// Takes an uploaded file, given the body read as a form (or why it
+  /// could not be), once the form is known to come from the visitor's page.
+  typealias UploadHandler = @Sendable (UploadContext) throws -> Response
 
   enum Handler: Sendable {
     case screen(ScreenHandler)
@@ -34,6 +37,7 @@ package final class Route: Sendable, CustomStringConvertible {
     case feed(FeedHandler)
     case sharedScreen(SharedScreenHandler)
     case sharedChange(SharedChangeHandler)
+    case upload(UploadHandler)
   }
 
   package let method: RouteMethod
@@ -42,12 +46,19 @@ package final class Route: Sendable, CustomStringConvertible {
   /// (reload, back, revalidation), whose whole answer `ResponseMemo` may keep.
   package let isRevisited: Bool
   let handler: Handler
+  /// The largest body an upload route reads (the server's cap for its
+  /// path, see `RouteTable.largerBodies`); nil for the common cap.
+  package let maximumBodySize: Int?
 
-  private init(method: RouteMethod, pattern: RoutePattern, isRevisited: Bool, handler: Handler) {
+  private init(
+    method: RouteMethod, pattern: RoutePattern, isRevisited: Bool, handler: Handler,
+    maximumBodySize: Int? = nil
+  ) {
     self.method = method
     self.pattern = pattern
     self.isRevisited = isRevisited
     self.handler = handler
+    self.maximumBodySize = maximumBodySize
   }
 
   /// A screen at `pattern`.
@@ -66,6 +77,21 @@ package final class Route: Sendable, CustomStringConvertible {
   /// A change at `pattern`.
   static func post(_ pattern: RoutePattern, _ handler: @escaping ChangeHandler) -> Route {
     Route(method: .post, pattern: pattern, isRevisited: false, handler: .change(handler))
+  }
+
+  /// An upload at `pattern`: a `POST` of `multipart/form-data` whose body
+  /// may be up to `maximumBody` bytes long (the one address the server
+  /// reads so much of). Its path is all literals, so that the server can
+  /// tell it before routing.
+  static func upload(
+    _ pattern: RoutePattern, maximumBody: Int, _ handler: @escaping UploadHandler
+  ) -> Route {
+    precondition(
+      pattern.parameterNames.isEmpty && !pattern.carriesSecret,
+      "an upload's address is all literals: \(pattern)")
+    return Route(
+      method: .post, pattern: pattern, isRevisited: false, handler: .upload(handler),
+      maximumBodySize: maximumBody)
   }
 
   /// A shared list's screen at `pattern`, reached by the link's token

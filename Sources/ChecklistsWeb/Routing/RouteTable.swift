@@ -65,6 +65,17 @@ package struct RouteTable: Sendable {
     routesBySegmentCount = bySegmentCount
   }
 
+  /// The body caps of the upload routes, by path: what the FastCGI server
+  /// reads of a `POST` to each (`ServerConfiguration.largerBodies`); every
+  /// other address keeps the common cap.
+  package var largerBodies: [String: Int] {
+    var caps: [String: Int] = [:]
+    for route in routes {
+      if let cap = route.maximumBodySize { caps[route.pattern.description] = cap }
+    }
+    return caps
+  }
+
   /// Routes a request by its method and raw path.
   package func resolve(_ request: Request) -> Outcome {
     resolve(method: request.method, path: request.path)
