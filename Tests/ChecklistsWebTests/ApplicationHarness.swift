@@ -99,6 +99,33 @@ final class ApplicationHarness {
         body: Array(body.utf8)))
   }
 
+  /// A `multipart/form-data` post as a browser sends the import form:
+  /// the `csrf` field first (unless `withToken` is false), then `file`
+  /// (name and bytes; nil for no part at all), then `extra` text fields.
+  @discardableResult
+  func postMultipart(
+    _ path: String = "/settings/import", file: (name: String, bytes: [UInt8])?,
+    token: String? = nil, withToken: Bool = true, extra: [(String, String)] = [],
+    fileType: String = "application/octet-stream", headerFields: HTTPFields = [:]
+  ) -> Response {
+    let boundary = "----ChecklistsTestBoundary5c1a9e"
+    var body: [UInt8] = []
+    func part(_ disposition: String, _ type: String?, _ bytes: [UInt8]) {
+      body += Array("--\(boundary)\r\nContent-Disposition: form-data; \(disposition)\r\n".utf8)
+      if let type { body += Array("Content-Type: \(type)\r\n".utf8) }
+      body += Array("\r\n".utf8) + bytes + Array("\r\n".utf8)
+    }
+    if withToken { part("name=\"csrf\"", nil, Array((token ?? csrf()).utf8)) }
+    if let file { part("name=\"file\"; filename=\"\(file.name)\"", fileType, file.bytes) }
+    for (name, value) in extra { part("name=\"\(name)\"", nil, Array(value.utf8)) }
+    body += Array("--\(boundary)--\r\n".utf8)
+    var headerFields = headerFields
+    if headerFields[.contentType] == nil {
+      headerFields[.contentType] = "multipart/form-data; boundary=\(boundary)"
+    }
+    return send(Request(method: .post, path: path, headerFields: headerFields, body: body))
+  }
+
   func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
 
   static func encode(_ text: String) -> String {

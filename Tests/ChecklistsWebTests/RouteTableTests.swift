@@ -58,6 +58,16 @@ import Testing
       ("POST", "/settings/calendar/replace", "POST /settings/calendar/replace", [:]),
       ("POST", "/settings/calendar/delete", "POST /settings/calendar/delete", [:]),
       ("GET", "/calendar/\(sampleSecret).ics", "GET /calendar/{secret}.ics", [:]),
+      ("GET", "/settings/export", "GET /settings/export", [:]),
+      ("GET", "/settings/export/checklists.json", "GET /settings/export/checklists.json", [:]),
+      ("GET", "/settings/export/checklists.md", "GET /settings/export/checklists.md", [:]),
+      ("GET", "/settings/export/checklists.ics", "GET /settings/export/checklists.ics", [:]),
+      ("GET", "/settings/export/Checklists.plist", "GET /settings/export/Checklists.plist", [:]),
+      ("GET", "/settings/import", "GET /settings/import", [:]),
+      ("POST", "/settings/import", "POST /settings/import", [:]),
+      ("GET", "/settings/import/preview", "GET /settings/import/preview", [:]),
+      ("POST", "/settings/import/confirm", "POST /settings/import/confirm", [:]),
+      ("POST", "/settings/import/cancel", "POST /settings/import/cancel", [:]),
       ("GET", "/settings/devices", "GET /settings/devices", [:]),
       ("POST", "/settings/devices/code", "POST /settings/devices/code", [:]),
       (
@@ -278,10 +288,13 @@ import Testing
       let path = route.pattern.description.replacing("{list}", with: "1")
         .replacing("{item}", with: "1").replacing("{deletion}", with: "1")
         .replacing("{browser}", with: "1").replacing("{secret}", with: Self.sampleSecret)
+      // An upload's form is multipart: without its token, refused the same.
       let response =
-        route.isChange
-        ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)
-        : browser.get(path)
+        route.maximumBodySize != nil
+        ? browser.postMultipart(path, file: ("x.json", Array("{}".utf8)), withToken: false)
+        : route.isChange
+          ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)
+          : browser.get(path)
       if route.isShared {
         #expect(response.status == 404, "\(route): nobody's link")
       } else if route.isChange {
@@ -293,6 +306,15 @@ import Testing
       }
     }
     #expect(browser.storedFiles() == before)
+  }
+
+  /// Only the import's upload reads a body past the common cap, 1 MiB;
+  /// its address is all literals, so the server tells it before routing.
+  @Test func onlyTheUploadHasALargerBody() {
+    #expect(RouteTable.checklists.largerBodies == ["/settings/import": 1 << 20])
+    let uploads = RouteTable.checklists.routes.filter { $0.maximumBodySize != nil }
+    #expect(uploads.map(\.description) == ["POST /settings/import"])
+    #expect(uploads.allSatisfy { $0.isChange })
   }
 
   /// A secret segment takes 1 to 64 lower-case letters and digits before

@@ -10,7 +10,7 @@ import Testing
   static let names = [
     "layout", "all-lists", "checklist", "list-form", "item-form", "settings", "error", "list-row",
     "item-row", "csrf-field", "undo-notice", "recently-deleted", "reorder", "shared-layout",
-    "shared-list", "shared-row", "shared-item-form",
+    "shared-list", "shared-row", "shared-item-form", "export", "import", "import-preview",
   ]
   /// The only keys ever inserted raw: the screen inside the layout, and icon markup from Public/icons.
   static let rawKeys: Set<String> = ["content", "icon.svg", "list.icon.svg", "svg"]

@@ -28,6 +28,8 @@ package final class Application: Sendable {
     limit: LinkScreen.attemptLimit, window: LinkScreen.attemptWindow)
   /// The owners' share links (records and their index by SHA-256).
   let shares: ShareLinks
+  /// The owners' pending imports, waiting for their Confirm.
+  let pendingImports: PendingImports
   let csrf: CSRF
   let memo: ResponseMemo
   /// Whole shared list pages, by their link (see `Application.shared`).
@@ -71,7 +73,12 @@ package final class Application: Sendable {
     shares = ShareLinks(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable,
       cacheCapacity: configuration.cacheCapacity, logger: logger)
+    pendingImports = PendingImports(durable: configuration.durable)
   }
+
+  /// The upload routes' body caps by path, for the FastCGI server
+  /// (`ServerConfiguration.largerBodies`).
+  package var largerBodies: [String: Int] { routes.largerBodies }
 
   /// Answers one request. Never throws: every failure becomes a page with
   /// its status, and a failed change has changed nothing.
@@ -179,6 +186,12 @@ package final class Application: Sendable {
           ChangeContext(
             request: request, session: session, parameters: match.parameters, application: self,
             input: try acceptedForm(request, session), now: now, lifetime: lifetime))
+      case .upload(let upload):
+        response = try upload(
+          UploadContext(
+            request: request, session: session, parameters: match.parameters, application: self,
+            input: try acceptedUpload(request, session, route: match.route), now: now,
+            lifetime: lifetime))
       case .feed, .sharedScreen, .sharedChange:
         throw WebError.pageNotFound  // answered by `feed` or `shared`, without a session
       }

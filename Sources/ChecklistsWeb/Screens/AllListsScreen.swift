@@ -16,14 +16,18 @@ enum AllListsScreen {
   }
 
   /// `GET /lists`: the lists, and no list selected from now on; after a
-  /// list was deleted, the notice that offers Undo (`UndoNotice`).
+  /// list was deleted, the notice that offers Undo (`UndoNotice`); after
+  /// an import, what it added (`ImportNotice`).
   static func show(_ context: ScreenContext) throws -> Response {
     context.model.setSelectedChecklist(id: nil, preferences: context.preferences)
     let undo = UndoNotice.value(
       query: context.request.query, on: .allLists, model: context.model, now: context.now,
       csrf: { context.csrfToken })
     return try context.page(
-      template, title: title, pageContext(context.model, context.icons, undo: undo))
+      template, title: title,
+      pageContext(
+        context.model, context.icons, undo: undo,
+        imported: ImportNotice.message(query: context.request.query)))
   }
 
   /// The landing rule: the list to open on `/`, or nil for All Lists. A
@@ -42,9 +46,9 @@ enum AllListsScreen {
     }
   }
 
-  static func pageContext(_ model: DataModel, _ icons: IconLibrary, undo: TemplateValue? = nil)
-    -> TemplateValue
-  {
+  static func pageContext(
+    _ model: DataModel, _ icons: IconLibrary, undo: TemplateValue? = nil, imported: String? = nil
+  ) -> TemplateValue {
     let rows: [TemplateValue] = model.lists.map { list in
       [
         "id": .int(list.id),
@@ -55,6 +59,7 @@ enum AllListsScreen {
     }
     var context: [String: TemplateValue] = ["hasLists": .bool(!rows.isEmpty), "lists": .list(rows)]
     if let undo { context["undo"] = undo }
+    if let imported { context["imported"] = .string(imported) }
     return .object(TemplateObject(context))
   }
 }

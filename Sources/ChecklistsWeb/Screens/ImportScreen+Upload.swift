@@ -1,0 +1,122 @@
+import ChecklistsModel
+import FastCGI
+import Foundation
+import HTTPTypes
+import Interchange
+import Storage
+
+extension ImportScreen {
+  /// The upload form's file field.
+  static let fileField = "file"
+
+  /// `POST /settings/import` (`multipart/form-data`: `csrf`, `file`): the
+  /// file read by its format's parser and tried on a copy of the visitor's
+  /// lists; if they can be added, kept as the owner's pending import
+  /// (replacing any other) and `303` to its preview. Anything else is the
+  /// import page again with the reason: nothing is changed, and neither
+  /// the file nor anything read from it is kept.
+  static func upload(_ context: UploadContext) throws -> Response {
+    let form: MultipartForm
+    switch context.input {
+    case .form(let read): form = read
+    case .refused(let refusal): return try refused(context, refusal)
+    }
+    let file: MultipartForm.Part
+    switch chosenFile(form) {
+    case .success(let part): file = part
+    case .failure(let problem): return try refused(context, problem.message, status: problem.status)
+    }
+    let fileName = file.fileName ?? ""
+    guard !file.body.isEmpty else {
+      return try refused(
+        context, "The file “\(shortened(fileName))” is empty. Nothing was changed.",
+        status: .unprocessableContent)
+    }
+    guard let format = ImportFile.format(of: file.body, fileName: fileName) else {
+      return try refused(
+        context, ImportFile.unrecognised(fileName).message + " Nothing was changed.",
+        status: .unsupportedMediaType)
+    }
+    let lists: [ImportedList]
+    do throws(ImportFailure) {
+      lists = try ImportFile.lists(from: file.body, format: format, fileName: fileName)
+    } catch {
+      return try refused(
+        context, error.message + " Nothing was changed.", status: .unprocessableContent)
+    }
+    guard !lists.isEmpty else {
+      return try refused(
+        context, "The file “\(shortened(fileName))” holds no lists. Nothing was changed.",
+        status: .unprocessableContent)
+    }
+    if let refusal = trialRefusal(of: lists, adding: try context.currentModel().model) {
+      return try refused(context, refusal, status: .unprocessableContent)
+    }
+    let pending = PendingImport(
+      created: context.now, fileName: fileName, format: format.rawValue, lists: lists)
+    let imports = context.application.pendingImports
+    let owner = context.session.directory
+    try pendingFiles { try imports.withLock(owner) { _ = try imports.save(pending, for: owner) } }
+    return .redirect(to: previewPath)
+  }
+
+  /// Why an upload is not a file to read.
+  struct Problem: Error, Equatable {
+    var message: String
+    var status: HTTPResponse.Status
+  }
+
+  /// The form's one file: a `file` part with a file name, beside the
+  /// `csrf` field and nothing else.
+  static func chosenFile(_ form: MultipartForm) -> Result<MultipartForm.Part, Problem> {
+    if let other = form.parts.first(where: { $0.name != fileField && $0.name != CSRF.fieldName }) {
+      return .failure(
+        Problem(
+          message:
+            "The upload holds a field this page does not send (“\(shortened(other.name))”). "
+            + "Choose the file with the form below. Nothing was changed.",
+          status: .badRequest))
+    }
+    let files = form.parts.filter { $0.name == fileField }
+    guard files.count <= 1 else {
+      return .failure(
+        Problem(
+          message: "Choose one file at a time. Nothing was changed.", status: .badRequest))
+    }
+    guard let file = files.first, let name = file.fileName, !name.isEmpty || !file.body.isEmpty
+    else {
+      return .failure(
+        Problem(
+          message: "No file was chosen. Choose a file to import. Nothing was changed.",
+          status: .badRequest))
+    }
+    return .success(file)
+  }
+
+  /// The import page again for a body that was not read as a form.
+  static func refused(_ context: UploadContext, _ refusal: Upload.Refusal) throws -> Response {
+    switch refusal {
+    case .tooLarge:
+      try refused(
+        context,
+        "That file is larger than \(maximumSizeText), the most an import takes. Nothing was changed.",
+        status: .contentTooLarge)
+    case .notMultipart:
+      try refused(
+        context,
+        "The file did not arrive as a file upload. Choose it with the form below. Nothing was changed.",
+        status: .unsupportedMediaType)
+    case .malformed:
+      try refused(
+        context,
+        "The upload could not be read: it was cut short or is out of shape. "
+          + "Choose the file again with the form below. Nothing was changed.",
+        status: .badRequest)
+    }
+  }
+
+  /// A file name short enough for a sentence.
+  static func shortened(_ name: String) -> String {
+    name.count > 60 ? String(name.prefix(60)) + "…" : name
+  }
+}
