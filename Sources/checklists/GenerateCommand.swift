@@ -5,7 +5,8 @@ import ChecklistsWeb
 struct GenerateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "generate",
-    abstract: "Write the static pages (404, 50x, about) into the public directory.")
+    abstract:
+      "Write the static pages (404, 413 of an import, 429, 50x, about) into the public directory.")
 
   @Option(help: "The public directory nginx serves.")
   var `public`: String = "Public"

@@ -5,7 +5,9 @@ import HTMLTemplates
 /// The pages nginx serves by itself (404, 429, 50x, about), rendered from the same
 /// layout as the dynamic ones: the `404` and `50x` pages it shows when a
 /// file is missing or the backend is down, the `429` page when a client
-/// address sends more changes than `limit_req` allows, and the about page.
+/// address sends more changes than `limit_req` allows, the `413` page of an
+/// import whose file is larger than the import's location takes, and the
+/// about page.
 package struct StaticSite: Sendable {
   /// A page: its file name in `Public/` and its bytes.
   package struct Page: Sendable {
@@ -21,6 +23,9 @@ package struct StaticSite: Sendable {
       assets: try Assets(publicDirectory: publicDirectory))
   }
 
+  /// nginx's `413` page at the import's address (`nginx.conf`).
+  package static let importTooLargeFile = "413-import.html"
+
   package func pages() throws -> [Page] {
     let notFound = WebError.pageNotFound
     let unavailable = WebError(
@@ -33,8 +38,14 @@ package struct StaticSite: Sendable {
       message:
         "This address sent more changes in a short time than this site accepts, so this one was not saved. Nothing you saved before is lost. Wait a few seconds and try again.",
       backHref: "/lists", backLabel: "Back to your lists")
+    let importTooLarge = WebError(
+      status: .contentTooLarge, title: "File too large",
+      message:
+        "That file is larger than \(ImportScreen.maximumSizeText), the most an import takes. Nothing was changed.",
+      backHref: ImportScreen.path, backLabel: "Import")
     return [
       Page(file: "404.html", bytes: try renderer.errorPage(notFound)),
+      Page(file: Self.importTooLargeFile, bytes: try renderer.errorPage(importTooLarge)),
       Page(file: "429.html", bytes: try renderer.errorPage(tooManyChanges)),
       Page(file: "50x.html", bytes: try renderer.errorPage(unavailable, showStatus: false)),
       Page(
