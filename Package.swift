@@ -177,6 +177,17 @@ let package = Package(
       path: "Benchmarks/Web"
     ),
 
+    // Settings → Import and Export of 5,000 items, in-process (make bench runs it).
+    .executableTarget(
+      name: "bench-transfer",
+      dependencies: [
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "Interchange",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Benchmarks/Transfer"
+    ),
+
     .testTarget(
       name: "ChecklistsWebTests",
       dependencies: [
