@@ -54,7 +54,7 @@ package enum ImportFile {
 
   /// The format of a file, nil for none of ours:
   /// - what its bytes say, when they say it (a property list's or a JSON
-  ///   document's opening: each parser's `looksLike`);
+  ///   document's opening, a Markdown task line: each parser's `looksLike`);
   /// - else its name's extension (so that a broken `.json` file is told
   ///   what is wrong with it as JSON);
   /// - else Markdown for any UTF-8 text (whose parser says when it holds
@@ -62,6 +62,7 @@ package enum ImportFile {
   package static func format(of bytes: [UInt8], fileName: String) -> ImportFormat? {
     if AppArchiveImport.looksLike(bytes) { return .appArchive }
     if JSONImport.looksLike(bytes) { return .json }
+    if MarkdownImport.looksLike(bytes) { return .markdown }
     if let named = ImportFormat(fileName: fileName) { return named }
     if String(validating: bytes, as: UTF8.self) != nil { return .markdown }
     return nil

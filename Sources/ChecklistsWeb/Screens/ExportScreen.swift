@@ -53,7 +53,10 @@ enum ExportScreen {
 
   /// `GET /settings/export/checklists.ics`: every item as a `VTODO`.
   static func exportCalendar(_ context: ScreenContext) throws -> Response {
-    download(CalendarExport.document(context.model), calendar, context)
+    download(
+      CalendarExport.document(
+        context.model, visitorKey: context.session.directory.key, exportedAt: context.now),
+      calendar, context)
   }
 
   /// `GET /settings/export/Checklists.plist`: the owner's file byte for
