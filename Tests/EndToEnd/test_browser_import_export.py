@@ -2,8 +2,8 @@
 without: one visitor downloads their lists as JSON and Markdown from the
 Export page, a new visitor in another profile picks each file with the
 import page's file input, sees the preview and confirms it. Screenshots of
-the import page (as it comes and with a refusal) and of the preview, at
-phone and desktop width, light and dark, go to
+the Export page, the import page (as it comes and with a refusal) and the
+preview, at phone and desktop width, light and dark, go to
 Tests/EndToEnd/artifacts/screenshots/."""
 import shutil
 import tempfile
@@ -93,6 +93,8 @@ def test_export_in_one_browser_and_import_in_another(stack, folders, javascript,
         driver.find_element(By.LINK_TEXT, "Settings").click()
         driver.find_element(By.LINK_TEXT, "Export").click()
         assert heading(driver) == "Export"
+        if javascript:
+            screenshots(driver, "export")
         for label in ("JSON", "Markdown"):
             link = driver.find_element(By.XPATH, f"//a[normalize-space()='Download {label}']")
             link.click()

@@ -8,7 +8,6 @@ import html
 import json
 import plistlib
 import re
-import shutil
 import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
@@ -144,7 +143,6 @@ def test_markdown_export_imported_by_a_new_visitor_keeps_names_texts_and_checkma
     assert sorted(theirs, key=repr) == sorted(mine, key=repr)
 
 
-@pytest.mark.skipif(shutil.which("cmark-gfm") is None, reason="cmark-gfm is not installed")
 def test_the_markdown_export_as_cmark_gfm_renders_it_shows_each_checkbox_in_its_state(stack, owner):
     exported = owner.get("/settings/export/checklists.md").content
     rendered = subprocess.run(["cmark-gfm", "--extension", "tasklist"], input=exported,
@@ -153,11 +151,10 @@ def test_the_markdown_export_as_cmark_gfm_renders_it_shows_each_checkbox_in_its_
     shown = [(html.unescape(re.sub(r"<[^>]+>", "", text)).strip(), bool(checked)) for checked, text in boxes]
     model = plistlib.loads(visitor_plist(owner))
     expected = [(item["text"], item["checked"]) for entry in model["lists"] for item in entry["items"]]
-    # Each item once, in its state; the rendered text holds the item's text
-    # (a due date may follow it).
+    # Each item once, in its state, with exactly its text.
     assert len(shown) == len(expected)
     for text, checked in expected:
-        matches = [state for shown_text, state in shown if shown_text.startswith(text)]
+        matches = [state for shown_text, state in shown if shown_text == text]
         assert matches == [checked], (text, shown)
     # The list names are headings, never tasks.
     headings = [html.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<h1>(.*?)</h1>", rendered)]
@@ -216,7 +213,15 @@ def bad_uploads(visitor):
         return lambda: visitor.http.post(url, data=body, headers={"Content-Type": content_type},
                                          allow_redirects=False)
 
-    too_many = b'{"lists": [' + b",".join(b'{"name": "L%d", "items": []}' % n for n in range(501)) + b"]}"
+    def export(lists):
+        return json.dumps({"format": "checklists", "version": 1, "exportedAt": "2025-03-01T12:00:00Z",
+                           "lists": [{"id": n + 1, "icon": "folder", "sort": "own", **entry}
+                                     for n, entry in enumerate(lists)]}).encode()
+
+    # The parser takes 499 lists, the model refuses them beside the owner's 3.
+    too_many = export([{"name": f"L{n}", "items": []} for n in range(499)])
+    too_long = export([{"name": "Long", "items": [
+        {"id": 1, "text": "x" * 1001, "checked": False, "shouldRemind": False}]}])
     return [
         ("urlencoded", post_raw(f"csrf={token}&file=x", "application/x-www-form-urlencoded"), 415,
          "did not arrive as a file upload"),
@@ -241,8 +246,10 @@ def bad_uploads(visitor):
          "no tasks"),
         ("broken archive", lambda: upload(visitor, "Checklists.plist", b"bplist00\x00\x01garbage", csrf=token),
          422, "Nothing was changed"),
-        ("too many lists", lambda: upload(visitor, "many.json", too_many, csrf=token), 422,
-         "cannot be imported"),
+        ("more than 500 lists", lambda: upload(visitor, "many.json", too_many, csrf=token), 422,
+         "List 498 (“L497”) cannot be imported. You already have 500 lists"),
+        ("a text too long", lambda: upload(visitor, "long.json", too_long, csrf=token), 422,
+         "Item 1 of list 1 (“Long”) cannot be imported. That text is too long"),
     ]
 
 
@@ -295,3 +302,59 @@ def test_the_pending_import_lives_until_confirm_or_cancel(stack, owner):
     checked = subprocess.run([stack.binary, "check", "--data", stack.data], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout
     assert "0 imports waiting for their Confirm, 0 expired" in checked.stdout
+
+
+APP_LISTS = [
+    {"name": "Groceries", "icon": "Groceries", "items": [
+        {"text": "Milk", "checked": True, "dueDate": 1777626000, "shouldRemind": True, "itemID": 1},
+        {"text": "Eggs & “free range”", "checked": False, "dueDate": None, "shouldRemind": False, "itemID": 2},
+        {"text": "Bread", "checked": False, "dueDate": 1893456000, "shouldRemind": False, "itemID": 3}]},
+    {"name": "Birthdays", "icon": "Birthdays", "items": [
+        {"text": "Ada", "checked": True, "dueDate": None, "shouldRemind": False, "itemID": 4}]},
+    {"name": "Odd icon", "icon": "Spaceship", "items": []},
+]
+
+
+def app_file(description, writer):
+    """The iOS app's file: assembled with plistlib, or written by Foundation's own encoders."""
+    if writer == "foundation":
+        tool = Path(__file__).resolve().parents[2] / ".build/debug/app-archive-writer"
+        if not tool.exists():
+            tool = Path(str(tool).replace("/debug/", "/release/"))
+        return subprocess.run([tool], input=json.dumps(description).encode(), capture_output=True,
+                              check=True).stdout
+    import app_fixtures
+    return app_fixtures.build(description)
+
+
+@pytest.mark.parametrize("writer,form,fmt,prefix,string_objects", [
+    ("plistlib", "keyed-archive", "binary", None, False),
+    ("plistlib", "keyed-archive", "xml", "Checklists", True),
+    ("plistlib", "codable", "binary", None, False),
+    ("plistlib", "codable", "xml", None, False),
+    ("foundation", "keyed-archive", "binary", "Checklists", False),
+    ("foundation", "codable", "xml", None, False),
+])
+def test_the_ios_apps_file_is_imported_with_its_due_dates_and_checkmarks(stack, writer, form, fmt, prefix,
+                                                                            string_objects):
+    description = {"form": form, "format": fmt, "classPrefix": prefix, "stringObjects": string_objects,
+                   "lists": APP_LISTS}
+    content = app_file(description, writer)
+    visitor = Visitor(stack)
+    visitor.get("/lists")
+    preview = import_file(visitor, "Checklists.plist", content)
+    assert "the iOS app’s Checklists.plist" in html.unescape(preview)
+    assert "3 lists with 4 items" in preview
+    model = plistlib.loads(visitor_plist(visitor))
+    imported = {entry["name"]: entry for entry in model["lists"]}
+    assert imported["Groceries"]["icon"] == "groceries"
+    assert imported["Birthdays"]["icon"] == "birthdays"
+    assert imported["Odd icon"]["icon"] == "folder" and imported["Odd icon"]["items"] == []
+    def items(name):
+        return [(item["text"], item["checked"],
+                 int(item["dueDate"].replace(tzinfo=timezone.utc).timestamp()) if "dueDate" in item else None,
+                 item.get("shouldRemind", False))
+                for item in imported[name]["items"]]
+    assert items("Groceries") == [("Milk", True, 1777626000, True), ("Eggs & “free range”", False, None, False),
+                                  ("Bread", False, 1893456000, False)]
+    assert items("Birthdays") == [("Ada", True, None, False)]
