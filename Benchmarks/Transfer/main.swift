@@ -111,6 +111,36 @@ report(
     read = try ImportFile.read(file, fileName: "checklists.json")
   })
 precondition(read?.lists.first?.items.count == Limits.maximumItemsPerList)
+let lists = read!.lists
+report(
+  "trial: addImported on a copy",
+  try measure { _ in
+    var copy = DataModel.firstRun()
+    try copy.addImported(lists)
+  })
+var trial = DataModel.firstRun()
+try trial.addImported(lists)
+report(
+  "trial: the 2 MiB cap",
+  measure { _ in
+    precondition(ChecklistStore.sizeRefusal(trial, replacing: nil) == nil)
+  })
+// The lists as the upload keeps them: cleaned by the trial.
+let cleaned = trial.lists.filter { $0.name == "Packing" }.map { list in
+  ImportedList(
+    name: list.name, icon: list.icon, sort: list.sort,
+    items: list.items.map {
+      ImportedItem(
+        text: $0.text, checked: $0.checked, dueDate: $0.dueDate, shouldRemind: $0.shouldRemind)
+    })
+}
+let pending = PendingImport(
+  created: Date(), fileName: "checklists.json", format: "json", lists: cleaned)
+var encoded: [UInt8] = []
+report("pending import: encode", try measure { _ in encoded = try PendingImports.encode(pending) })
+report(
+  "pending import: decode (only when not cached: another process's, or after a restart)",
+  try measure { _ in _ = try PendingImports.decode(Data(encoded)) })
 
 // Whole requests through Application.respond(to:): the upload (both parses,
 // the trial on a copy of the visitor's lists, the pending import written
@@ -147,9 +177,9 @@ let confirm = measure { round in
 }
 report("POST /settings/import (upload: both parses, the trial, the pending import's write)", upload)
 report("GET /settings/import/preview", preview)
+report("POST /settings/import/confirm (the Confirm's one durable write)", confirm)
 report(
-  "backend time of the import: upload and preview", upload + preview, goal: 100)
-report("POST /settings/import/confirm (the Confirm's one durable write)", confirm, goal: 100)
+  "backend time of the import: upload, preview and Confirm", upload + preview + confirm, goal: 100)
 
 // The JSON export of the same 5,000 items: the document alone, and the
 // whole download.

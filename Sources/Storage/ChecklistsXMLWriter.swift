@@ -98,7 +98,7 @@ enum ChecklistsXMLWriter {
     append("</dict>\n", to: &out)
   }
 
-  private static func appendArray<Element>(
+  static func appendArray<Element>(
     key: StaticString, _ elements: [Element], depth: Int, to out: inout [UInt8],
     _ write: (Element, Int, inout [UInt8]) -> Void
   ) {
@@ -114,18 +114,18 @@ enum ChecklistsXMLWriter {
     append("</array>\n", to: &out)
   }
 
-  private static func appendKey(_ key: StaticString, depth: Int, to out: inout [UInt8]) {
+  static func appendKey(_ key: StaticString, depth: Int, to out: inout [UInt8]) {
     appendTabs(depth, to: &out)
     append("<key>", to: &out)
     append(key, to: &out)
     append("</key>\n", to: &out)
   }
 
-  private static func appendTabs(_ depth: Int, to out: inout [UInt8]) {
+  static func appendTabs(_ depth: Int, to out: inout [UInt8]) {
     out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
   }
 
-  private static func appendInteger(
+  static func appendInteger(
     key: StaticString, _ value: Int, depth: Int, to out: inout [UInt8]
   ) {
     appendKey(key, depth: depth, to: &out)
@@ -135,7 +135,7 @@ enum ChecklistsXMLWriter {
     append("</integer>\n", to: &out)
   }
 
-  private static func appendString(
+  static func appendString(
     key: StaticString, _ value: String, escaped: Bool = true, depth: Int, to out: inout [UInt8]
   ) {
     appendKey(key, depth: depth, to: &out)
@@ -146,8 +146,7 @@ enum ChecklistsXMLWriter {
   }
 
   /// A date as `yyyy-MM-ddTHH:mm:ssZ` in UTC, whole seconds, as Foundation writes it.
-  private static func appendDate(key: StaticString, _ date: Date, depth: Int, to out: inout [UInt8])
-  {
+  static func appendDate(key: StaticString, _ date: Date, depth: Int, to out: inout [UInt8]) {
     appendKey(key, depth: depth, to: &out)
     appendTabs(depth, to: &out)
     append("<date>", to: &out)
@@ -168,7 +167,7 @@ enum ChecklistsXMLWriter {
     append("Z</date>\n", to: &out)
   }
 
-  private static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {
+  static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {
     var digits = 1
     var rest = value / 10
     while rest > 0 {
@@ -181,16 +180,16 @@ enum ChecklistsXMLWriter {
     appendDecimal(value, to: &out)
   }
 
-  private static func append(_ text: StaticString, to out: inout [UInt8]) {
+  static func append(_ text: StaticString, to out: inout [UInt8]) {
     text.withUTF8Buffer { out.append(contentsOf: $0) }
   }
 
-  private static func append(_ text: String, to out: inout [UInt8]) {
+  static func append(_ text: String, to out: inout [UInt8]) {
     var text = text
     text.withUTF8 { out.append(contentsOf: $0) }
   }
 
-  private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+  static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -206,7 +205,7 @@ enum ChecklistsXMLWriter {
 
   /// XML's three markup characters. Names and texts hold no control
   /// characters (`TextInput` removes them), so nothing else needs a reference.
-  private static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+  static func appendEscaped(_ text: String, to out: inout [UInt8]) {
     var text = text
     text.withUTF8 { bytes in
       var start = 0

@@ -38,7 +38,7 @@ import Testing
       ImportedItem(text: "Tickets"),
     ])
   static let chores = ImportedList(
-    name: "Chores", icon: .chores, items: [ImportedItem(text: "Dishes")])
+    name: "  Chores\u{7} ", icon: .chores, items: [ImportedItem(text: "Dishes")])
 
   /// An upload's result as the upload leaves it: the owner's pending import.
   @discardableResult
@@ -308,6 +308,66 @@ import Testing
     #expect(browser.storedFiles() == before)
   }
 
+  // MARK: Uploads of real files
+
+  /// A JSON export of another visitor, uploaded: `303` to the preview, the
+  /// lists kept as the pending import (the file itself nowhere), then
+  /// confirmed into the same lists beside the visitor's own.
+  @Test func anotherVisitorsJSONExportIsUploadedPreviewedAndConfirmed() throws {
+    let exporter = try Self.visitor()
+    exporter.post("/lists", [("name", "Trip"), ("icon", "trips")])
+    exporter.post("/lists/2/items", [("text", "Passport")])
+    let file = exporter.get("/settings/export/checklists.json").body
+    let importer = try Self.visitor()
+    let uploaded = importer.postMultipart(file: ("checklists.json", file))
+    #expect(uploaded.status == 303)
+    #expect(uploaded.headerFields[.location] == "/settings/import/preview")
+    let pending = try #require(try PendingImports().load(of: try Self.owner(importer))).pending
+    #expect(pending.fileName == "checklists.json" && pending.format == "json")
+    #expect(pending.lists.map(\.name) == ["List", "Trip"])
+    #expect(!importer.storedFiles().values.contains(Data(file)))
+    let page = importer.text(importer.get("/settings/import/preview"))
+    #expect(page.contains("2 lists with 2 items"))
+    let digest = try #require(Self.digest(in: page))
+    #expect(importer.post("/settings/import/confirm", [("digest", digest)]).status == 303)
+    let names = try Self.model(importer).lists.map(\.name)
+    #expect(names.sorted() == ["List", "List", "Trip"])
+    let trip = try #require(try Self.model(importer).lists.first { $0.name == "Trip" })
+    #expect(trip.icon == .trips && trip.items.map(\.text) == ["Passport"])
+  }
+
+  @Test func theNextUploadReplacesTheWaitingOne() throws {
+    let browser = try Self.visitor()
+    #expect(browser.postMultipart(file: ("a.md", Array("# A\n- [ ] a\n".utf8))).status == 303)
+    #expect(browser.postMultipart(file: ("b.md", Array("# B\n- [x] b\n".utf8))).status == 303)
+    let pending = try #require(try PendingImports().load(of: try Self.owner(browser))).pending
+    #expect(pending.fileName == "b.md" && pending.format == "markdown")
+    #expect(
+      pending.lists == [ImportedList(name: "B", items: [ImportedItem(text: "b", checked: true)])])
+  }
+
+  /// What the model would refuse is refused at the upload already, naming
+  /// the list and item, and nothing is kept.
+  @Test func anUploadTheModelRefusesKeepsNothing() throws {
+    let browser = try Self.visitor()
+    let before = browser.storedFiles()
+    let long = String(repeating: "x", count: Limits.maximumTextLength + 1)
+    let response = browser.postMultipart(file: ("long.md", Array("# Long\n- [ ] \(long)\n".utf8)))
+    #expect(response.status == 422)
+    #expect(browser.text(response).contains("Item 1 of list 1 (“Long”) cannot be imported."))
+    #expect(browser.storedFiles() == before)
+  }
+
+  @Test func aFileNameIsKeptToItsFirst255Characters() throws {
+    let browser = try Self.visitor()
+    let name = String(repeating: "n", count: 2_000) + ".md"
+    #expect(browser.postMultipart(file: (name, Array("- [ ] a\n".utf8))).status == 303)
+    let pending = try #require(try PendingImports().load(of: try Self.owner(browser))).pending
+    #expect(pending.fileName == String(repeating: "n", count: 255))
+    // Tasks before any heading go to a list named for the file.
+    #expect(pending.lists.map(\.name) == [String(repeating: "n", count: 255)])
+  }
+
   // MARK: The pending import
 
   @Test func thePreviewShowsEachListAndConfirmsExactlyIt() throws {
@@ -322,6 +382,8 @@ import Testing
     #expect(page.contains("Trip"))
     #expect(page.contains("2 items: 1 checked, 1 with a due date; shown by due date"))
     #expect(page.contains("1 item: none checked"))
+    // Names as they will be added: cleaned.
+    #expect(page.contains(#"<span class="row-title">Chores</span>"#))
     #expect(Self.digest(in: page) == digest)
     #expect(page.contains("Confirm Import"))
     #expect(page.contains(#"action="/settings/import/cancel""#))

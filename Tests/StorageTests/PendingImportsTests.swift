@@ -1,9 +1,10 @@
 import ChecklistsModel
 import FileSystem
 import Foundation
-import Storage
 import TestSupport
 import Testing
+
+@testable import Storage
 
 /// The owner's pending import: written whole and private, read back as
 /// written with the digest of its bytes, replaced, removed, expired.
@@ -111,5 +112,36 @@ import Testing
       }
     }
     #expect(try imports.load(of: owner)?.pending.lists.count == 40)
+  }
+
+  /// The direct writer's bytes are the encoder's, and what is cached after
+  /// a save is what a reader without the cache decodes.
+  @Test func theWriterWritesWhatTheEncoderWritesAndTheCacheWhatAReaderReads() throws {
+    var pending = Self.sample
+    pending.lists[0].items[1].dueDate = Date(timeIntervalSince1970: 0)
+    pending.lists.append(
+      ImportedList(name: "Ünïcödé ✓ 🎒", icon: .none, items: [ImportedItem(text: "é")]))
+    let written = try #require(PendingImportXMLWriter.document(pending))
+    #expect(written == Array(try OwnerFile.encode(PendingImports.File(pending))))
+    #expect(try PendingImports.decode(Data(written)) == pending)
+
+    let digest = try imports.withLock(owner) { try imports.save(pending, for: owner) }
+    let cached = try #require(try imports.load(of: owner))
+    let read = try #require(try PendingImports(durable: false).load(of: owner))
+    #expect(cached == read)
+    #expect(read.digest == digest)
+  }
+
+  /// A text with a control character (which the lists an upload keeps
+  /// never have: they are cleaned) is written by the encoder instead.
+  @Test func aControlCharacterFallsBackToTheEncoder() throws {
+    for text in ["bell \u{7}", "tab\t", "C1 \u{85}", "delete \u{7F}"] {
+      var pending = Self.sample
+      pending.lists[0].items[0].text = text
+      #expect(PendingImportXMLWriter.document(pending) == nil, "\(text.debugDescription)")
+      let bytes = try PendingImports.encode(pending)
+      #expect(try PendingImports.decode(Data(bytes)).lists[0].items[0].text == text)
+    }
+    #expect(PendingImportXMLWriter.isPlain("é ✓ \u{A0} 🎒"))
   }
 }

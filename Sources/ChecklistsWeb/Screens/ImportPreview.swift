@@ -36,7 +36,9 @@ enum ImportPreview {
     let checked = list.items.count(where: \.checked)
     let dated = list.items.count(where: { $0.dueDate != nil })
     return [
-      "name": .string(list.name),
+      // As it will be added (cleaned); as the file has it when it cannot be
+      // (the preview then shows why).
+      "name": .string((try? TextInput.clean(list.name)) ?? list.name),
       "icon": icons.value(for: list.icon),
       "items": .string(count(list.items.count, "item", "items")),
       "details": .string(details(checked: checked, dated: dated, of: list.items.count)),

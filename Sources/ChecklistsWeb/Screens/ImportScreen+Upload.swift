@@ -8,6 +8,8 @@ import Storage
 extension ImportScreen {
   /// The upload form's file field.
   static let fileField = "file"
+  /// The characters of a file's name kept (a browser sends at most 255 bytes).
+  static let maximumFileNameLength = 255
 
   /// `POST /settings/import` (`multipart/form-data`: `csrf`, `file`): the
   /// file read by its format's parser and tried on a copy of the visitor's
@@ -26,7 +28,12 @@ extension ImportScreen {
     case .success(let part): file = part
     case .failure(let problem): return try refused(context, problem.message, status: problem.status)
     }
-    let fileName = file.fileName ?? ""
+    // Shown on the preview and kept with the pending import: a name, not a
+    // payload, without the control characters no browser sends.
+    let printable = (file.fileName ?? "").unicodeScalars.filter {
+      $0.properties.generalCategory != .control
+    }
+    let fileName = String(String(String.UnicodeScalarView(printable)).prefix(maximumFileNameLength))
     guard !file.body.isEmpty else {
       return try refused(
         context, "The file “\(shortened(fileName))” is empty. Nothing was changed.",
@@ -49,11 +56,14 @@ extension ImportScreen {
         context, "The file “\(shortened(fileName))” holds no lists. Nothing was changed.",
         status: .unprocessableContent)
     }
-    if let refusal = trialRefusal(of: lists, adding: try context.currentModel().model) {
-      return try refused(context, refusal, status: .unprocessableContent)
+    // Kept as they will be added, so that the preview shows exactly that.
+    let cleaned: [ImportedList]
+    switch trial(of: lists, adding: try context.currentModel().model) {
+    case .accepted(let lists): cleaned = lists
+    case .refused(let message): return try refused(context, message, status: .unprocessableContent)
     }
     let pending = PendingImport(
-      created: context.now, fileName: fileName, format: format.rawValue, lists: lists)
+      created: context.now, fileName: fileName, format: format.rawValue, lists: cleaned)
     let imports = context.application.pendingImports
     let owner = context.session.directory
     try pendingFiles { try imports.withLock(owner) { _ = try imports.save(pending, for: owner) } }

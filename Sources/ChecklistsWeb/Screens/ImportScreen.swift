@@ -52,7 +52,11 @@ enum ImportScreen {
       return try context.page(
         template, title: title, pageContext(context, notice: notice.sentence, error: nil))
     }
-    let refusal = trialRefusal(of: stored.pending.lists, adding: context.model)
+    let refusal: String? =
+      switch trial(of: stored.pending.lists, adding: context.model) {
+      case .accepted: nil
+      case .refused(let message): message
+      }
     return try context.page(
       previewTemplate, title: previewTitle,
       ImportPreview.context(
@@ -60,19 +64,39 @@ enum ImportScreen {
         label: DueDateLabel(zone: VisitorTimeZone.current(context.preferences), now: context.now)))
   }
 
-  /// Why `lists` could not be added to `model` now (a limit of the model
-  /// or the stored file's cap), tried on a copy; nil when they can.
-  static func trialRefusal(of lists: [ImportedList], adding model: DataModel) -> String? {
+  /// What `lists` would be once added to `model`, tried on a copy.
+  enum Trial {
+    /// As they would be added: names and texts cleaned, due dates to the second.
+    case accepted([ImportedList])
+    /// Why they could not be added now (a limit of the model or the stored
+    /// file's cap), ending in "Nothing was changed."
+    case refused(String)
+  }
+
+  /// Tries `lists` on a copy of `model`: `DataModel.addImported`, then the
+  /// 2 MiB cap of the file it would be written to.
+  static func trial(of lists: [ImportedList], adding model: DataModel) -> Trial {
     var trial = model
+    let ids: [Int]
     do throws(ImportRefusal) {
-      try trial.addImported(lists)
+      ids = try trial.addImported(lists)
     } catch {
-      return error.message + " Nothing was changed."
+      return .refused(error.message + " Nothing was changed.")
     }
     if let full = ChecklistStore.sizeRefusal(trial, replacing: model) {
-      return full.message + " Nothing was changed."
+      return .refused(full.message + " Nothing was changed.")
     }
-    return nil
+    // The new lists are the last ones added: at most one look-up each.
+    return .accepted(
+      ids.compactMap(trial.checklist(id:)).map { list in
+        ImportedList(
+          name: list.name, icon: list.icon, sort: list.sort,
+          items: list.items.map {
+            ImportedItem(
+              text: $0.text, checked: $0.checked, dueDate: $0.dueDate,
+              shouldRemind: $0.shouldRemind)
+          })
+      })
   }
 
   /// `POST /settings/import/confirm` (`digest`): the lists the preview
@@ -88,10 +112,9 @@ enum ImportScreen {
       try imports.withLock(owner) { () throws -> Confirmation in
         let stored: PendingImports.Stored?
         do {
-          stored = try imports.load(of: owner)
+          stored = try imports.load(of: owner, locked: true)
         } catch is PendingImports.Unreadable {
-          try imports.remove(of: owner)
-          stored = nil
+          stored = nil  // set aside: nothing waits
         }
         guard let stored else { return .nothingWaiting }
         guard !stored.pending.isExpired(at: context.now) else {

@@ -190,20 +190,23 @@ package enum VisitorActivity {
     let imports = PendingImports()
     var removed: [String] = []
     var failures: [String] = []
+    // Read without the store's cache, which would set an unreadable file
+    // aside: that is `check --repair`'s to do, and a dry run writes nothing.
+    func isExpired(_ path: String) -> Bool {
+      guard let data = try? AtomicFile.read(path), let pending = try? PendingImports.decode(data)
+      else { return false }
+      return pending.isExpired(at: now)
+    }
     for owner in directories(dataDirectory: dataDirectory) {
       let path = PendingImports.path(of: owner)
-      guard let stored = try? imports.load(of: owner), stored.pending.isExpired(at: now) else {
-        continue
-      }
+      guard isExpired(path) else { continue }
       guard !dryRun else {
         removed.append(path)
         continue
       }
       do {
         let gone = try FileLock.withLock(PendingImports.lockPath(of: owner)) { () throws -> Bool in
-          guard let again = try? imports.load(of: owner), again.pending.isExpired(at: now) else {
-            return false
-          }
+          guard isExpired(path) else { return false }
           try imports.remove(of: owner)
           return true
         }
