@@ -34,6 +34,16 @@ let package = Package(
     ),
     .target(name: "QRCode", dependencies: ["CQRencode"]),
 
+    // Markdown: cmark-gfm and its extensions, confined to CCMarkGFM (module map only) and
+    // MarkdownOutline (every cmark_* call: a document's headings and tasks as plain values).
+    .systemLibrary(
+      name: "CCMarkGFM",
+      pkgConfig: "libcmark-gfm",
+      providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+    ),
+    .target(name: "MarkdownOutline", dependencies: ["CCMarkGFM"]),
+    .testTarget(name: "MarkdownOutlineTests", dependencies: ["MarkdownOutline"]),
+
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
 
