@@ -92,7 +92,7 @@ let package = Package(
 
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
     // Import and export: the file formats a visitor takes out and brings in.
-    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support"]),
+    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support", "MarkdownOutline"]),
     .testTarget(
       name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
     .target(name: "HTMLTemplates"),
