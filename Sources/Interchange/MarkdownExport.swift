@@ -87,6 +87,11 @@ enum MarkdownText {
         // Likewise `www.…`.
         out.append(backslash)
         out.append(byte)
+      case UInt8(ascii: " ") where index == 0 || index == bytes.count - 1:
+        // The parser trims spaces at a line's ends. A cleaned text ends in
+        // one only after a prepended mark (U+0600 and a space are one
+        // character, which trimming leaves whole).
+        out.append(contentsOf: "&#32;".utf8)
       case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
         out.append(UInt8(ascii: " "))
       default:

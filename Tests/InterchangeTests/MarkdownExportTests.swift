@@ -84,6 +84,7 @@ struct MarkdownExportTests {
       ("WwW.example.com", "WwW\\.example.com"),
       ("mail me: a@b.com", "mail me: a@b.com"),
       ("🛒 Milk", "🛒 Milk"),
+      ("a mark and a space\u{0600} ", "a mark and a space\u{0600}&#32;"),
     ])
   func escaping(text: String, written: String) throws {
     #expect(

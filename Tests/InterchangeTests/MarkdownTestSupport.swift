@@ -21,7 +21,7 @@ enum HostileTexts {
       "trailing spaces   ", "   leading spaces", "inner    spaces", "tab\tinside",
       "🛒 Milk 🥛", "🇫🇷🇩🇪", "👨‍👩‍👧‍👦 family", "👍🏽", "e\u{301}te\u{301}", "क्षि", "日本語の本",
       "a\u{00A0}b", "\u{00A0}nbsp first", "nbsp last\u{00A0}", "a\u{3000}b", "a\u{2028}b",
-      "zero\u{200B}width", "\u{FEFF}bom", "<b>bold</b>", "<!-- comment -->", "<br>", "<",
+      "zero\u{200B}width", "prepended mark and a space\u{0600} ", "\u{0600} x", "\u{FEFF}bom", "<b>bold</b>", "<!-- comment -->", "<br>", "<",
       "<http://example.com>", "<a@b.c>", "&amp;", "&lt;", "&#35;", "&copy;", "&nbsp;", "&",
       "&#x1F600;", "AT&T", "http://example.com/a_b_c", "https://x.example/z?q=1&r=2#f",
       "www.example.com", "WWW.EXAMPLE.COM", "www.a.com/__init__.py", "ftp://x/y",
