@@ -1,16 +1,19 @@
 import CCMarkGFM
+import Foundation
 
 /// Every `cmark_*` call of the package: parses a document with the
 /// `tasklist` and `strikethrough` extensions and walks its tree with
 /// cmark's iterator (no recursion, however deep the document nests),
 /// copying texts out before the tree is freed.
 ///
-/// Threads: the extensions are registered and first attached once, under
-/// Swift's one-time initialisation of `extensions`. Attaching an extension
-/// to a parser also marks its characters in a table the library keeps for
-/// the whole process; every later attachment writes the same values again,
-/// so parsers on several threads at once read a settled table. Each
-/// parser and its tree belong to one call.
+/// Threads: one document at a time in the process. This cmark-gfm keeps
+/// the characters that start an extension's inlines (strikethrough's `~`)
+/// in one table for the whole process, adds them when a parser starts on
+/// its inlines and removes them when it is done, so a parse finishing on
+/// one thread would take `~~` away from a parse under way on another. An
+/// import is rare and parses 5,000 tasks in milliseconds; the lock keeps
+/// each parse whole. (Attaching an extension only adds it to the parser's
+/// own list.)
 enum CMarkGFM {
   /// The extensions' handles, which live as long as the process.
   private struct Extensions: @unchecked Sendable {
@@ -23,15 +26,12 @@ enum CMarkGFM {
     guard let tasklist = cmark_find_syntax_extension("tasklist"),
       let strikethrough = cmark_find_syntax_extension("strikethrough")
     else { fatalError("cmark-gfm-extensions has no tasklist or strikethrough extension") }
-    let extensions = Extensions(tasklist: tasklist, strikethrough: strikethrough)
-    // The first attachment settles the process-wide character table.
-    if let parser = cmark_parser_new(CMARK_OPT_DEFAULT) {
-      cmark_parser_attach_syntax_extension(parser, tasklist)
-      cmark_parser_attach_syntax_extension(parser, strikethrough)
-      cmark_parser_free(parser)
-    }
-    return extensions
+    return Extensions(tasklist: tasklist, strikethrough: strikethrough)
   }()
+
+  /// Held while a document is parsed (see above); the walk of its tree
+  /// needs no lock.
+  private static let lock = NSLock()
 
   /// Parses `source` and hands its headings and tasks to `visit` in
   /// document order until it returns false.
@@ -43,10 +43,13 @@ enum CMarkGFM {
     defer { cmark_parser_free(parser) }
     cmark_parser_attach_syntax_extension(parser, extensions.tasklist)
     cmark_parser_attach_syntax_extension(parser, extensions.strikethrough)
+    lock.lock()
     source.withMemoryRebound(to: CChar.self) { characters in
       if let base = characters.baseAddress { cmark_parser_feed(parser, base, characters.count) }
     }
-    guard let document = cmark_parser_finish(parser) else { return }
+    let finished = cmark_parser_finish(parser)
+    lock.unlock()
+    guard let document = finished else { return }
     defer { cmark_node_free(document) }
     guard let iterator = cmark_iter_new(document) else { return }
     defer { cmark_iter_free(iterator) }

@@ -126,6 +126,34 @@ struct MarkdownOutlineTests {
     #expect(seen == [.heading("A"), .task("1", checked: false)])
   }
 
+  @Test("Documents parsed on several threads at once each keep their strikethrough")
+  func concurrentParses() async throws {
+    let document = Array(
+      (0..<300).map { "- [ ] ~~struck \($0)~~ and ~~more~~\n" }.joined().utf8)
+    let expected = (0..<300).map {
+      MarkdownOutline.Entry.task("struck \($0) and more", checked: false)
+    }
+    try await withThrowingTaskGroup(of: [MarkdownOutline.Entry].self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          var read: [MarkdownOutline.Entry] = []
+          for _ in 0..<20 {
+            read = try MarkdownOutline.entries(document)
+            if read != expected { break }
+          }
+          return read
+        }
+      }
+      for try await entries in group {
+        let wrong = zip(entries, expected).first { $0.0 != $0.1 }
+        #expect(entries.count == expected.count)
+        #expect(
+          wrong == nil,
+          "read \(String(describing: wrong?.0)), expected \(String(describing: wrong?.1))")
+      }
+    }
+  }
+
   @Test("Deep nesting is walked without recursion")
   func deepNesting() throws {
     let quotes = String(repeating: "> ", count: 50_000) + "a\n"
