@@ -36,6 +36,16 @@ let package = Package(
     ),
     .target(name: "QRCode", dependencies: ["CQRencode"]),
 
+    // Markdown: cmark-gfm and its extensions, confined to CCMarkGFM (module map only) and
+    // MarkdownOutline (every cmark_* call: a document's headings and tasks as plain values).
+    .systemLibrary(
+      name: "CCMarkGFM",
+      pkgConfig: "libcmark-gfm",
+      providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+    ),
+    .target(name: "MarkdownOutline", dependencies: ["CCMarkGFM"]),
+    .testTarget(name: "MarkdownOutlineTests", dependencies: ["MarkdownOutline"]),
+
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
 
@@ -84,7 +94,7 @@ let package = Package(
     ),
 
     // Import and export: the file formats a visitor takes out and brings in.
-    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support"]),
+    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support", "MarkdownOutline"]),
     .testTarget(
       name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
@@ -171,6 +181,7 @@ let package = Package(
       name: "bench-web",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
+        "Interchange",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -370,4 +370,5 @@ report(
   "GET /health", measure(200_000) { sink &+= application.respond(to: health).body.count },
   goal: 1_000)
 
+try benchMarkdown()
 print("(checksum \(sink))")

@@ -20,6 +20,7 @@ enum FuzzTargets {
     "escape": escape,
     "checklists-plist": checklistsPlist,
     "preferences-plist": preferencesPlist,
+    "markdown-import": markdownImport,
     "multipart": multipart,
   ]
 

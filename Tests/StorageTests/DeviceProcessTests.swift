@@ -81,12 +81,18 @@ import Testing
     var leftoversAtEnd = 0
     var (kills, foundBefore, foundAfter) = (0, 0, 0)
     let start = Date()
+    // How long a child may run before its kill, at most. A loaded machine
+    // may not finish one durable call in 15 ms: a kill that found no call
+    // returned since the last one doubles the window, one that found some
+    // halves it again, so kills keep landing inside calls and calls keep
+    // completing between them.
+    var window: UInt32 = 15_000
 
     while kills < 100 || (kills < 200 && Date().timeIntervalSince(start) < 10) {
       let process = try SpawnedChild(child, ["devices", data, founding])
       // Wait for its first line, then let it run a random while before SIGKILL.
       var printed = process.readSome()
-      usleep(UInt32.random(in: 0..<15_000, using: &random))
+      usleep(UInt32.random(in: 0..<window, using: &random))
       kill(process.pid, SIGKILL)
       printed += process.readToEnd()
       try #require(
@@ -98,6 +104,7 @@ import Testing
       var replay = known
       replay.begun = nil
       replay.replay(printed)
+      window = replay.calls > known.calls ? max(window / 2, 15_000) : min(window * 2, 1_000_000)
       let before = replay.linked
       let after = replay.begun.map { Replay.applying($0, to: before) } ?? before
       if replay.begun != nil { interruptedCalls += 1 }

@@ -1,0 +1,168 @@
+import ChecklistsModel
+import MarkdownOutline
+
+/// Lists from a GitHub-flavoured Markdown task list, as a person reading the
+/// rendered file would see them.
+///
+/// A heading (any level, `# Name` or `Name` over `===`) starts a list named
+/// by its text; each task list item after it (`- [ ]`, `* [x]`, `+ [X]`,
+/// `1. [ ]`, nested ones in document order) is an item with its checkmark
+/// and its text flattened (see `MarkdownOutline`). Tasks before any heading
+/// go to a list named `untitledListName`, as do tasks under a heading with
+/// no text. A heading with no tasks under it makes no list; list items that
+/// are not tasks, and tasks with no text, are left out. cmark-gfm reads no
+/// task inside a block quote, and neither does this.
+package enum MarkdownImport {
+  package static func lists(from bytes: [UInt8], untitledListName: String) throws(ImportFailure)
+    -> [ImportedList]
+  {
+    if let offset = firstInvalidUTF8(bytes) {
+      throw ImportFailure(
+        "This file is not UTF-8 text (byte \(offset + 1) is not), so it cannot be read as Markdown."
+      )
+    }
+    var reader = Reader(untitledListName: untitledListName)
+    do {
+      try MarkdownOutline.read(bytes) { reader.add($0) }
+    } catch {
+      guard case .tooIntricate(let line) = error else { fatalError("unreachable") }
+      throw ImportFailure(
+        "This Markdown file is too intricate to read: from line \(line) on, one paragraph holds "
+          + "too many links, brackets and emphasis marks. Separate its lines with blank lines.")
+    }
+    if let failure = reader.failure { throw failure }
+    guard !reader.lists.isEmpty else {
+      throw ImportFailure(
+        "This Markdown file has no tasks: lines like `- [ ] Milk` or `- [x] Eggs`.")
+    }
+    return reader.lists
+  }
+
+  /// Whether `bytes` look like a Markdown task list: UTF-8 text with a line
+  /// that starts (after up to three spaces) with a list marker, a box and
+  /// a space or tab, such as `- [ ] ` or `1. [x] `. Cheap, and no promise that `lists`
+  /// accepts the file.
+  package static func looksLike(_ bytes: [UInt8]) -> Bool {
+    guard firstInvalidUTF8(bytes) == nil else { return false }
+    var index = 0
+    while index < bytes.count {
+      if hasTaskMarker(bytes, at: index) { return true }
+      guard let end = bytes[index...].firstIndex(where: { $0 == newline || $0 == carriageReturn })
+      else { return false }
+      index = end + 1
+    }
+    return false
+  }
+
+  /// Groups the outline's entries into lists, stopping at the first limit.
+  private struct Reader {
+    let untitledListName: String
+    var lists: [ImportedList] = []
+    var failure: ImportFailure?
+    /// The name of the list the next task starts, if it does not go to the
+    /// last list.
+    var nextName: String?
+
+    init(untitledListName: String) {
+      self.untitledListName = untitledListName
+      nextName = untitledListName
+    }
+
+    mutating func add(_ entry: MarkdownOutline.Entry) -> Bool {
+      switch entry {
+      case .heading(let text):
+        nextName = isBlank(text) ? untitledListName : text
+      case .task(let text, let checked):
+        if isBlank(text) { return true }
+        if let name = nextName {
+          guard lists.count < Limits.maximumLists else {
+            failure = ImportFailure(
+              "This Markdown file has more than \(Limits.maximumLists) lists with tasks; "
+                + "at most \(Limits.maximumLists) can be imported.")
+            return false
+          }
+          lists.append(ImportedList(name: name))
+          nextName = nil
+        }
+        guard lists[lists.count - 1].items.count < Limits.maximumItemsPerList else {
+          failure = ImportFailure(
+            "The list “\(shortened(lists[lists.count - 1].name))” in this Markdown file has more "
+              + "than \(Limits.maximumItemsPerList) tasks; a list holds at most "
+              + "\(Limits.maximumItemsPerList).")
+          return false
+        }
+        lists[lists.count - 1].items.append(ImportedItem(text: text, checked: checked))
+      }
+      return true
+    }
+
+    /// Empty once cleaned (`TextInput.clean`): whitespace and control
+    /// characters only. A text refused for another reason is kept, for
+    /// `addImported` to name.
+    private func isBlank(_ text: String) -> Bool {
+      // Most texts start with a letter, which cleaning keeps; cleaning
+      // every text took half of a 5,000-item import.
+      if let first = text.unicodeScalars.first, !first.properties.isWhitespace,
+        first.properties.generalCategory != .control
+      {
+        return false
+      }
+      do {
+        _ = try TextInput.clean(text)
+        return false
+      } catch {
+        return error == .emptyText
+      }
+    }
+
+    private func shortened(_ name: String) -> String {
+      name.count > 40 ? String(name.prefix(40)) + "…" : name
+    }
+  }
+
+  private static let newline = UInt8(ascii: "\n")
+  private static let carriageReturn = UInt8(ascii: "\r")
+
+  /// The offset of the first byte that is not part of well-formed UTF-8.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
+  }
+
+  private static func hasTaskMarker(_ bytes: [UInt8], at start: Int) -> Bool {
+    var index = start
+    func at(_ offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
+    func isSpace(_ byte: UInt8?) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    while index - start < 3, at(index) == UInt8(ascii: " ") { index += 1 }
+    guard let first = at(index) else { return false }
+    if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "*") {
+      index += 1
+    } else {
+      let digits = index
+      while let digit = at(index), digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9"),
+        index - digits < 9
+      {
+        index += 1
+      }
+      guard index > digits, at(index) == UInt8(ascii: ".") || at(index) == UInt8(ascii: ")")
+      else { return false }
+      index += 1
+    }
+    guard isSpace(at(index)) else { return false }
+    while isSpace(at(index)) { index += 1 }
+    guard at(index) == UInt8(ascii: "["), let mark = at(index + 1),
+      mark == UInt8(ascii: " ") || mark == UInt8(ascii: "x") || mark == UInt8(ascii: "X"),
+      at(index + 2) == UInt8(ascii: "]")
+    else { return false }
+    // cmark-gfm reads a box as a task's only when a space or tab follows it.
+    return isSpace(at(index + 3))
+  }
+}
