@@ -56,7 +56,24 @@ def test_every_screen_is_valid_html(stack):
         f"{links['edit']}/items/{item}", {"text": "x", "dueDate": "tomorrow"}, csrf=re.search(
             r'name="csrf" value="([0-9a-f]{64})"', pages["shared list, edit"].text).group(1))
     assert pages["shared refused form"].status_code == 400
-    for name in ("404.html", "429.html", "50x.html", "about.html"):
+    # Export, Import, a refused upload, the preview and the notice after Confirm.
+    pages["export"] = visitor.get("/settings/export")
+    pages["import"] = visitor.get("/settings/import?cancelled")
+    pages["refused upload"] = visitor.http.post(
+        stack.url("/settings/import"), data={"csrf": visitor.csrf()},
+        files={"file": ("notes <b>.md", b"no tasks")}, allow_redirects=False)
+    assert pages["refused upload"].status_code == 422
+    uploaded = visitor.http.post(
+        stack.url("/settings/import"), data={"csrf": visitor.csrf()},
+        files={"file": ("a & b.md", b"# Trip <1>\n- [x] passport\n- [ ] tickets & visa\n")},
+        allow_redirects=False)
+    assert uploaded.status_code == 303
+    pages["import with an upload waiting"] = visitor.get("/settings/import")
+    pages["import preview"] = visitor.get("/settings/import/preview")
+    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', pages["import preview"].text).group(1)
+    confirmed = visitor.post("/settings/import/confirm", {"digest": digest})
+    pages["all lists after an import"] = visitor.get(confirmed.headers["Location"])
+    for name in ("404.html", "413-import.html", "429.html", "50x.html", "about.html"):
         pages[f"static {name}"] = (stack.public / name).read_text()
     problems = {}
     for name, page in pages.items():
