@@ -182,4 +182,44 @@ import Testing
     #expect(HeaderValue("a; b=\"unclosed").parameters["b"] == "unclosed")
     #expect(HeaderValue("").value == "")
   }
+
+  /// multipart-kit 4.7.1 stops the process on a header name's byte past
+  /// ASCII (found by the fuzzer: this very input, `non-ascii-header-name`
+  /// in the seed corpus). Such a body is malformed, and never reaches it;
+  /// bytes past ASCII in a header's value or in a part are as they were.
+  @Test func aHeaderNameOutsideASCIIIsMalformedNotACrash() throws {
+    let found =
+      Array(
+        ("preambme\r\n--fuzzboundary\r\nContent-Dis" as String).utf8)
+      + [0x70] + Array(repeating: 0xFF, count: 7) + Array("{ f".utf8)
+      + Array(repeating: 0xFF, count: 50)
+      + Array(
+        "orm-data; name=\"file\"; filename=\"\"\r\nContent-Type: ".utf8)
+      + [0x9F, 0x8F, 0x8F, 0x97]
+      + Array("ication/octet-stream\r\n\r\n\r\n--fuzzboundary--\r\nepilogue".utf8)
+    #expect(throws: MultipartForm.Failure.malformed) {
+      try MultipartForm.decode(found, boundary: "fuzzboundary")
+    }
+    var second = Self.form(file: Array("x".utf8))
+    let insert = Array("X-Caf\u{E9}: 1\r\n".utf8)
+    let at = try #require(
+      second.indices.last {
+        second[$0...].starts(with: Array("Content-Disposition: form-data; name=\"file\"".utf8))
+      })
+    second.insert(contentsOf: insert, at: at)
+    #expect(throws: MultipartForm.Failure.malformed) {
+      try MultipartForm.decode(second, boundary: Self.boundary)
+    }
+    // Outside ASCII in a value, a file name or the file: read as sent.
+    let fine = Self.body([
+      (
+        "form-data; name=\"file\"; filename=\"caf\u{E9} \u{2713}.md\"", "text/plain; x=\u{E9}",
+        [0xFF, 0xC3, 0xA9, 0x80]
+      )
+    ])
+    let part = try #require(
+      try MultipartForm.decode(fine, boundary: Self.boundary).part(named: "file"))
+    #expect(part.fileName == "caf\u{E9} \u{2713}.md")
+    #expect(part.body == [0xFF, 0xC3, 0xA9, 0x80])
+  }
 }
