@@ -230,6 +230,10 @@ def bad_uploads(visitor):
         ("cut short", post_raw(f'--b\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{token}\r\n--b\r\n'
                                'Content-Disposition: form-data; name="file"; filename="a.md"\r\n\r\n- [ ] a',
                                "multipart/form-data; boundary=b"), 400, "could not be read"),
+        ("a header name past ASCII", post_raw(
+            f'--b\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{token}\r\n--b\r\n'.encode()
+            + b'Caf\xc3\xa9: 1\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\n'
+            + b"- [ ] a\r\n--b--\r\n", "multipart/form-data; boundary=b"), 400, "could not be read"),
         ("no file part", lambda: visitor.http.post(url, files={"csrf": (None, token)},
                                                    allow_redirects=False), 400, "No file was chosen"),
         ("another part", lambda: visitor.http.post(url, data={"csrf": token}, files={"other": ("a.md", b"x")},
@@ -255,6 +259,7 @@ def bad_uploads(visitor):
 
 def test_bad_uploads_are_refused_on_the_import_page_and_change_nothing(stack, owner):
     before = data_files(stack)
+    backend = stack.backend.pid
     for name, send, status, words in bad_uploads(owner):
         response = send()
         assert response.status_code == status, (name, response.status_code, response.text[:300])
@@ -263,6 +268,9 @@ def test_bad_uploads_are_refused_on_the_import_page_and_change_nothing(stack, ow
         assert "Nothing was changed." in response.text, name
         assert data_files(stack) == before, name
     assert not list(stack.data.glob("users/*/*/PendingImport.plist"))
+    # The backend lived through all of them.
+    assert stack.backend.poll() is None and stack.backend.pid == backend
+    assert owner.get("/lists").status_code == 200
 
 
 def test_an_upload_without_the_token_is_403_and_changes_nothing(stack, owner):
