@@ -82,7 +82,11 @@ let package = Package(
 
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
     // Import and export: the file formats a visitor takes out and brings in.
-    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support"]),
+    .target(
+      name: "Interchange",
+      dependencies: [
+        "ChecklistsModel", "Support", .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     .testTarget(
       name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
     .target(name: "HTMLTemplates"),
@@ -178,7 +182,7 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        "FileSystem", "Support", "TestSupport",
+        "FileSystem", "Support", "TestSupport", "Interchange",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),
