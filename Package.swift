@@ -171,7 +171,7 @@ let package = Package(
     .executableTarget(
       name: "bench-web",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode", "Interchange",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
