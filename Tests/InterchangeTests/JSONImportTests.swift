@@ -35,6 +35,26 @@ import Testing
     #expect(again == lists)
   }
 
+  /// The reader keeps raw texts; what the model refuses is refused as a
+  /// whole, naming the list and item.
+  @Test func aTextTheModelRefusesRefusesTheWholeFile() throws {
+    let lists = try JSONImport.lists(
+      from: Self.document(
+        lists: #"""
+          {"name": "Fine", "items": [{"text": "ok", "checked": false}]},
+          {"name": "Trips", "items": [{"text": "ok", "checked": false}, {"text": " \t\n ", "checked": true}]}
+          """#))
+    var model = DataModel.firstRun()
+    #expect(throws: ImportRefusal.self) { try model.addImported(lists) }
+    do {
+      try model.addImported(lists)
+    } catch {
+      #expect(
+        error.message == "Item 2 of list 2 (“Trips”) cannot be imported. Please type some text.")
+    }
+    #expect(model == DataModel.firstRun())
+  }
+
   @Test func importedListsGoBesideTheExistingOnes() throws {
     let exported = JSONExport.document(
       try Fixtures.documentedModel(), exportedAt: Fixtures.exportedAt)
