@@ -7,10 +7,11 @@ import Foundation
 ///
 /// Written straight into bytes, with the members in a fixed order and one
 /// item a line, so the same lists at the same moment are the same file.
-/// Foundation's `JSONEncoder` missed the bar of 5,000 items in 20 ms with
-/// no margin: the same document (sorted keys, ISO 8601 dates) took 20.4-25.5
-/// ms compact and 21.9-28.3 ms indented, against 1.8-2.1 ms for this writer
-/// (`bench-web`, release, on a shared 2-core machine under load).
+/// Foundation's `JSONEncoder` misses the bar of 5,000 items in 20 ms: the
+/// same document (sorted keys, ISO 8601 dates) costs 17-19 ms of CPU compact
+/// and 19-25 ms indented, 34-41 ms of wall time on a shared 2-core machine
+/// under load; this writer costs 1.4-1.8 ms of CPU, 2.5-2.9 ms of wall time
+/// (`bench-web --interchange-only`, release).
 package enum JSONExport {
   /// The value of the document's `format` member, which tells an export of
   /// this app from any other JSON file.

@@ -13,9 +13,10 @@ import Foundation
 /// as `true`. Here the whole file is checked first (`JSONSyntax`: one loop,
 /// at most 64 levels open, the line and column of the first error), then
 /// read by offsets (`JSONCursor`), stopping at the first list or item past
-/// the limits. A 5,000-item export reads in 13-19 ms, against 26-28 ms for
-/// `JSONDecoder` decoding the same document into `Codable` values
-/// (`bench-web`, release, on a shared 2-core machine under load).
+/// the limits. A 5,000-item export reads in 8-9 ms of CPU (13-21 ms of
+/// wall time on a shared 2-core machine under load), against 17 ms (27-38
+/// ms) for `JSONDecoder` decoding the same document into `Codable` values
+/// (`bench-web --interchange-only`, release).
 package enum JSONImport {
   /// A cheap sniff: the first byte that is not whitespace, after an
   /// optional UTF-8 byte order mark, is `{`.
@@ -162,39 +163,44 @@ private struct ExportReader {
     list.items.reserveCapacity(elements.count)
     let listPlace = "of list \(number) (“\(Self.shortened(name))”)"
     for (index, element) in elements.enumerated() {
-      list.items.append(try item(at: element, subject: "Item \(index + 1) \(listPlace)"))
+      list.items.append(try item(at: element, number: index + 1, listPlace: listPlace))
     }
     return list
   }
 
-  private func item(at offset: Int, subject: String) throws(ImportFailure) -> ImportedItem {
+  private func item(at offset: Int, number: Int, listPlace: String) throws(ImportFailure)
+    -> ImportedItem
+  {
+    // Made only for a message: most items never need it.
+    func subject() -> String { "Item \(number) \(listPlace)" }
     let kind = cursor.kind(at: offset)
     guard kind == .object else {
       throw ImportFailure(
-        "\(subject) is \(kind.described); each item must be an object with a “text” and “checked”.")
+        "\(subject()) is \(kind.described); each item must be an object with a “text” and “checked”."
+      )
     }
-    let members = try find(Names.item, in: offset, subject: subject)
-    let text = try required("text", members[0], .string, subject: subject, "a text in quotes")
-    let checked = try required("checked", members[1], .bool, subject: subject, "true or false")
+    let members = try find(Names.item, in: offset, subject: subject())
+    let text = try required("text", members[0], .string, subject: subject(), "a text in quotes")
+    let checked = try required("checked", members[1], .bool, subject: subject(), "true or false")
     var item = ImportedItem(text: cursor.string(at: text), checked: isTrue(checked))
     if let due = try optional(
-      "dueDate", members[2], .string, subject: subject,
+      "dueDate", members[2], .string, subject: subject(),
       "a date and time in quotes, such as “2025-03-01T17:00:00Z”")
     {
       guard let seconds = RFC3339.seconds(cursor.string(at: due).utf8) else {
         throw ImportFailure(
-          "\(subject): “dueDate” is \(shown(due)); it must be a date and time such as “2025-03-01T17:00:00Z”."
+          "\(subject()): “dueDate” is \(shown(due)); it must be a date and time such as “2025-03-01T17:00:00Z”."
         )
       }
       let date = Date(timeIntervalSince1970: TimeInterval(seconds))
       guard DueDate.range.contains(date) else {
         throw ImportFailure(
-          "\(subject): the due date \(shown(due)) is outside the years 1970 to 9999.")
+          "\(subject()): the due date \(shown(due)) is outside the years 1970 to 9999.")
       }
       item.dueDate = date
     }
     if let remind = try optional(
-      "shouldRemind", members[3], .bool, subject: subject, "true or false")
+      "shouldRemind", members[3], .bool, subject: subject(), "true or false")
     {
       item.shouldRemind = isTrue(remind)
     }
@@ -207,7 +213,9 @@ private struct ExportReader {
   /// for each one it does not have); other members are passed over.
   ///
   /// - Throws: when a member of `names` is there twice.
-  private func find(_ names: [[UInt8]], in offset: Int, subject: String) throws(ImportFailure)
+  private func find(
+    _ names: [[UInt8]], in offset: Int, subject: @autoclosure () -> String
+  ) throws(ImportFailure)
     -> [Int?]
   {
     var found = [Int?](repeating: nil, count: names.count)
@@ -217,7 +225,7 @@ private struct ExportReader {
       }
       guard found[index] == nil else {
         throw ImportFailure(
-          "\(subject) has “\(String(decoding: names[index], as: UTF8.self))” twice.")
+          "\(subject()) has “\(String(decoding: names[index], as: UTF8.self))” twice.")
       }
       found[index] = value
     }
@@ -226,29 +234,32 @@ private struct ExportReader {
 
   /// The value's offset, which must be there and of `kind`.
   private func required(
-    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind, subject: String, _ expected: String
+    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind, subject: @autoclosure () -> String,
+    _ expected: String
   ) throws(ImportFailure) -> Int {
-    guard let offset else { throw ImportFailure("\(subject) has no “\(name)”.") }
-    try check(name, offset, kind, subject: subject, expected)
+    guard let offset else { throw ImportFailure("\(subject()) has no “\(name)”.") }
+    try check(name, offset, kind, subject: subject(), expected)
     return offset
   }
 
   /// The value's offset, or nil when it is not there or `null`.
   private func optional(
-    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind, subject: String, _ expected: String
+    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind, subject: @autoclosure () -> String,
+    _ expected: String
   ) throws(ImportFailure) -> Int? {
     guard let offset, cursor.kind(at: offset) != .null else { return nil }
-    try check(name, offset, kind, subject: subject, expected)
+    try check(name, offset, kind, subject: subject(), expected)
     return offset
   }
 
   private func check(
-    _ name: String, _ offset: Int, _ kind: JSONCursor.Kind, subject: String, _ expected: String
+    _ name: String, _ offset: Int, _ kind: JSONCursor.Kind, subject: @autoclosure () -> String,
+    _ expected: String
   ) throws(ImportFailure) {
     let found = cursor.kind(at: offset)
     guard found == kind else {
       throw ImportFailure(
-        "\(subject): “\(name)” is \(found.described); it must be \(expected).")
+        "\(subject()): “\(name)” is \(found.described); it must be \(expected).")
     }
   }
 
