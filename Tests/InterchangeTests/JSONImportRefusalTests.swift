@@ -151,6 +151,16 @@ import Testing
     #expect(Self.refusal(text) == message)
   }
 
+  @Test func aByteOrderMarkIsNotCountedInTheColumn() {
+    #expect(
+      Self.refusal([0xEF, 0xBB, 0xBF] + Array("{\"a\" 1}".utf8))
+        == "This file is not valid JSON: expected “:” after a name, not “1” at line 1, column 6.")
+    #expect(
+      Self.refusal([0xEF, 0xBB, 0xBF] + Array("{\"é\": \"".utf8) + [0xFF])
+        == "This file is not UTF-8 text: the byte at line 1, column 8 is not part of a UTF-8 character."
+    )
+  }
+
   @Test func nestingIsBoundedWithoutRecursion() {
     let deep = String(repeating: "[", count: 1_000_000)
     #expect(

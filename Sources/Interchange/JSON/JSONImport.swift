@@ -41,7 +41,7 @@ package enum JSONImport {
     }
     if let invalid = UTF8Check.firstInvalidOffset(in: bytes, from: start) {
       throw ImportFailure(
-        "This file is not UTF-8 text: the byte at \(TextPosition(of: invalid, in: bytes).description) is not part of a UTF-8 character."
+        "This file is not UTF-8 text: the byte at \(TextPosition(of: invalid, in: bytes, from: start).description) is not part of a UTF-8 character."
       )
     }
     var first = start
@@ -51,7 +51,7 @@ package enum JSONImport {
       try JSONSyntax.check(bytes, from: start)
     } catch {
       throw ImportFailure(
-        "This file is not valid JSON: \(error.problem) at \(TextPosition(of: error.offset, in: bytes).description)."
+        "This file is not valid JSON: \(error.problem) at \(TextPosition(of: error.offset, in: bytes, from: start).description)."
       )
     }
     return try ExportReader(cursor: JSONCursor(bytes)).lists(documentAt: first)

@@ -5,10 +5,12 @@ struct TextPosition: Equatable {
   var line: Int
   var column: Int
 
-  init(of offset: Int, in bytes: [UInt8]) {
+  /// - Parameter start: where the text starts (past a byte order mark,
+  ///   which an editor does not show).
+  init(of offset: Int, in bytes: [UInt8], from start: Int) {
     line = 1
     column = 1
-    for byte in bytes[..<min(offset, bytes.count)] {
+    for byte in bytes[min(start, bytes.count)..<min(max(offset, start), bytes.count)] {
       if byte == UInt8(ascii: "\n") {
         line += 1
         column = 1
