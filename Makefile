@@ -30,6 +30,7 @@ bench:
 	scripts/bench
 	scripts/bench-polling
 	.build/release/bench-scale
+	.build/release/bench-web --interchange-only
 
 format:
 	swift format -i -r Sources Tests Benchmarks Package.swift

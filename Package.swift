@@ -91,7 +91,12 @@ let package = Package(
     ),
 
     // Import and export: the file formats a visitor takes out and brings in.
-    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support", "MarkdownOutline"]),
+    .target(
+      name: "Interchange",
+      dependencies: [
+        "ChecklistsModel", "Support", "MarkdownOutline",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     .testTarget(
       name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
@@ -177,8 +182,7 @@ let package = Package(
     .executableTarget(
       name: "bench-web",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
-        "Interchange",
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode", "Interchange",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -189,7 +193,7 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        "FileSystem", "Support", "TestSupport",
+        "FileSystem", "Support", "TestSupport", "Interchange",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),

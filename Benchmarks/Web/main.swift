@@ -54,6 +54,10 @@ var sink = 0
 /// `bench-web --profile N`: only N list pages, for `valgrind --tool=callgrind`.
 let profiling = CommandLine.arguments.contains("--profile")
 
+if CommandLine.arguments.contains("--interchange-only") {
+  try benchmarkInterchange()
+  exit(0)
+}
 let paths = ["/", "/lists", "/lists/123/items/456/toggle", "/lists/%2e%2e", "/settings/reset"]
 report(
   "RouteTable.resolve (5 paths)",
@@ -371,4 +375,6 @@ report(
   goal: 1_000)
 
 try benchMarkdown()
+try benchmarkInterchange()
+
 print("(checksum \(sink))")
