@@ -84,7 +84,15 @@ let package = Package(
     // Import and export: the file formats a visitor takes out and brings in.
     .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support"]),
     .testTarget(
-      name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
+      name: "InterchangeTests",
+      dependencies: ["Interchange", "ChecklistsModel", "TestSupport", "AppArchiveFixture"]),
+    // The iOS app's Checklists.plist as its editions wrote it (NSKeyedArchiver or
+    // PropertyListEncoder), for the tests and bench-web; app-archive-writer writes one
+    // from a JSON description for the end-to-end tests.
+    .target(name: "AppArchiveFixture", path: "Tests/Tools/AppArchiveFixture"),
+    .executableTarget(
+      name: "app-archive-writer", dependencies: ["AppArchiveFixture"],
+      path: "Tests/Tools/AppArchiveWriter"),
     .target(name: "HTMLTemplates"),
 
     // The executable: serve, generate, check, prune.
