@@ -160,6 +160,17 @@ struct AppArchiveImportTests {
     #expect(imported.map(\.items.count) == [1, 0, 0, 0])
   }
 
+  @Test("Only UID 0 is nil: a text that is the string “$null” is the visitor's text")
+  func nullString() throws {
+    var builder = ArchiveBuilder()
+    let item = builder.item("$null")
+    let list = builder.list(name: "$null", items: [item])
+    let root = builder.array([list])
+    #expect(
+      try AppArchiveImport.lists(from: builder.plist(root: root).binary)
+        == [ImportedList(name: "$null", items: [ImportedItem(text: "$null")])])
+  }
+
   @Test("Each of the app's icon names maps to its icon; others to Folder")
   func icons() throws {
     let names = ChecklistIcon.allCases.map(\.displayName) + ["Sparkles", ""]
