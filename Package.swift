@@ -176,6 +176,7 @@ let package = Package(
       name: "bench-web",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
+        "Interchange", "AppArchiveFixture",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
