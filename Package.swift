@@ -226,7 +226,7 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
-        "Interchange", .product(name: "Logging", package: "swift-log"),
+        "Interchange", "AppArchiveFixture", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",
       exclude: ["corpus", "lsan.supp"]

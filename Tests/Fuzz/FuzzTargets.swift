@@ -20,6 +20,8 @@ enum FuzzTargets {
     "escape": escape,
     "checklists-plist": checklistsPlist,
     "preferences-plist": preferencesPlist,
+    "app-archive": appArchive,
+    "plist-reader": plistReader,
   ]
 
   static var names: [String] { all.keys.sorted() }
