@@ -25,14 +25,10 @@ extension FuzzTargets {
     check(itemsInAll <= AppArchiveImport.maximumItems, "\(itemsInAll) items in all")
     guard itemsInAll <= 200 else { return }
     let form: AppArchiveFixture.Form = bytes.count % 2 == 0 ? .keyedArchive : .codable
-    // A Codable XML plist keeps a due date as a <date>: whole seconds of the years 1-9999.
+    // A Codable XML plist keeps a due date as a <date>: whole seconds (see PlistTree).
     let datesFitXML = lists.allSatisfy { list in
       list.items.allSatisfy { item in
-        item.dueDate.map { date in
-          let seconds = date.timeIntervalSinceReferenceDate
-          return seconds.rounded() == seconds && seconds >= -63_113_904_000
-            && seconds <= 252_423_993_599
-        } ?? true
+        item.dueDate.map { PlistTree.dateSurvivesXML($0.timeIntervalSinceReferenceDate) } ?? true
       }
     }
     let description = AppArchiveFixture.Description(
@@ -172,7 +168,7 @@ indirect enum PlistTree: Equatable {
     case (.integer(let one), .integer(let other)): one == other
     case (.real(let one), .real(let other)): one == other || (one.isNaN && other.isNaN)
     case (.bool(let one), .bool(let other)): one == other
-    case (.date(let one), .date(let other)): one == other
+    case (.date(let one), .date(let other)): one == other || (one.isNaN && other.isNaN)
     case (.data(let one), .data(let other)): one == other
     case (.uid(let one), .uid(let other)): one == other
     default: false
@@ -194,16 +190,23 @@ indirect enum PlistTree: Equatable {
     }
   }
 
-  /// Whether XML keeps every value: dates of whole seconds in the years 1 to 9999 (an XML
-  /// `<date>` has no fraction), and finite reals.
+  /// Whether XML keeps every value: finite reals, and dates that `dateSurvivesXML`.
   var survivesXML: Bool {
     switch self {
     case .dictionary(let members): members.values.allSatisfy(\.survivesXML)
     case .array(let members): members.allSatisfy(\.survivesXML)
     case .real(let number): number.isFinite
-    case .date(let seconds):
-      seconds.rounded() == seconds && seconds >= -63_113_904_000 && seconds <= 252_423_993_599
+    case .date(let seconds): Self.dateSurvivesXML(seconds)
     default: true
     }
+  }
+
+  /// An XML `<date>` holds whole seconds of the years up to 9999; and Foundation on Linux
+  /// writes a date before the Gregorian reform of 1582 in the Julian calendar (days apart
+  /// from the proleptic Gregorian calendar that CoreFoundation, `plistlib` and our reader
+  /// use), so only dates from 1600 on are compared through XML. A due date is never
+  /// before 1970.
+  static func dateSurvivesXML(_ seconds: Double) -> Bool {
+    seconds.rounded() == seconds && seconds >= -12_654_403_200 && seconds <= 252_423_993_599
   }
 }

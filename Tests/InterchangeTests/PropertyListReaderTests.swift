@@ -185,6 +185,14 @@ struct XMLPropertyListReaderTests {
         ]))
   }
 
+  @Test("Dates are in the proleptic Gregorian calendar, as plistlib's, before 1582 too")
+  func gregorian() throws {
+    // Found by fuzzing: Foundation on Linux writes this date as 1442-12-23 (Julian).
+    #expect(try read(xml("<date>1443-01-01T00:00:00Z</date>")).get() == .date(-17_608_838_400))
+    #expect(try read(xml("<date>0001-01-01T00:00:00Z</date>")).get() == .date(-63_113_904_000))
+    #expect(try read(xml("<date>9999-12-31T23:59:59Z</date>")).get() == .date(252_423_993_599))
+  }
+
   @Test("A CF$UID dictionary is a UID; with another key it is a dictionary")
   func uids() throws {
     #expect(try read(xml("<dict><key>CF$UID</key><integer>12</integer></dict>")).get() == .uid(12))
@@ -209,15 +217,21 @@ struct XMLPropertyListReaderTests {
       ("<array></dict>", "line 3, column 8: </dict> closes nothing that is open"),
       ("<array><foo/></array>", "line 3, column 8: <foo> is not an element of property lists"),
       ("<string a=\"1\">x</string>", "line 3, column 9: <string> has attributes or is not closed"),
-      ("<integer>12x</integer>", "line 3, column 1: <integer> does not hold a valid integer"),
+      ("<integer>12x</integer>", "line 3, column 1: <integer> does not hold an integer"),
       (
         "<integer>9223372036854775808</integer>",
-        "line 3, column 1: <integer> does not hold a valid integer"
+        "line 3, column 1: <integer> does not hold an integer"
       ),
-      ("<date>2023-02-29T00:00:00Z</date>", "line 3, column 1: <date> does not hold a valid date"),
-      ("<date>2023-02-28</date>", "line 3, column 1: <date> does not hold a valid date"),
-      ("<data>AAE</data>", "line 3, column 1: <data> does not hold a valid data"),
-      ("<data>AA=E</data>", "line 3, column 1: <data> does not hold a valid data"),
+      (
+        "<date>2023-02-29T00:00:00Z</date>",
+        "line 3, column 1: <date> does not hold a date of the form 2026-05-01T09:00:00Z"
+      ),
+      (
+        "<date>2023-02-28</date>",
+        "line 3, column 1: <date> does not hold a date of the form 2026-05-01T09:00:00Z"
+      ),
+      ("<data>AAE</data>", "line 3, column 1: <data> does not hold base64"),
+      ("<data>AA=E</data>", "line 3, column 1: <data> does not hold base64"),
       ("<string>&bogus;</string>", "line 3, column 9: &bogus; is not an entity of XML"),
       ("<string>&#0;</string>", "line 3, column 9: &#0; is not a valid character reference"),
       (
@@ -259,6 +273,16 @@ struct XMLPropertyListReaderTests {
       readFailure(Array("<plist/>".utf8))
         == "This XML property list is malformed at line 1, column 9: the property list holds no value."
     )
+  }
+
+  @Test("A long name is shortened in the message")
+  func longName() {
+    let name = String(repeating: "a", count: 10_000)
+    for body in ["<\(name)/>", "<array></\(name)>", "<dict><\(name)/></dict>"] {
+      let message = readFailure(xml(body))
+      #expect(message?.contains(String(repeating: "a", count: 40) + "…") == true)
+      #expect((message?.count ?? 0) < 200)
+    }
   }
 
   @Test("Bytes that are not UTF-8 are refused before anything is read")
@@ -353,6 +377,25 @@ struct BinaryPropertyListReaderTests {
         ])
       ).get()
         == .integer(Int64.max))
+  }
+
+  @Test("A date that is not a number reads as one: the importer refuses it")
+  func nanDate() {
+    // Found by fuzzing (a date of NaN seconds, which no two NaNs compare equal to).
+    guard
+      case .success(.date(let seconds)) = read(file([[0x33] + [UInt8](repeating: 0xFF, count: 8)]))
+    else {
+      Issue.record("a NaN date did not read")
+      return
+    }
+    #expect(seconds.isNaN)
+    let codable = TestPlist.array([
+      .dict([
+        "name": .string("L"),
+        "items": .array([.dict(["text": .string("Milk"), "dueDate": .date(.nan)])]),
+      ])
+    ])
+    #expect(refusal(codable.binary) == "List 1, item 1: “dueDate” is not a valid date.")
   }
 
   @Test("Dictionary keys are strings, each once")

@@ -20,9 +20,10 @@ import Foundation
 package enum AppArchiveImport {
   /// Items in all lists together past which a file is refused before more are built.
   /// No visitor can keep this many: the stored file stops at 2 MiB
-  /// (`Limits.maximumStoredBytes`), and an item takes at least about 100 bytes of it,
-  /// so about 21,000 fit. The cap matters because a binary plist may name one items
-  /// array from every list: 500 lists of the same 5,000 items in a file of a few KB.
+  /// (`Limits.maximumStoredBytes`), and an item takes well over 100 bytes of it (2 MiB
+  /// holds about 12,700 items of 12 characters), so fewer than 21,000 fit. The cap
+  /// matters because a binary plist may name one items array from every list: 500 lists
+  /// of the same 5,000 items in a file of a few KB.
   package static let maximumItems = 50_000
 
   /// Whether `bytes` look like a property list, binary (`bplist00`) or XML: a cheap
@@ -106,8 +107,8 @@ private struct CodableLists {
       let number = offset + 1
       let place = AppArchiveImport.place(list: number)
       let fields = try dictionary(member, place)
-      let name = try string(fields, "name", place, required: true)!
-      let icon = try string(fields, "iconName", place, required: false)
+      let name = try requiredString(fields, "name", place)
+      let icon = try string(fields, "iconName", place)
       guard let itemsIndex = fields["items"] else {
         throw ImportFailure("\(place) has no “items”.")
       }
@@ -135,7 +136,7 @@ private struct CodableLists {
 
   func item(_ index: Int, _ place: String) throws(ImportFailure) -> ImportedItem {
     let fields = try dictionary(index, place)
-    let text = try string(fields, "text", place, required: true)!
+    let text = try requiredString(fields, "text", place)
     var dueDate: Date?
     if let dateIndex = fields["dueDate"] {
       guard case .date(let seconds) = list[dateIndex] else {
@@ -158,13 +159,20 @@ private struct CodableLists {
     return fields
   }
 
-  func string(_ fields: [String: Int], _ key: String, _ place: String, required: Bool)
-    throws(ImportFailure) -> String?
+  func requiredString(_ fields: [String: Int], _ key: String, _ place: String)
+    throws(ImportFailure) -> String
   {
-    guard let index = fields[key] else {
-      if required { throw ImportFailure("\(place) has no “\(key)”.") }
-      return nil
+    guard let value = try string(fields, key, place) else {
+      throw ImportFailure("\(place) has no “\(key)”.")
     }
+    return value
+  }
+
+  /// The string under `key`, or nil when there is none.
+  func string(_ fields: [String: Int], _ key: String, _ place: String) throws(ImportFailure)
+    -> String?
+  {
+    guard let index = fields[key] else { return nil }
     guard case .string(let value) = list[index] else {
       throw ImportFailure("\(place): “\(key)” is \(list[index].kind), not a string.")
     }

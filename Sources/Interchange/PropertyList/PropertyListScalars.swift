@@ -1,6 +1,10 @@
 /// The dates of XML property lists: `2026-05-01T09:00:00Z`, always UTC, whole seconds,
 /// as CoreFoundation and `plistlib` write them. Read by hand rather than with a
 /// `DateFormatter`, which costs microseconds a date and depends on the locale's calendar.
+/// The calendar is the proleptic Gregorian one of `plistlib` and CoreFoundation's
+/// `CFGregorianDate`; Foundation on Linux writes dates before the reform of 1582 in the
+/// Julian calendar instead (1443-01-01 there is 1443-01-10 here), which no due date
+/// meets: the model keeps them between 1970 and 9999.
 enum PropertyListDate {
   /// Seconds from 1970-01-01 to 2001-01-01, `NSDate`'s reference date.
   static let referenceDateSince1970: Int64 = 978_307_200

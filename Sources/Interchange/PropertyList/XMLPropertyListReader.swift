@@ -125,10 +125,10 @@ enum XMLPropertyListReader {
           position += 2
           let name = readName()
           skipWhitespace()
-          guard at(">") else { throw failure("expected > to end </\(name)>") }
+          guard at(">") else { throw failure("expected > to end </\(Self.shortened(name))>") }
           position += 1
           guard let frame = stack.last, name == (frame.isDictionary ? "dict" : "array") else {
-            throw failure("</\(name)> closes nothing that is open", at: tagStart)
+            throw failure("</\(Self.shortened(name))> closes nothing that is open", at: tagStart)
           }
           if let key = frame.key {
             throw failure("the key “\(Self.shortened(key))” has no value", at: tagStart)
@@ -144,7 +144,8 @@ enum XMLPropertyListReader {
         let name = readName()
         let empty = try endOfValueTag(name)
         if let frame = stack.last, frame.isDictionary, frame.key == nil, name != "key" {
-          throw failure("expected a <key> in the dictionary, found <\(name)>", at: tagStart)
+          throw failure(
+            "expected a <key> in the dictionary, found <\(Self.shortened(name))>", at: tagStart)
         }
         let object: PropertyListObject
         switch name {
@@ -179,7 +180,14 @@ enum XMLPropertyListReader {
         case "integer", "real", "date", "data":
           let text = empty ? "" : try readText(closing: name)
           guard let value = Self.scalar(name, Self.trimmed(text)) else {
-            throw failure("<\(name)> does not hold a valid \(name)", at: tagStart)
+            let expected =
+              switch name {
+              case "integer": "an integer"
+              case "real": "a number"
+              case "date": "a date of the form 2026-05-01T09:00:00Z"
+              default: "base64"
+              }
+            throw failure("<\(name)> does not hold \(expected)", at: tagStart)
           }
           object = value
         case "true", "false":
