@@ -98,7 +98,15 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .testTarget(
-      name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
+      name: "InterchangeTests",
+      dependencies: ["Interchange", "ChecklistsModel", "TestSupport", "AppArchiveFixture"]),
+    // The iOS app's Checklists.plist as its editions wrote it (NSKeyedArchiver or
+    // PropertyListEncoder), for the tests and bench-web; app-archive-writer writes one
+    // from a JSON description for the end-to-end tests.
+    .target(name: "AppArchiveFixture", path: "Tests/Tools/AppArchiveFixture"),
+    .executableTarget(
+      name: "app-archive-writer", dependencies: ["AppArchiveFixture"],
+      path: "Tests/Tools/AppArchiveWriter"),
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
     .target(name: "HTMLTemplates"),
 
@@ -182,7 +190,8 @@ let package = Package(
     .executableTarget(
       name: "bench-web",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode", "Interchange",
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
+        "Interchange", "AppArchiveFixture",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -232,7 +241,7 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
-        "Interchange", .product(name: "Logging", package: "swift-log"),
+        "Interchange", "AppArchiveFixture", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",
       exclude: ["corpus", "lsan.supp"]

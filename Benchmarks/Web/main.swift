@@ -369,6 +369,7 @@ if !profiling {
     "  (the one durable write of that change, 1,000 items: \((durableWrite / 1_000).rounded() / 1_000) ms on this disk)"
   )
 }
+if !profiling { try benchmarkAppArchiveImport() }
 let health = Request(method: .get, path: "/health")
 report(
   "GET /health", measure(200_000) { sink &+= application.respond(to: health).body.count },

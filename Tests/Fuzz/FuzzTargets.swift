@@ -23,6 +23,8 @@ enum FuzzTargets {
     "preferences-plist": preferencesPlist,
     "markdown-import": markdownImport,
     "json-import": jsonImport,
+    "app-archive": appArchive,
+    "plist-reader": plistReader,
   ]
 
   static var names: [String] { all.keys.sorted() }
