@@ -30,6 +30,7 @@ bench:
 	scripts/bench
 	scripts/bench-polling
 	.build/release/bench-scale
+	.build/release/bench-web --interchange-only
 	.build/release/bench-transfer
 
 format:

@@ -94,9 +94,22 @@ let package = Package(
     ),
 
     // Import and export: the file formats a visitor takes out and brings in.
-    .target(name: "Interchange", dependencies: ["ChecklistsModel", "Support", "MarkdownOutline"]),
+    .target(
+      name: "Interchange",
+      dependencies: [
+        "ChecklistsModel", "Support", "MarkdownOutline",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     .testTarget(
-      name: "InterchangeTests", dependencies: ["Interchange", "ChecklistsModel", "TestSupport"]),
+      name: "InterchangeTests",
+      dependencies: ["Interchange", "ChecklistsModel", "TestSupport", "AppArchiveFixture"]),
+    // The iOS app's Checklists.plist as its editions wrote it (NSKeyedArchiver or
+    // PropertyListEncoder), for the tests and bench-web; app-archive-writer writes one
+    // from a JSON description for the end-to-end tests.
+    .target(name: "AppArchiveFixture", path: "Tests/Tools/AppArchiveFixture"),
+    .executableTarget(
+      name: "app-archive-writer", dependencies: ["AppArchiveFixture"],
+      path: "Tests/Tools/AppArchiveWriter"),
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
     .target(name: "HTMLTemplates"),
 
@@ -181,7 +194,7 @@ let package = Package(
       name: "bench-web",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
-        "Interchange",
+        "Interchange", "AppArchiveFixture",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -203,7 +216,7 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        "FileSystem", "Support", "TestSupport",
+        "FileSystem", "Support", "TestSupport", "Interchange",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -242,7 +255,7 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
-        "Interchange", .product(name: "Logging", package: "swift-log"),
+        "Interchange", "AppArchiveFixture", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",
       exclude: ["corpus", "lsan.supp"]

@@ -54,6 +54,10 @@ var sink = 0
 /// `bench-web --profile N`: only N list pages, for `valgrind --tool=callgrind`.
 let profiling = CommandLine.arguments.contains("--profile")
 
+if CommandLine.arguments.contains("--interchange-only") {
+  try benchmarkInterchange()
+  exit(0)
+}
 let paths = ["/", "/lists", "/lists/123/items/456/toggle", "/lists/%2e%2e", "/settings/reset"]
 report(
   "RouteTable.resolve (5 paths)",
@@ -365,10 +369,13 @@ if !profiling {
     "  (the one durable write of that change, 1,000 items: \((durableWrite / 1_000).rounded() / 1_000) ms on this disk)"
   )
 }
+if !profiling { try benchmarkAppArchiveImport() }
 let health = Request(method: .get, path: "/health")
 report(
   "GET /health", measure(200_000) { sink &+= application.respond(to: health).body.count },
   goal: 1_000)
 
 try benchMarkdown()
+try benchmarkInterchange()
+
 print("(checksum \(sink))")

@@ -9,6 +9,7 @@ package enum TextInput {
   ///   or `Limits.maximumTextBytes` bytes (combining marks piled on one
   ///   letter).
   package static func clean(_ raw: String) throws(ChecklistsError) -> String {
+    if let plain = plainASCII(raw) { return plain }
     var scalars = String.UnicodeScalarView()
     for scalar in raw.unicodeScalars {
       if scalar.properties.generalCategory == .control {
@@ -27,6 +28,24 @@ package enum TextInput {
       throw .textTooLarge
     }
     return text
+  }
+}
+
+extension TextInput {
+  /// `raw` itself when it is printable ASCII with no space at either end
+  /// and within the limits: what `clean` would return, found in one pass
+  /// over the bytes (an import of 5,000 items spent most of its time in
+  /// the general path's scalar walk and character count).
+  fileprivate static func plainASCII(_ raw: String) -> String? {
+    var raw = raw
+    let isPlain = raw.withUTF8 { bytes in
+      guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20,
+        bytes.count <= Limits.maximumTextLength
+      else { return false }
+      for byte in bytes where byte < 0x20 || byte > 0x7E { return false }
+      return true
+    }
+    return isPlain ? raw : nil
   }
 }
 

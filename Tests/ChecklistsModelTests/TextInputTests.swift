@@ -92,4 +92,29 @@ struct TextInputTests {
   func messagesAreSentences(error: ChecklistsError) {
     #expect(error.message.hasSuffix("."))
   }
+
+  @Test(
+    "Printable ASCII is cleaned as every other text: kept whole, trimmed, refused past the limit")
+  func printableASCIIIsCleanedAsOtherText() throws {
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let length = Int.random(in: 1...40, using: &random)
+      let text = String(
+        (0..<length).map { _ in
+          Character(UnicodeScalar(UInt8.random(in: 0x20...0x7E, using: &random)))
+        })
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty {
+        #expect(throws: ChecklistsError.emptyText) { try TextInput.clean(text) }
+      } else {
+        #expect(try TextInput.clean(text) == trimmed)
+        #expect(try TextInput.clean("\t" + text + "\u{7}") == trimmed)
+      }
+    }
+    let longest = String(repeating: "a", count: Limits.maximumTextLength)
+    #expect(try TextInput.clean(longest) == longest)
+    #expect(throws: ChecklistsError.textTooLong(limit: Limits.maximumTextLength)) {
+      try TextInput.clean(longest + "b")
+    }
+  }
 }

@@ -1,5 +1,7 @@
 import ChecklistsModel
 import Foundation
+import Interchange
+import Support
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import ChecklistsWeb
 import FastCGI
 import Foundation
 import HTMLTemplates
+import Interchange
 import Logging
 import Preferences
 import Storage
@@ -21,6 +22,9 @@ enum FuzzTargets {
     "checklists-plist": checklistsPlist,
     "preferences-plist": preferencesPlist,
     "markdown-import": markdownImport,
+    "json-import": jsonImport,
+    "app-archive": appArchive,
+    "plist-reader": plistReader,
     "multipart": multipart,
   ]
 
@@ -255,6 +259,57 @@ enum FuzzTargets {
     case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
     default: false
     }
+  }
+
+  // MARK: JSON import
+
+  /// Reading never crashes and always says why it refuses; what it reads
+  /// looked like JSON and has no list or item past the limits; and what it
+  /// reads and the model accepts is exported and read again as the same
+  /// lists: the model's, and the file's once cleaned, in any order.
+  static func jsonImport(_ bytes: [UInt8]) {
+    let lists: [ImportedList]
+    do {
+      lists = try JSONImport.lists(from: bytes)
+    } catch {
+      check(error.message.hasSuffix("."), "refused without a sentence: \(error.message)")
+      return
+    }
+    check(JSONImport.looksLike(bytes), "read a file that does not start with {")
+    check(lists.count <= Limits.maximumLists, "\(lists.count) lists read")
+    for list in lists {
+      check(list.items.count <= Limits.maximumItemsPerList, "\(list.items.count) items read")
+    }
+    var model = DataModel()
+    guard (try? model.addImported(lists)) != nil else { return }
+    let exported = JSONExport.document(model, exportedAt: Date(timeIntervalSince1970: 1e9))
+    let again: [ImportedList]
+    do {
+      again = try JSONImport.lists(from: exported)
+    } catch {
+      check(false, "its own export refused: \(error.message)")
+      return
+    }
+    let modelLists = model.lists.map { list in
+      ImportedList(
+        name: list.name, icon: list.icon, sort: list.sort,
+        items: list.items.map {
+          ImportedItem(
+            text: $0.text, checked: $0.checked, dueDate: $0.dueDate, shouldRemind: $0.shouldRemind)
+        })
+    }
+    check(again == modelLists, "the export read back differs from the model")
+    let cleaned = lists.map { list in
+      var list = list
+      list.name = (try? TextInput.clean(list.name)) ?? "(refused)"
+      for index in list.items.indices {
+        list.items[index].text = (try? TextInput.clean(list.items[index].text)) ?? "(refused)"
+      }
+      return list
+    }
+    check(
+      cleaned.map { "\($0)" }.sorted() == again.map { "\($0)" }.sorted(),
+      "the export read back differs from the file")
   }
 
   static let scratchDirectory: String = {

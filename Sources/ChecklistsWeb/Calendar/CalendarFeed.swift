@@ -1,7 +1,6 @@
 import ChecklistsModel
-import Crypto
 import Foundation
-import Support
+import Interchange
 
 /// A visitor's reminders as an iCalendar file (RFC 5545): one `VEVENT` for
 /// each unchecked item with Remind me on and a due date still to come,
@@ -40,7 +39,8 @@ package struct CalendarFeed {
   /// checklists file's last write, or a later due date that has passed
   /// since (its event left the feed then).
   package let lastModified: Int64
-  /// What makes each item's `UID` this visitor's (see `uid(of:)`).
+  /// What makes each item's `UID` this visitor's (see `uid(of:)` and
+  /// `CalendarUID`, which the to-do export shares).
   let uidSalt: String
 
   /// The feed of `model` at `now`.
@@ -75,15 +75,7 @@ package struct CalendarFeed {
     self.events = events
     self.listNames = listNames
     self.lastModified = min(lastModified, nowSeconds)
-    self.uidSalt = Self.uidSalt(visitorKey: visitorKey)
-  }
-
-  /// 128 bits of SHA-256 over a label and the visitor's key: the same for
-  /// all of one visitor's items, different for every visitor.
-  static func uidSalt(visitorKey: String) -> String {
-    var input = "checklists calendar uid\n" + visitorKey
-    let digest = input.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-    return String(Hex.encode(contiguous: digest).prefix(32))
+    self.uidSalt = CalendarUID.salt(visitorKey: visitorKey)
   }
 
   /// The item's `UID`: its id (stable for good, through edits, moves and

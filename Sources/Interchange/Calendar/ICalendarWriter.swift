@@ -1,3 +1,5 @@
+import Support
+
 /// Writes iCalendar content lines (RFC 5545 §3.1) straight into bytes:
 /// each line ends in CRLF and is folded before it passes 75 octets (the
 /// continuation starts with one space), never inside a UTF-8 sequence or
@@ -6,27 +8,27 @@
 /// A line is written whole first and folded afterwards only when it is
 /// too long (rare: a long item text), so the usual line costs a few block
 /// copies rather than a check per byte.
-struct ICalendarWriter {
+package struct ICalendarWriter {
   /// The longest a physical line may be, CRLF not counted.
-  static let maximumLineOctets = 75
+  package static let maximumLineOctets = 75
 
-  private(set) var bytes: [UInt8] = []
+  package private(set) var bytes: [UInt8] = []
   /// The line being folded (kept, so folding allocates once).
   private var scratch: [UInt8] = []
 
-  init(capacity: Int = 0) {
+  package init(capacity: Int = 0) {
     bytes.reserveCapacity(capacity)
   }
 
   /// Bytes written as they are: whole lines, CRLF included, known to be
   /// short (a line made once and repeated, such as `BEGIN:VEVENT`).
-  mutating func raw(_ line: [UInt8]) {
+  package mutating func raw(_ line: [UInt8]) {
     bytes.append(contentsOf: line)
   }
 
   /// `NAME:VALUE` with a value that needs no escaping (ASCII: a keyword,
   /// a date, a duration, an id).
-  mutating func line(_ name: StaticString, _ value: String) {
+  package mutating func line(_ name: StaticString, _ value: String) {
     let start = bytes.count
     append(name)
     bytes.append(UInt8(ascii: ":"))
@@ -36,7 +38,7 @@ struct ICalendarWriter {
   }
 
   /// `NAME:VALUE` for a date-time in UTC (`20250301T170000Z`).
-  mutating func line(_ name: StaticString, utc seconds: Int64) {
+  package mutating func line(_ name: StaticString, utc seconds: Int64) {
     let start = bytes.count
     append(name)
     bytes.append(UInt8(ascii: ":"))
@@ -45,7 +47,7 @@ struct ICalendarWriter {
   }
 
   /// `NAME:` then each of `parts` as escaped text, one after another.
-  mutating func textLine(_ name: StaticString, _ parts: String...) {
+  package mutating func textLine(_ name: StaticString, _ parts: String...) {
     let start = bytes.count
     append(name)
     bytes.append(UInt8(ascii: ":"))
@@ -54,7 +56,7 @@ struct ICalendarWriter {
   }
 
   /// `NAME:`, escaped text, then bytes that need no escaping (a suffix).
-  mutating func textLine(_ name: StaticString, _ text: String, then suffix: [UInt8]) {
+  package mutating func textLine(_ name: StaticString, _ text: String, then suffix: [UInt8]) {
     let start = bytes.count
     append(name)
     bytes.append(UInt8(ascii: ":"))
@@ -64,7 +66,7 @@ struct ICalendarWriter {
   }
 
   /// `20250301T170000Z`.
-  mutating func appendUTC(_ seconds: Int64) {
+  package mutating func appendUTC(_ seconds: Int64) {
     let time = UTCTime(secondsSince1970: seconds)
     appendTwoDigits(time.year / 100)
     appendTwoDigits(time.year % 100)
@@ -78,7 +80,7 @@ struct ICalendarWriter {
   }
 
   /// A non-negative number in decimal.
-  mutating func appendNumber(_ value: Int) {
+  package mutating func appendNumber(_ value: Int) {
     if value < 10 {
       bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
       return
@@ -103,7 +105,7 @@ struct ICalendarWriter {
   /// A TEXT value escaped: `\` `;` `,` get a backslash, a line break becomes
   /// `\n`, and other control characters (which TEXT may not hold) a space.
   /// Runs that need nothing are copied whole.
-  mutating func appendText(_ text: String) {
+  package mutating func appendText(_ text: String) {
     var text = text
     let actions = Self.textActions
     text.withUTF8 { utf8 in

@@ -1,0 +1,343 @@
+import ChecklistsModel
+import Foundation
+
+/// Reads the iOS Checklists app's own `Checklists.plist`, in either form the app wrote,
+/// binary or XML:
+/// - the `NSKeyedArchiver` archive of its Objective-C and NSCoder editions: under the
+///   root key `Checklists`, an array of `Checklist` objects (`Name`, `Items`, `IconName`),
+///   each item a `ChecklistItem` (`Text`, `Checked`, `DueDate`, `ShouldRemind`, `ItemID`);
+///   see `KeyedArchive`;
+/// - the plain property list of its Codable editions: an array of dictionaries (`name`,
+///   `items`, `iconName`), each item a dictionary (`text`, `checked`, `dueDate`,
+///   `shouldRemind`, `itemID`).
+///
+/// Which form a file is comes from its content, never its name. The property list is read
+/// by our own strict readers (see `PropertyList` for why not Foundation's). Lists and
+/// items come out in the file's order with their raw texts (`DataModel.addImported`
+/// cleans them and gives new ids; the app's `ItemID` is checked to be an integer and
+/// dropped); icon names map to `ChecklistIcon` (an unknown one to Folder); due dates,
+/// checkmarks and reminders are kept.
+package enum AppArchiveImport {
+  /// Items in all lists together past which a file is refused before more are built.
+  /// No visitor can keep this many: the stored file stops at 2 MiB
+  /// (`Limits.maximumStoredBytes`), and an item takes well over 100 bytes of it (2 MiB
+  /// holds about 12,700 items of 12 characters), so fewer than 21,000 fit. The cap
+  /// matters because a binary plist may name one items array from every list: 500 lists
+  /// of the same 5,000 items in a file of a few KB.
+  package static let maximumItems = 50_000
+
+  /// Whether `bytes` look like a property list, binary (`bplist00`) or XML: a cheap
+  /// look at the first bytes, not a promise that `lists(from:)` reads them.
+  package static func looksLike(_ bytes: [UInt8]) -> Bool {
+    bytes.starts(with: BinaryPropertyListReader.magic) || XMLPropertyListReader.looksLike(bytes)
+  }
+
+  /// The lists of an app's `Checklists.plist`, in the file's order.
+  ///
+  /// - Throws: `ImportFailure` with a sentence for the visitor: not a property list, a
+  ///   damaged one, neither form, a damaged or circular archive, a class or a value of the
+  ///   wrong kind (naming the list and item), or more lists or items than can be kept.
+  package static func lists(from bytes: [UInt8]) throws(ImportFailure) -> [ImportedList] {
+    let list = try PropertyList(reading: bytes)
+    switch list.topObject {
+    case .dictionary(let header) where header["$archiver"] != nil:
+      var archive = try KeyedArchiveLists(list: list, header: header)
+      return try archive.lists()
+    case .array(let members):
+      return try CodableLists(list: list).lists(members)
+    case .dictionary(let entries) where entries["lists"] != nil && entries["nextListID"] != nil:
+      throw ImportFailure(
+        "This is a Checklists.plist of this site, not of the iOS app; to bring lists from this site, import its JSON export."
+      )
+    default:
+      throw ImportFailure(
+        "This property list is not a Checklists.plist of the iOS app: it is neither a keyed archive of checklists nor a list of checklists."
+      )
+    }
+  }
+
+  /// The app's icon names ("No Icon", "Groceries", …) are `ChecklistIcon`'s display names.
+  static func icon(named name: String?) -> ChecklistIcon {
+    guard let name else { return .folder }
+    return ChecklistIcon.allCases.first { $0.displayName == name } ?? .folder
+  }
+
+  /// A due date from seconds since 2001-01-01 UTC, which must be a finite number.
+  static func dueDate(_ seconds: Double, _ place: @autoclosure () -> String) throws(ImportFailure)
+    -> Date
+  {
+    guard seconds.isFinite else { throw ImportFailure("\(place()) is not a valid date.") }
+    return Date(timeIntervalSinceReferenceDate: seconds)
+  }
+
+  static func tooManyLists() -> ImportFailure {
+    ImportFailure(
+      "This file holds more than \(Limits.maximumLists) lists; at most \(Limits.maximumLists) can be kept."
+    )
+  }
+
+  static func tooManyItems(list: Int) -> ImportFailure {
+    ImportFailure(
+      "List \(list) holds more than \(Limits.maximumItemsPerList) items; a list holds at most \(Limits.maximumItemsPerList)."
+    )
+  }
+
+  static func tooManyItemsInAll() -> ImportFailure {
+    ImportFailure(
+      "This file holds more than \(maximumItems) items in all, more than anyone’s checklists can keep."
+    )
+  }
+
+  /// "List 2" or "List 2, item 5": where a value is, 1-based in the file's order.
+  static func place(list: Int, item: Int? = nil) -> String {
+    item.map { "List \(list), item \($0)" } ?? "List \(list)"
+  }
+}
+
+/// The Codable editions' plist: an array of list dictionaries.
+private struct CodableLists {
+  let list: PropertyList
+
+  func lists(_ members: [Int]) throws(ImportFailure) -> [ImportedList] {
+    guard members.count <= Limits.maximumLists else { throw AppArchiveImport.tooManyLists() }
+    var result: [ImportedList] = []
+    result.reserveCapacity(members.count)
+    var itemsInAll = 0
+    for (offset, member) in members.enumerated() {
+      let number = offset + 1
+      let place = AppArchiveImport.place(list: number)
+      let fields = try dictionary(member, place)
+      let name = try requiredString(fields, "name", place)
+      let icon = try string(fields, "iconName", place)
+      guard let itemsIndex = fields["items"] else {
+        throw ImportFailure("\(place) has no “items”.")
+      }
+      guard case .array(let itemMembers) = list[itemsIndex] else {
+        throw ImportFailure("\(place): “items” is \(list[itemsIndex].kind), not an array.")
+      }
+      guard itemMembers.count <= Limits.maximumItemsPerList else {
+        throw AppArchiveImport.tooManyItems(list: number)
+      }
+      itemsInAll += itemMembers.count
+      guard itemsInAll <= AppArchiveImport.maximumItems else {
+        throw AppArchiveImport.tooManyItemsInAll()
+      }
+      var items: [ImportedItem] = []
+      items.reserveCapacity(itemMembers.count)
+      for (itemOffset, itemMember) in itemMembers.enumerated() {
+        items.append(
+          try item(itemMember, AppArchiveImport.place(list: number, item: itemOffset + 1)))
+      }
+      result.append(
+        ImportedList(name: name, icon: AppArchiveImport.icon(named: icon), items: items))
+    }
+    return result
+  }
+
+  func item(_ index: Int, _ place: String) throws(ImportFailure) -> ImportedItem {
+    let fields = try dictionary(index, place)
+    let text = try requiredString(fields, "text", place)
+    var dueDate: Date?
+    if let dateIndex = fields["dueDate"] {
+      guard case .date(let seconds) = list[dateIndex] else {
+        throw ImportFailure("\(place): “dueDate” is \(list[dateIndex].kind), not a date.")
+      }
+      dueDate = try AppArchiveImport.dueDate(seconds, "\(place): “dueDate”")
+    }
+    if let idIndex = fields["itemID"], !list[idIndex].isInteger {
+      throw ImportFailure("\(place): “itemID” is \(list[idIndex].kind), not an integer.")
+    }
+    return ImportedItem(
+      text: text, checked: try bool(fields, "checked", place), dueDate: dueDate,
+      shouldRemind: try bool(fields, "shouldRemind", place))
+  }
+
+  func dictionary(_ index: Int, _ place: String) throws(ImportFailure) -> [String: Int] {
+    guard case .dictionary(let fields) = list[index] else {
+      throw ImportFailure("\(place) is \(list[index].kind), not a dictionary.")
+    }
+    return fields
+  }
+
+  func requiredString(_ fields: [String: Int], _ key: String, _ place: String)
+    throws(ImportFailure) -> String
+  {
+    guard let value = try string(fields, key, place) else {
+      throw ImportFailure("\(place) has no “\(key)”.")
+    }
+    return value
+  }
+
+  /// The string under `key`, or nil when there is none.
+  func string(_ fields: [String: Int], _ key: String, _ place: String) throws(ImportFailure)
+    -> String?
+  {
+    guard let index = fields[key] else { return nil }
+    guard case .string(let value) = list[index] else {
+      throw ImportFailure("\(place): “\(key)” is \(list[index].kind), not a string.")
+    }
+    return value
+  }
+
+  func bool(_ fields: [String: Int], _ key: String, _ place: String) throws(ImportFailure)
+    -> Bool
+  {
+    guard let index = fields[key] else { return false }
+    guard case .bool(let value) = list[index] else {
+      throw ImportFailure("\(place): “\(key)” is \(list[index].kind), not a true/false value.")
+    }
+    return value
+  }
+}
+
+/// The Objective-C and NSCoder editions' keyed archive.
+private struct KeyedArchiveLists {
+  var archive: KeyedArchive
+
+  init(list: PropertyList, header: [String: Int]) throws(ImportFailure) {
+    archive = try KeyedArchive(list, header: header)
+  }
+
+  mutating func lists() throws(ImportFailure) -> [ImportedList] {
+    guard let rootPosition = archive.top["Checklists"] else {
+      let keys = archive.top.keys.sorted().prefix(5).map { "“\(KeyedArchive.shortened($0))”" }
+      throw ImportFailure(
+        "This archive holds no checklists: its root is not “Checklists”"
+          + (keys.isEmpty ? "." : " (it holds \(keys.joined(separator: ", "))).")
+      )
+    }
+    let root = try archive.uid(at: rootPosition, "The archive’s “Checklists”")
+    try archive.checkGraph(from: root)
+    let listUIDs: [UInt64]
+    switch try archive.entry(root) {
+    case .null: return []
+    case .instance(.array, let fields):
+      listUIDs = try members(fields, "The archive’s “Checklists”")
+    case let other:
+      throw ImportFailure("The archive’s “Checklists” is \(other.kind), not an array of lists.")
+    }
+    guard listUIDs.count <= Limits.maximumLists else { throw AppArchiveImport.tooManyLists() }
+    var result: [ImportedList] = []
+    result.reserveCapacity(listUIDs.count)
+    var itemsInAll = 0
+    for (offset, uid) in listUIDs.enumerated() {
+      let number = offset + 1
+      let place = AppArchiveImport.place(list: number)
+      guard case .instance(.checklist, let fields) = try archive.entry(uid) else {
+        throw ImportFailure("\(place) is \(try archive.entry(uid).kind), not a checklist.")
+      }
+      guard let name = try string(fields, "Name", place) else {
+        throw ImportFailure("\(place) has no “Name”.")
+      }
+      let icon = try string(fields, "IconName", place)
+      guard let itemsPosition = fields["Items"] else {
+        throw ImportFailure("\(place) has no “Items”.")
+      }
+      let itemsUID = try archive.uid(at: itemsPosition, "\(place): “Items”")
+      guard case .instance(.array, let itemsFields) = try archive.entry(itemsUID) else {
+        throw ImportFailure(
+          "\(place): “Items” is \(try archive.entry(itemsUID).kind), not an array.")
+      }
+      let itemUIDs = try members(itemsFields, "\(place): “Items”")
+      guard itemUIDs.count <= Limits.maximumItemsPerList else {
+        throw AppArchiveImport.tooManyItems(list: number)
+      }
+      itemsInAll += itemUIDs.count
+      guard itemsInAll <= AppArchiveImport.maximumItems else {
+        throw AppArchiveImport.tooManyItemsInAll()
+      }
+      var items: [ImportedItem] = []
+      items.reserveCapacity(itemUIDs.count)
+      for (itemOffset, itemUID) in itemUIDs.enumerated() {
+        items.append(
+          try item(itemUID, AppArchiveImport.place(list: number, item: itemOffset + 1)))
+      }
+      result.append(
+        ImportedList(name: name, icon: AppArchiveImport.icon(named: icon), items: items))
+    }
+    return result
+  }
+
+  mutating func item(_ uid: UInt64, _ place: String) throws(ImportFailure) -> ImportedItem {
+    guard case .instance(.checklistItem, let fields) = try archive.entry(uid) else {
+      throw ImportFailure("\(place) is \(try archive.entry(uid).kind), not a checklist item.")
+    }
+    guard let text = try string(fields, "Text", place) else {
+      throw ImportFailure("\(place) has no “Text”.")
+    }
+    var dueDate: Date?
+    if let datePosition = fields["DueDate"] {
+      let dateUID = try archive.uid(at: datePosition, "\(place): “DueDate”")
+      switch try archive.entry(dateUID) {
+      case .null: break
+      case .instance(.date, let dateFields):
+        guard let timePosition = dateFields["NS.time"] else {
+          throw ImportFailure("\(place): “DueDate” has no time.")
+        }
+        let seconds: Double
+        switch archive.list[timePosition] {
+        case .real(let value): seconds = value
+        case .integer(let value): seconds = Double(value)
+        case let other:
+          throw ImportFailure("\(place): the time of “DueDate” is \(other.kind), not a number.")
+        }
+        dueDate = try AppArchiveImport.dueDate(seconds, "\(place): “DueDate”")
+      case let other:
+        throw ImportFailure("\(place): “DueDate” is \(other.kind), not a date.")
+      }
+    }
+    if let idPosition = fields["ItemID"], !archive.list[idPosition].isInteger {
+      throw ImportFailure(
+        "\(place): “ItemID” is \(archive.list[idPosition].kind), not an integer.")
+    }
+    return ImportedItem(
+      text: text, checked: try bool(fields, "Checked", place), dueDate: dueDate,
+      shouldRemind: try bool(fields, "ShouldRemind", place))
+  }
+
+  /// An array instance's members (`NS.objects`), each a UID.
+  func members(_ fields: [String: Int], _ place: String) throws(ImportFailure) -> [UInt64] {
+    guard let position = fields["NS.objects"], case .array(let members) = archive.list[position]
+    else { throw ImportFailure("\(place) is an array without its members (“NS.objects”).") }
+    var result: [UInt64] = []
+    result.reserveCapacity(members.count)
+    for member in members {
+      result.append(try archive.uid(at: member, "A member of \(place)"))
+    }
+    return result
+  }
+
+  /// The string an object refers to under `key`: a plain string of `$objects`, or an
+  /// `NSString`/`NSMutableString` instance's `NS.string`; nil when the key is missing or
+  /// refers to `$null`.
+  mutating func string(_ fields: [String: Int], _ key: String, _ place: String)
+    throws(ImportFailure) -> String?
+  {
+    guard let position = fields[key] else { return nil }
+    let uid = try archive.uid(at: position, "\(place): “\(key)”")
+    switch try archive.entry(uid) {
+    case .null: return nil
+    case .value(.string(let value)): return value
+    case .instance(.string, let stringFields):
+      guard let textPosition = stringFields["NS.string"],
+        case .string(let value) = archive.list[textPosition]
+      else { throw ImportFailure("\(place): “\(key)” is a string object without its text.") }
+      return value
+    case let other:
+      throw ImportFailure("\(place): “\(key)” is \(other.kind), not a string.")
+    }
+  }
+
+  /// A `Bool` encoded under `key` (a plain plist boolean); false when missing, as
+  /// `decodeBool(forKey:)` reads it.
+  func bool(_ fields: [String: Int], _ key: String, _ place: String) throws(ImportFailure)
+    -> Bool
+  {
+    guard let position = fields[key] else { return false }
+    guard case .bool(let value) = archive.list[position] else {
+      throw ImportFailure(
+        "\(place): “\(key)” is \(archive.list[position].kind), not a true/false value.")
+    }
+    return value
+  }
+}
