@@ -23,3 +23,18 @@ package enum StoreError: Error, Sendable {
     }
   }
 }
+
+extension StoreError {
+  /// `body`, with a failed system call or a busy lock told as the store's
+  /// errors (a busy lock is `503`, a failed system call `500`); anything
+  /// else it throws passes unchanged.
+  package static func reporting<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let busy as FileLock.Busy {
+      throw StoreError.busy(busy)
+    } catch let error as FileError {
+      throw StoreError.io(error)
+    }
+  }
+}

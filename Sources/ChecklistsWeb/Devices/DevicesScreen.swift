@@ -157,11 +157,7 @@ enum DevicesScreen {
   /// out a moment ago by another one is refused.
   static func deviceFiles<T>(_ body: () throws -> T) throws -> T {
     do {
-      return try body()
-    } catch let busy as FileLock.Busy {
-      throw StoreError.busy(busy)
-    } catch let error as FileError {
-      throw StoreError.io(error)
+      return try StoreError.reporting(body)
     } catch DeviceStore.Refusal.signedOut {
       throw WebError.forbidden
     }

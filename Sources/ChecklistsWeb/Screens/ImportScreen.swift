@@ -241,12 +241,6 @@ enum ImportScreen {
   /// Runs a change of the pending import's file, its failures told as the
   /// store's (a busy lock is `503`, a failed system call `500`).
   static func pendingFiles<T>(_ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let busy as FileLock.Busy {
-      throw StoreError.busy(busy)
-    } catch let error as FileError {
-      throw StoreError.io(error)
-    }
+    try StoreError.reporting(body)
   }
 }

@@ -86,12 +86,6 @@ extension SettingsScreen {
   /// Runs a change of the calendar's files, its failures told as the
   /// store's (a busy lock is `503`, a failed system call `500`).
   private static func calendarFiles<T>(_ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let busy as FileLock.Busy {
-      throw StoreError.busy(busy)
-    } catch let error as FileError {
-      throw StoreError.io(error)
-    }
+    try StoreError.reporting(body)
   }
 }

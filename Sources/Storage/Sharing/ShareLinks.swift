@@ -282,13 +282,7 @@ package final class ShareLinks: Sendable {
   /// `body`, with a failed system call or a busy lock told as the store's
   /// errors (`StoreError`); anything else it throws passes unchanged.
   private func mapped<T>(_ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let error as FileError {
-      throw StoreError.io(error)
-    } catch let busy as FileLock.Busy {
-      throw StoreError.busy(busy)
-    }
+    try StoreError.reporting(body)
   }
 
   private func load(_ owner: VisitorDirectory, locked: Bool) throws(StoreError) -> Shares? {
