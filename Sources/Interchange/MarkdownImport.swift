@@ -33,7 +33,7 @@ package enum MarkdownImport {
     if let failure = reader.failure { throw failure }
     guard !reader.lists.isEmpty else {
       throw ImportFailure(
-        "This Markdown file has no tasks: lines like `- [ ] Milk` or `- [x] Eggs`.")
+        "This Markdown file has no tasks: lines like “- [ ] Milk” or “- [x] Eggs”.")
     }
     return reader.lists
   }

@@ -125,7 +125,7 @@ struct MarkdownImportTests {
 
   @Test("A file with no tasks is refused, saying what a task looks like")
   func noTasks() {
-    let message = "This Markdown file has no tasks: lines like `- [ ] Milk` or `- [x] Eggs`."
+    let message = "This Markdown file has no tasks: lines like “- [ ] Milk” or “- [x] Eggs”."
     for text in ["", "# Just a heading\n", "- a plain list\n- of things\n", "> - [ ] quoted\n"] {
       #expect(failure { try imported(text) } == message, "\(text.debugDescription)")
     }
