@@ -6,6 +6,11 @@ package struct FileSnapshot: Sendable {
   package var contents: Data
   package var identity: FileIdentity
 
+  package init(contents: Data, identity: FileIdentity) {
+    self.contents = contents
+    self.identity = identity
+  }
+
   /// Reads the file at `path` through one descriptor, so the identity
   /// (`fstat`) belongs to the bytes read even if the file is replaced
   /// meanwhile; nil when it does not exist.

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where the backend keeps its documents: every visitor's property lists,
+/// the digest indexes and the server secret. The seam between the code that
+/// decides what a document holds and the engine that keeps it:
+/// `LocalDocuments` (files in the data directory, the default) or a
+/// database shared by several hosts.
+///
+/// A document is named by its path in the data directory
+/// (`DATA/users/ab/<key>/Checklists.plist`), whatever the engine: the same
+/// names, the same bytes, so export, import, `checklists check` and a
+/// migration between engines see one layout. The documents in one
+/// directory belong to one owner (a visitor, or an index's shard); every
+/// change to them is serialised by a lock named in that directory
+/// (`withLock`), and a write made while holding it is acknowledged only
+/// when the lock's body returns.
+package protocol DocumentStore: Sendable {
+  /// The identity of the document's current version (it changes with every
+  /// write); nil when there is none.
+  func identity(of path: String) throws(FileError) -> FileIdentity?
+
+  /// The document's bytes with the identity of exactly that version; nil
+  /// when there is none.
+  func snapshot(of path: String) throws(FileError) -> FileSnapshot?
+
+  /// Replaces the document with `bytes`, atomically: a reader sees the old
+  /// bytes or the new ones. Outside a lock the write is durable (with
+  /// `durable`) when this returns; inside one, when the lock's body has
+  /// returned.
+  func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError)
+
+  /// As `write`, for a document rewritten often under its owner's lock
+  /// (the checklists): the engine may reuse space the last version held.
+  func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError)
+
+  /// Creates the document with `bytes` unless it exists; false when it did
+  /// (it is left as it was). How several processes agree on one value.
+  func create(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> Bool
+
+  /// Removes the document; one that does not exist is no error.
+  func remove(_ path: String, durable: Bool) throws(FileError)
+
+  /// Makes `directory` ready to hold documents (and its lock).
+  func prepareDirectory(_ directory: String, durable: Bool) throws(FileError)
+
+  /// Runs `body` holding the exclusive lock `lockPath` (a name in the
+  /// directory of the documents it guards). Locks nest on one thread.
+  ///
+  /// - Throws: `FileLock.Busy` when the lock cannot be had in time,
+  ///   `FileError` when the engine fails, or whatever `body` throws; when
+  ///   `body` throws, what it wrote may be undone (a database) or kept (a
+  ///   file system), so bodies write last.
+  func withLock<T>(_ lockPath: String, timeout: Duration, _ body: () throws -> T) throws -> T
+
+  /// Moves an unreadable document aside under a new name, never deleting
+  /// it; returns that name. The caller holds the owner's lock.
+  func setAside(_ path: String, durable: Bool) throws(FileError) -> String
+
+  /// Notes that the owner of the lock `lockPath` was active now (what
+  /// `prune` reads); nothing when the owner has stored nothing yet.
+  func markActive(_ lockPath: String)
+
+  /// The identity of everything `directory` holds now: it changes whenever
+  /// a document in it is written, removed or set aside. What a page kept
+  /// for the directory's owner is checked against. Nil when it holds
+  /// nothing, or changed too recently for its identity to be trusted.
+  func identity(ofDirectory directory: String, now: Date) -> FileIdentity?
+
+  /// The names in `directory`, sorted; none when it does not exist.
+  func entries(ofDirectory directory: String) -> [String]
+}
+
+extension DocumentStore {
+  /// The document's bytes; nil when there is none.
+  package func read(_ path: String) throws(FileError) -> Data? {
+    try snapshot(of: path)?.contents
+  }
+
+  package func withLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
+    try withLock(lockPath, timeout: FileLock.defaultTimeout, body)
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Documents as files in the data directory: the default store, with
+/// nothing to set up. Each write goes through `AtomicFile`, each lock is a
+/// `flock` (`FileLock`), so several processes on one machine may share the
+/// directory; several machines may not (`flock` over a network file system
+/// is unreliable).
+package struct LocalDocuments: DocumentStore {
+  package init() {}
+
+  package func identity(of path: String) throws(FileError) -> FileIdentity? {
+    try FileIdentity.of(path)
+  }
+
+  package func snapshot(of path: String) throws(FileError) -> FileSnapshot? {
+    try FileSnapshot.read(path)
+  }
+
+  package func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError) {
+    try AtomicFile.write(bytes, to: path, durable: durable)
+  }
+
+  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError) {
+    try AtomicFile.replaceReusingSpare(bytes, at: path, durable: durable)
+  }
+
+  /// Writes a private candidate and `link`s it to `path`, which fails for
+  /// all but the first of several processes doing the same.
+  package func create(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> Bool {
+    let (directory, name) = AtomicFile.split(path)
+    let process = ProcessInfo.processInfo.processIdentifier
+    let candidate = "\(directory)/.\(name).new-\(process)-\(UInt64.random(in: 0...UInt64.max))"
+    try AtomicFile.write(bytes, to: candidate, durable: durable)
+    defer { try? FileNames.remove(candidate) }
+    let created = try FileNames.link(candidate, as: path)
+    if created, durable { try AtomicFile.syncDirectory(directory) }
+    return created
+  }
+
+  package func remove(_ path: String, durable: Bool) throws(FileError) {
+    try FileNames.remove(path)
+    if durable { try AtomicFile.syncDirectory(AtomicFile.split(path).directory) }
+  }
+
+  package func prepareDirectory(_ directory: String, durable: Bool) throws(FileError) {
+    try AtomicFile.createDirectory(directory, durable: durable)
+  }
+
+  package func withLock<T>(_ lockPath: String, timeout: Duration, _ body: () throws -> T) throws
+    -> T
+  {
+    try FileLock.withLock(lockPath, timeout: timeout, body)
+  }
+
+  package func setAside(_ path: String, durable: Bool) throws(FileError) -> String {
+    try CorruptFile.setAside(path, durable: durable)
+  }
+
+  package func markActive(_ lockPath: String) {
+    FileNames.markModifiedNow(lockPath)
+  }
+
+  /// The directory's own identity: every write, removal or setting aside
+  /// renames or unlinks a name in it, which moves its modification time.
+  /// A directory changed within `settleNanoseconds` is not trusted: a file
+  /// system's clock may move in steps (of 4 ms at 250 Hz), and a change
+  /// within the same step would leave the same time.
+  package func identity(ofDirectory directory: String, now: Date) -> FileIdentity? {
+    guard let identity = try? FileIdentity.of(directory) else { return nil }
+    let changed = Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
+    let age = now.timeIntervalSince1970 - changed
+    guard age >= Double(Self.settleNanoseconds) / 1e9 else { return nil }
+    return identity
+  }
+
+  /// How long ago a directory must have changed for its time to be told
+  /// apart from a later change's.
+  package static let settleNanoseconds: Int64 = 20_000_000
+
+  package func entries(ofDirectory directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+  }
+}
