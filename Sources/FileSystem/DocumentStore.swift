@@ -63,8 +63,12 @@ package protocol DocumentStore: Sendable {
   /// The identity of everything `directory` holds now: it changes whenever
   /// a document in it is written, removed or set aside. What a page kept
   /// for the directory's owner is checked against. Nil when it holds
-  /// nothing, or changed too recently for its identity to be trusted.
-  func identity(ofDirectory directory: String, now: Date) -> FileIdentity?
+  /// nothing. Its modification time is when it last changed, as far as the
+  /// engine's clock tells (zero when versions need no clock).
+  func identity(ofDirectory directory: String) -> FileIdentity?
+
+  /// True when `directory` holds anything (its owner stored something).
+  func directoryExists(_ directory: String) throws(FileError) -> Bool
 
   /// The names in `directory`, sorted; none when it does not exist.
   func entries(ofDirectory directory: String) -> [String]

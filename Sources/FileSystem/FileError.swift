@@ -15,6 +15,10 @@ package struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     self.errno = errno
   }
 
+  /// True when the store that keeps the documents (a database) could not
+  /// be reached: nothing was written, and a retry may well succeed.
+  package var isUnavailable: Bool { errno == .socketNotConnected }
+
   package var description: String {
     "\(operation) \(path): \(errno.description)"
   }

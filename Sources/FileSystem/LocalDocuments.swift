@@ -62,20 +62,13 @@ package struct LocalDocuments: DocumentStore {
 
   /// The directory's own identity: every write, removal or setting aside
   /// renames or unlinks a name in it, which moves its modification time.
-  /// A directory changed within `settleNanoseconds` is not trusted: a file
-  /// system's clock may move in steps (of 4 ms at 250 Hz), and a change
-  /// within the same step would leave the same time.
-  package func identity(ofDirectory directory: String, now: Date) -> FileIdentity? {
-    guard let identity = try? FileIdentity.of(directory) else { return nil }
-    let changed = Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
-    let age = now.timeIntervalSince1970 - changed
-    guard age >= Double(Self.settleNanoseconds) / 1e9 else { return nil }
-    return identity
+  package func identity(ofDirectory directory: String) -> FileIdentity? {
+    try? FileIdentity.of(directory)
   }
 
-  /// How long ago a directory must have changed for its time to be told
-  /// apart from a later change's.
-  package static let settleNanoseconds: Int64 = 20_000_000
+  package func directoryExists(_ directory: String) throws(FileError) -> Bool {
+    try FileStatus.of(directory) != nil
+  }
 
   package func entries(ofDirectory directory: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()

@@ -36,10 +36,12 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   @usableFromInline let cacheCapacity: Int
   @usableFromInline let lockName: String
   @usableFromInline let setAsideDurably: Bool
+  @usableFromInline let documents: any DocumentStore
   @usableFromInline let decode: @Sendable (Data) throws -> Value
   @usableFromInline let keepsInPlace: @Sendable (any Error) -> Bool
 
   /// - Parameters:
+  ///   - documents: where the files are kept.
   ///   - lockName: the name of the lock file beside each file, which its
   ///     writers hold to replace it.
   ///   - cacheCapacity: how many keys' values stay decoded.
@@ -49,12 +51,14 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   ///   - keepsInPlace: true for a decoding error that does not make the
   ///     file corrupt (it is then left in place and reported).
   package init(
-    lockName: String, cacheCapacity: Int, setAsideDurably: Bool = false,
+    documents: any DocumentStore = LocalDocuments(), lockName: String, cacheCapacity: Int,
+    setAsideDurably: Bool = false,
     decode: @escaping @Sendable (Data) throws -> Value,
     keepsInPlace: @escaping @Sendable (any Error) -> Bool = { _ in false }
   ) {
     self.cache = LockedValue(LRUCache(capacity: cacheCapacity))
     self.cacheCapacity = cacheCapacity
+    self.documents = documents
     self.lockName = lockName
     self.setAsideDurably = setAsideDurably
     self.decode = decode
@@ -101,7 +105,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   package func cacheWritten(_ value: Value, at path: String, key: String) throws(FileError)
     -> FileIdentity?
   {
-    guard let identity = try FileIdentity.of(path) else { return nil }
+    guard let identity = try documents.identity(of: path) else { return nil }
     cache.withLock { $0.setValue(Version(value: value, identity: identity), forKey: key) }
     return identity
   }
@@ -140,7 +144,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
       defer { attempt += 1 }
       let identity: FileIdentity
       do {
-        guard let found = try FileIdentity.of(path) else {
+        guard let found = try documents.identity(of: path) else {
           cache.withLock { $0.removeValue(forKey: key) }
           return nil
         }
@@ -169,8 +173,10 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   {
     let snapshot: FileSnapshot
     do {
-      if let cached, try FileIdentity.of(path) == cached.identity { return .version(cached) }
-      guard let read = try FileSnapshot.read(path) else { return .replaced }
+      if let cached, try documents.identity(of: path) == cached.identity {
+        return .version(cached)
+      }
+      guard let read = try documents.snapshot(of: path) else { return .replaced }
       snapshot = read
     } catch {
       throw .io(error)
@@ -201,14 +207,14 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     throws(VersionedFileError) -> String?
   {
     let move = { () throws(FileError) -> String? in
-      guard try FileIdentity.of(path) == version else { return nil }
-      let keptAs = try CorruptFile.setAside(path, durable: self.setAsideDurably)
+      guard try self.documents.identity(of: path) == version else { return nil }
+      let keptAs = try self.documents.setAside(path, durable: self.setAsideDurably)
       self.cache.withLock { $0.removeValue(forKey: key) }
       return keptAs
     }
     let lockPath = AtomicFile.split(path).directory + "/" + lockName
     do {
-      return locked ? try move() : try FileLock.withLock(lockPath) { try move() }
+      return locked ? try move() : try documents.withLock(lockPath) { try move() }
     } catch let error as FileError {
       throw .io(error)
     } catch let error as FileLock.Busy {

@@ -14,6 +14,8 @@ package final class Defaults: @unchecked Sendable {
   let logger: Logger
   let format: PropertyListSerialization.PropertyListFormat
   let durable: Bool
+  /// Where `Preferences.plist` files are kept.
+  package let documents: any DocumentStore
   /// Each visitor's `Preferences.plist`, parsed.
   private let file: VersionedFile<[String: PlistValue]>
 
@@ -33,16 +35,19 @@ package final class Defaults: @unchecked Sendable {
   ///     both are read whatever this says.
   ///   - durable: when false, writes skip `fsync` (tests and benchmarks only).
   ///   - cacheCapacity: how many visitors' domains stay parsed in memory.
+  ///   - documents: where the files are kept (the data directory's files
+  ///     unless told otherwise).
   package init(
     logger: Logger, format: PropertyListSerialization.PropertyListFormat = .xml,
-    durable: Bool = true,
+    durable: Bool = true, documents: any DocumentStore = LocalDocuments(),
     cacheCapacity: Int = VersionedFile<Data>.defaultCapacity
   ) {
     self.logger = logger
     self.format = format
     self.durable = durable
+    self.documents = documents
     self.file = VersionedFile(
-      lockName: PreferencesFile.lockName, cacheCapacity: cacheCapacity, setAsideDurably: durable,
+      documents: documents, lockName: PreferencesFile.lockName, cacheCapacity: cacheCapacity, setAsideDurably: durable,
       decode: { bytes in
         guard let domain = PreferencesFile.decode(bytes) else { throw PreferencesFile.NotADomain() }
         return domain
@@ -111,7 +116,7 @@ package final class Defaults: @unchecked Sendable {
   /// when it has none (an unreadable file also reads as nil).
   package func persistentDomain(forName name: String) -> [String: Any]? {
     let path = PreferencesFile.path(inDirectory: name)
-    guard (try? FileIdentity.of(path)) != nil else { return nil }
+    guard (try? documents.identity(of: path)) != nil else { return nil }
     let loaded = loadDomain(name)
     if loaded.problem != nil { return nil }
     return loaded.domain.mapValues(\.foundationValue)
@@ -137,7 +142,7 @@ package final class Defaults: @unchecked Sendable {
   /// domain in `directory` (a renewal of their cookie; see `checklists
   /// check`). Metadata only; nothing happens when there is no such file.
   package func markActive(directory: String) {
-    FileNames.markModifiedNow(PreferencesFile.lockPath(inDirectory: directory))
+    documents.markActive(PreferencesFile.lockPath(inDirectory: directory))
   }
 
   // MARK: Internals
@@ -263,9 +268,11 @@ package final class Defaults: @unchecked Sendable {
   private func write(_ batch: [Pending], directory: String) {
     let path = PreferencesFile.path(inDirectory: directory)
     do {
-      try AtomicFile.createDirectory(directory, durable: durable)
-      try FileLock.withLock(PreferencesFile.lockPath(inDirectory: directory)) {
-        () throws -> Void in
+      try documents.prepareDirectory(directory, durable: durable)
+      // Outcomes are told only once the lock's body has returned: a
+      // database acknowledges the write at that point, not before.
+      let outcomes = try documents.withLock(PreferencesFile.lockPath(inDirectory: directory)) {
+        () throws -> [CommitOutcome] in
         let (fresh, problem) = try loadLocked(directory, path: path)
         var domain = fresh
         var effective: [[[String]]] = []
@@ -278,22 +285,21 @@ package final class Defaults: @unchecked Sendable {
         // Set then removed in one batch is no change: nothing to write.
         if touched.contains(where: { domain[$0] != fresh[$0] }) {
           let bytes = try PreferencesFile.encode(domain, format: format)
-          try AtomicFile.write(bytes, to: path, durable: durable)
+          try documents.write(bytes, to: path, durable: durable)
           let cached = ((try? file.cacheWritten(domain, at: path, key: directory)) ?? nil) != nil
           lock.withLock {
             writes += 1
             if cached { lock.broadcast() }
           }
         }
-        for (request, keys) in zip(batch, effective) {
-          request.outcome = .success(
-            CommitOutcome(domain: domain, effective: keys, problem: problem))
-        }
+        return effective.map { CommitOutcome(domain: domain, effective: $0, problem: problem) }
       }
+      for (request, outcome) in zip(batch, outcomes) { request.outcome = .success(outcome) }
     } catch {
       let failure: PreferencesError
       switch error {
       case let error as PreferencesError: failure = error
+      case let error as FileError where error.isUnavailable: failure = .unavailable("\(error)")
       default: failure = .io("\(error)")
       }
       logger.error("preferences not written", metadata: ["error": "\(failure)"])

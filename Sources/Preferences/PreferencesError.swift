@@ -9,6 +9,9 @@ package enum PreferencesError: Error, Sendable, Equatable, CustomStringConvertib
   /// The preferences file could not be read or written; the message names
   /// the system call and path.
   case io(String)
+  /// The store that keeps the file (a database) cannot be reached now;
+  /// nothing was written, and a retry may succeed.
+  case unavailable(String)
 
   package var description: String {
     switch self {
@@ -17,7 +20,7 @@ package enum PreferencesError: Error, Sendable, Equatable, CustomStringConvertib
     case .notACookieValue(let key, let typeName):
       return "\(key): a \(typeName) cannot be stored in its cookie"
     case .noDirectory: return "the visitor has no directory for persistent preferences"
-    case .io(let message): return message
+    case .io(let message), .unavailable(let message): return message
     }
   }
 }

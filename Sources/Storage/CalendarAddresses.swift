@@ -29,15 +29,21 @@ package struct CalendarAddresses: Sendable {
   package let dataDirectory: String
   /// When false, writes skip `fsync` (tests and benchmarks only).
   package let durable: Bool
+  /// Where the documents are kept.
+  package let documents: any DocumentStore
 
   /// From a secret's digest to its visitor.
   package let index: DigestIndex
 
-  package init(dataDirectory: String, durable: Bool = true) {
+  package init(
+    dataDirectory: String, durable: Bool = true, documents: any DocumentStore = LocalDocuments()
+  ) {
     self.dataDirectory = dataDirectory
     self.durable = durable
+    self.documents = documents
     index = DigestIndex(
-      directory: "\(dataDirectory)/\(Self.indexDirectoryName)", durable: durable)
+      directory: "\(dataDirectory)/\(Self.indexDirectoryName)", durable: durable,
+      documents: documents)
   }
 
   /// The path of the index entry of a secret whose digest is `digest`.
@@ -53,7 +59,7 @@ package struct CalendarAddresses: Sendable {
   /// The visitor's current secret, nil when they have none (or its file
   /// is not one: then they have no working address, and may create one).
   package func secret(of visitor: VisitorDirectory) throws(FileError) -> CalendarSecret? {
-    guard let data = try AtomicFile.read(Self.secretPath(of: visitor)) else { return nil }
+    guard let data = try documents.read(Self.secretPath(of: visitor)) else { return nil }
     return DigestIndex.line(data).flatMap { CalendarSecret(text: $0) }
   }
 
@@ -111,9 +117,8 @@ package struct CalendarAddresses: Sendable {
     try locked(visitor) { () throws in
       let current = try secret(of: visitor)
       let path = Self.secretPath(of: visitor)
-      guard (try FileStatus.of(path)) != nil else { return }
-      try FileNames.remove(path)
-      if durable { try AtomicFile.syncDirectory(visitor.path) }
+      guard (try documents.identity(of: path)) != nil else { return }
+      try documents.remove(path, durable: durable)
       try afterStep(.secretRemoved)
       if let current { try removeEntry(digest: current.digest, ifLeadingTo: visitor.key) }
       try afterStep(.oldEntryRemoved)
@@ -134,8 +139,8 @@ package struct CalendarAddresses: Sendable {
     let new = CalendarSecret.random()
     try index.add(digest: new.digest, leadingTo: visitor.key)
     try afterStep(.newEntryWritten)
-    try AtomicFile.write(
-      Array("\(new.text)\n".utf8), to: Self.secretPath(of: visitor), durable: durable)
+    try documents.write(
+      Data(Array("\(new.text)\n".utf8)), to: Self.secretPath(of: visitor), durable: durable)
     try afterStep(.secretWritten)
     if let old { try removeEntry(digest: old.digest, ifLeadingTo: visitor.key) }
     try afterStep(.oldEntryRemoved)
@@ -152,8 +157,8 @@ package struct CalendarAddresses: Sendable {
   /// Runs `body` under the visitor's checklists lock, their directory made
   /// first (a visitor may ask for an address before any other change).
   private func locked<T>(_ visitor: VisitorDirectory, _ body: () throws -> T) throws -> T {
-    try AtomicFile.createDirectory(visitor.path, durable: durable)
-    return try FileLock.withLock(visitor.lockPath, body)
+    try documents.prepareDirectory(visitor.path, durable: durable)
+    return try documents.withLock(visitor.lockPath, body)
   }
 
   // MARK: Maintenance

@@ -11,6 +11,8 @@ package final class ChecklistStore: Sendable {
   /// How a store reads and writes.
   package struct Configuration: Sendable {
     package var dataDirectory: String
+    /// Where the documents are kept (files in `dataDirectory` by default).
+    package var documents: any DocumentStore
     /// Visitors whose decoded model is kept in memory (least recently used
     /// go first); decoding costs ~0.4 ms for 100 items, ~20 ms for 5,000.
     package var cacheCapacity: Int
@@ -20,10 +22,12 @@ package final class ChecklistStore: Sendable {
     package var durable: Bool
 
     package init(
-      dataDirectory: String, cacheCapacity: Int = VersionedFile<DataModel>.defaultCapacity,
+      dataDirectory: String, documents: any DocumentStore = LocalDocuments(),
+      cacheCapacity: Int = VersionedFile<DataModel>.defaultCapacity,
       format: PropertyListSerialization.PropertyListFormat = .xml, durable: Bool = true
     ) {
       self.dataDirectory = dataDirectory
+      self.documents = documents
       self.cacheCapacity = cacheCapacity
       self.format = format
       self.durable = durable
@@ -38,7 +42,8 @@ package final class ChecklistStore: Sendable {
     self.configuration = configuration
     self.logger = logger
     self.file = VersionedFile(
-      lockName: VisitorDirectory.checklistsLockName, cacheCapacity: configuration.cacheCapacity,
+      documents: configuration.documents, lockName: VisitorDirectory.checklistsLockName,
+      cacheCapacity: configuration.cacheCapacity,
       decode: { try ChecklistsFile.decode($0) },
       keepsInPlace: { $0 is DataModel.NewerVersion })  // a newer backend's file is not corrupt
   }
@@ -88,12 +93,12 @@ package final class ChecklistStore: Sendable {
     do {
       // The lock file lives in the visitor's directory, so the first change
       // creates it; a load never does.
-      try AtomicFile.createDirectory(visitor.path, durable: configuration.durable)
+      try configuration.documents.prepareDirectory(visitor.path, durable: configuration.durable)
     } catch {
       throw StoreError.io(error)
     }
     do {
-      return try FileLock.withLock(visitor.lockPath) { () throws -> T in
+      return try configuration.documents.withLock(visitor.lockPath) { () throws -> T in
         let current = try self.versioned(visitor, locked: true)
         let stored = current.model
         var model = initial(stored)
@@ -180,7 +185,7 @@ package final class ChecklistStore: Sendable {
 
   private func write(_ bytes: Data, _ model: DataModel, for visitor: VisitorDirectory) throws {
     let path = visitor.checklistsPath
-    try AtomicFile.replaceReusingSpare(bytes, at: path, durable: configuration.durable)
+    try configuration.documents.replace(bytes, at: path, durable: configuration.durable)
     guard try file.cacheWritten(model, at: path, key: visitor.key) != nil else {
       throw FileError(operation: "stat", path: path, errno: .noSuchFileOrDirectory)
     }

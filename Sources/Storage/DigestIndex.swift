@@ -16,9 +16,14 @@ package struct DigestIndex: Sendable {
   package let directory: String
   /// When false, writes skip `fsync` (tests and benchmarks only).
   package let durable: Bool
+  /// Where the documents are kept.
+  package let documents: any DocumentStore
 
-  package init(directory: String, durable: Bool) {
+  package init(
+    directory: String, durable: Bool, documents: any DocumentStore = LocalDocuments()
+  ) {
     self.directory = directory
+    self.documents = documents
     self.durable = durable
   }
 
@@ -30,7 +35,7 @@ package struct DigestIndex: Sendable {
   /// The owner key the entry of `digest` holds; nil when there is none
   /// (or it holds no key).
   package func owner(ofDigest digest: String) throws(FileError) -> String? {
-    guard let data = try AtomicFile.read(entryPath(digest: digest)), let key = Self.line(data),
+    guard let data = try documents.read(entryPath(digest: digest)), let key = Self.line(data),
       VisitorDirectory.isKey(key, inShard: String(key.prefix(2)))
     else { return nil }
     return key
@@ -39,8 +44,8 @@ package struct DigestIndex: Sendable {
   /// Writes the entry of `digest`, leading to `key`.
   package func add(digest: String, leadingTo key: String) throws(FileError) {
     let entry = entryPath(digest: digest)
-    try AtomicFile.createDirectory(AtomicFile.split(entry).directory, durable: durable)
-    try AtomicFile.write(Array("\(key)\n".utf8), to: entry, durable: durable)
+    try documents.prepareDirectory(AtomicFile.split(entry).directory, durable: durable)
+    try documents.write(Data(Array("\(key)\n".utf8)), to: entry, durable: durable)
   }
 
   /// Removes the entry of `digest` when it leads to `key` (an entry is
@@ -48,9 +53,8 @@ package struct DigestIndex: Sendable {
   /// nothing).
   package func remove(digest: String, ifLeadingTo key: String) throws(FileError) {
     let path = entryPath(digest: digest)
-    guard let data = try AtomicFile.read(path), Self.line(data) == key else { return }
-    try FileNames.remove(path)
-    if durable { try AtomicFile.syncDirectory(AtomicFile.split(path).directory) }
+    guard let data = try documents.read(path), Self.line(data) == key else { return }
+    try documents.remove(path, durable: durable)
   }
 
   // MARK: Maintenance
@@ -75,19 +79,19 @@ package struct DigestIndex: Sendable {
   /// come back with the digest and key nil.
   package func entries() -> [Entry] {
     var found: [Entry] = []
-    for shard in VisitorDirectory.sortedEntries(directory) {
+    for shard in documents.entries(ofDirectory: directory) {
       let shardPath = "\(directory)/\(shard)"
       guard VisitorDirectory.isShard(shard) else {
         found.append(Entry(path: shardPath, digest: nil, key: nil))
         continue
       }
-      for name in VisitorDirectory.sortedEntries(shardPath) {
+      for name in documents.entries(ofDirectory: shardPath) {
         let path = "\(shardPath)/\(name)"
         guard VisitorDirectory.isKey(name, inShard: shard) else {
           found.append(Entry(path: path, digest: nil, key: nil))
           continue
         }
-        let key = (try? AtomicFile.read(path)).flatMap { $0 }.flatMap(Self.line)
+        let key = (try? documents.read(path)).flatMap { $0 }.flatMap(Self.line)
         let valid =
           key.flatMap { VisitorDirectory.isKey($0, inShard: String($0.prefix(2))) } == true
         found.append(Entry(path: path, digest: name, key: valid ? key : nil))
@@ -116,7 +120,7 @@ package struct DigestIndex: Sendable {
           case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
           (try? FileStatus.of(owner.path)) != nil
         {
-          stale = try FileLock.withLock(owner.lockPath) { () throws -> Bool in
+          stale = try documents.withLock(owner.lockPath) { () throws -> Bool in
             guard !isCurrent(entry) else { return false }
             try removeStale(entry.path)
             return true

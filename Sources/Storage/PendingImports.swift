@@ -61,12 +61,16 @@ package struct PendingImports: Sendable {
 
   /// When false, writes skip `fsync` (tests and benchmarks only).
   package let durable: Bool
+  /// Where the documents are kept.
+  package let documents: any DocumentStore
   private let file: VersionedFile<Stored>
 
-  package init(durable: Bool = true) {
+  package init(durable: Bool = true, documents: any DocumentStore = LocalDocuments()) {
     self.durable = durable
+    self.documents = documents
     file = VersionedFile(
-      lockName: Self.lockName, cacheCapacity: Self.cacheCapacity, setAsideDurably: durable,
+      documents: documents, lockName: Self.lockName, cacheCapacity: Self.cacheCapacity,
+      setAsideDurably: durable,
       decode: { data in Stored(pending: try Self.decode(data), digest: Self.digest(of: data)) })
   }
 
@@ -100,8 +104,8 @@ package struct PendingImports: Sendable {
   ///
   /// - Throws: `FileLock.Busy`, `FileError`, or what `body` throws.
   package func withLock<T>(_ owner: VisitorDirectory, _ body: () throws -> T) throws -> T {
-    try AtomicFile.createDirectory(owner.path, durable: durable)
-    return try FileLock.withLock(Self.lockPath(of: owner), body)
+    try documents.prepareDirectory(owner.path, durable: durable)
+    return try documents.withLock(Self.lockPath(of: owner), body)
   }
 
   /// Writes `pending` as the owner's pending import, replacing any other;
@@ -113,7 +117,7 @@ package struct PendingImports: Sendable {
     pending.created = DueDate.wholeSeconds(pending.created)
     let bytes = try Self.encode(pending)
     let path = Self.path(of: owner)
-    try AtomicFile.write(bytes, to: path, durable: durable)
+    try documents.write(Data(bytes), to: path, durable: durable)
     let stored = Stored(pending: Self.decoded(pending), digest: Self.digest(of: bytes))
     try file.cacheWritten(stored, at: path, key: owner.key)
     return stored.digest
@@ -146,9 +150,8 @@ package struct PendingImports: Sendable {
   /// Removes the owner's pending import; nothing happens when there is none.
   package func remove(of owner: VisitorDirectory) throws(FileError) {
     let path = Self.path(of: owner)
-    guard (try FileStatus.of(path)) != nil else { return }
-    try FileNames.remove(path)
-    if durable { try AtomicFile.syncDirectory(owner.path) }
+    guard (try documents.identity(of: path)) != nil else { return }
+    try documents.remove(path, durable: durable)
   }
 
   // MARK: The file's format

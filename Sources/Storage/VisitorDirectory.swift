@@ -46,8 +46,8 @@ package struct VisitorDirectory: Sendable, Equatable {
   /// Metadata only: no file is created or written, so a crawler's requests
   /// still cost no disk, and the directory itself is untouched, so the
   /// pages kept for the visitor stay valid.
-  package func markActive() {
-    FileNames.markModifiedNow(lockPath)
+  package func markActive(in documents: any DocumentStore) {
+    documents.markActive(lockPath)
   }
 }
 

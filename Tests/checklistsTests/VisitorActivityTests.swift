@@ -22,7 +22,7 @@ import checklists
   /// What a renewal of the visitor's cookie does (`VisitorSession`): each
   /// owner marks its lock file.
   private func markActive(_ visitor: VisitorDirectory) {
-    visitor.markActive()
+    visitor.markActive(in: LocalDocuments())
     Defaults(logger: Logger(label: "VisitorActivityTests")).markActive(directory: visitor.path)
   }
 

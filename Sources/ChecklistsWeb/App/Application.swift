@@ -19,6 +19,8 @@ package final class Application: Sendable {
   let icons: IconLibrary
   let defaults: Defaults
   let store: ChecklistStore
+  /// Where every document is kept: files, or a database several hosts share.
+  let documents: any DocumentStore
   /// The visitors' private calendar addresses (secrets and their index).
   let calendars: CalendarAddresses
   /// Which owner each browser acts for; link codes; sign-out.
@@ -42,38 +44,41 @@ package final class Application: Sendable {
   package init(configuration: ApplicationConfiguration, logger: Logger) throws {
     self.configuration = configuration
     self.logger = logger
-    try FileManager.default.createDirectory(
-      atPath: configuration.dataDirectory, withIntermediateDirectories: true,
-      attributes: [.posixPermissions: 0o700])
+    documents = configuration.documents
+    try documents.prepareDirectory(configuration.dataDirectory, durable: configuration.durable)
     let templates = try TemplateLibrary(directory: configuration.templatesDirectory)
     renderer = PageRenderer(
       templates: templates, assets: try Assets(publicDirectory: configuration.publicDirectory))
     icons = try IconLibrary(publicDirectory: configuration.publicDirectory)
     csrf = CSRF(
       secret: try ServerSecret.loadOrCreate(
-        inDirectory: configuration.dataDirectory, durable: configuration.durable),
+        inDirectory: configuration.dataDirectory, documents: documents,
+        durable: configuration.durable),
       publicOrigin: configuration.publicOrigin)
     defaults = Defaults(
-      logger: logger, durable: configuration.durable,
+      logger: logger, durable: configuration.durable, documents: documents,
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
-    memo = ResponseMemo(capacity: configuration.memoCapacity)
-    sharedPages = ResponseMemo(capacity: configuration.memoCapacity)
+    memo = ResponseMemo(capacity: configuration.memoCapacity, documents: documents)
+    sharedPages = ResponseMemo(capacity: configuration.memoCapacity, documents: documents)
     routes = .checklists  // built here, so a mistake in the table stops the start
     store = ChecklistStore(
       configuration: .init(
-        dataDirectory: configuration.dataDirectory, cacheCapacity: configuration.cacheCapacity,
-        durable: configuration.durable),
+        dataDirectory: configuration.dataDirectory, documents: documents,
+        cacheCapacity: configuration.cacheCapacity, durable: configuration.durable),
       logger: logger)
     calendars = CalendarAddresses(
-      dataDirectory: configuration.dataDirectory, durable: configuration.durable)
+      dataDirectory: configuration.dataDirectory, durable: configuration.durable,
+      documents: documents)
     devices = DeviceStore(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable,
+      documents: documents,
       cacheCapacity: configuration.cacheCapacity, logger: logger)
     shares = ShareLinks(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable,
+      documents: documents,
       cacheCapacity: configuration.cacheCapacity, logger: logger)
-    pendingImports = PendingImports(durable: configuration.durable)
+    pendingImports = PendingImports(durable: configuration.durable, documents: documents)
   }
 
   /// The upload routes' body caps by path, for the FastCGI server
@@ -126,7 +131,7 @@ package final class Application: Sendable {
   ) -> Response {
     let cookies = request.cookies
     let visitor = visitor(cookies, request, now: now)
-    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path, now: now)
+    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path, in: documents, now: now)
     var unconditional = request
     if request.headerFields.hasField(.ifNoneMatch) {
       unconditional.head.headerFields[.ifNoneMatch] = nil
@@ -225,7 +230,14 @@ package final class Application: Sendable {
       logger.error("store: \(error.message) (\(route))")
       if case .unreadable = error { return .unreadableData }
       if case .busy = error { return .busy }
+      if case .io(let error) = error, error.isUnavailable { return .storeUnavailable }
       return .internalError
+    case let error as FileError where error.isUnavailable:
+      logger.error("\(route): \(error)")
+      return .storeUnavailable
+    case PreferencesError.unavailable(let message):
+      logger.error("\(route): \(message)")
+      return .storeUnavailable
     default:
       logger.error("\(route): \(error)")
       return .internalError

@@ -12,6 +12,10 @@ package struct ApplicationConfiguration: Sendable {
 
   /// The data directory: `secret` and `users/…` live here.
   package var dataDirectory: String
+  /// Where the documents under `dataDirectory` are kept: files there (the
+  /// default), or a database several hosts share, which names them by the
+  /// same paths.
+  package var documents: any DocumentStore
   /// The Mustache templates (`Templates/`).
   package var templatesDirectory: String
   /// The static front end nginx serves (`Public/`): the assets are
@@ -31,12 +35,14 @@ package struct ApplicationConfiguration: Sendable {
   package var publicOrigin: PublicOrigin?
 
   package init(
-    dataDirectory: String, templatesDirectory: String = "Templates",
+    dataDirectory: String, documents: any DocumentStore = LocalDocuments(),
+    templatesDirectory: String = "Templates",
     publicDirectory: String = "Public", durable: Bool = true,
     cacheCapacity: Int = defaultCacheCapacity, memoCapacity: Int = defaultMemoCapacity,
     publicOrigin: PublicOrigin? = nil
   ) {
     self.dataDirectory = dataDirectory
+    self.documents = documents
     self.templatesDirectory = templatesDirectory
     self.publicDirectory = publicDirectory
     self.durable = durable

@@ -118,7 +118,7 @@ struct VisitorSession {
     preferences = defaults.visitor(directory: directory.path, cookieValues: cookieValues)
     if sendsVisitorCookie && !isNew {
       preferences.renewCookies()
-      directory.markActive()
+      directory.markActive(in: defaults.documents)
       defaults.markActive(directory: directory.path)
       if browserID != nil { try? devices.noteSeen(owner: directory, token: id.hex, now: now) }
     }

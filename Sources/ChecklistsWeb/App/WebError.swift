@@ -74,6 +74,15 @@ struct WebError: Error, Sendable {
       "Your checklists are busy with other changes sent at the same time. Nothing was changed by this one; try again in a moment.",
     headerFields: [.retryAfter: "1"])
 
+  /// The database that keeps the documents cannot be reached just now
+  /// (a restart, a failover): nothing was changed, and the browser may
+  /// retry once the connection is back.
+  static let storeUnavailable = WebError(
+    status: .serviceUnavailable, title: "Unavailable for a moment",
+    message:
+      "Your checklists cannot be reached for a moment. Nothing was changed by this request; try again in a few seconds.",
+    headerFields: [.retryAfter: "2"])
+
   static let internalError = WebError(
     status: .internalServerError, title: "Something went wrong",
     message: "The server could not complete this request. Nothing was changed; try again.")

@@ -89,8 +89,8 @@ final class ResponseMemo: Sendable {
     /// recently to be trusted (the answer is then computed, not kept).
     /// `now` is read before the directory is, so a change in between only
     /// looks younger than it is.
-    static func of(_ directory: String, now: Date) -> Version? {
-      guard let identity = try? FileIdentity.of(directory) else { return nil }
+    static func of(_ directory: String, in documents: any DocumentStore, now: Date) -> Version? {
+      guard let identity = documents.identity(ofDirectory: directory) else { return nil }
       let changed =
         Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
       let age = now.timeIntervalSince1970 - changed
@@ -98,7 +98,9 @@ final class ResponseMemo: Sendable {
       return Version(directory: directory, identity: identity)
     }
 
-    var isCurrent: Bool { (try? FileIdentity.of(directory)) == identity }
+    func isCurrent(in documents: any DocumentStore) -> Bool {
+      documents.identity(ofDirectory: directory) == identity
+    }
   }
 
   /// A kept answer. A page over `maximumBodyBytes` is kept
@@ -127,8 +129,11 @@ final class ResponseMemo: Sendable {
   }
 
   private let entries: LockedValue<LRUCache<Key, Entry>>
+  /// Where the directories that answers were computed from live.
+  let documents: any DocumentStore
 
-  init(capacity: Int) {
+  init(capacity: Int, documents: any DocumentStore) {
+    self.documents = documents
     entries = LockedValue(LRUCache(capacity: max(capacity, 1)))
   }
 
@@ -136,7 +141,7 @@ final class ResponseMemo: Sendable {
   /// its visitor cookie is not yet due (`now` in seconds since 1970).
   func entry(for key: Key, now: Int64) -> Entry? {
     guard let entry = entries.withLock({ $0.value(forKey: key) }), now < entry.until,
-      entry.version.isCurrent
+      entry.version.isCurrent(in: documents)
     else { return nil }
     return entry
   }

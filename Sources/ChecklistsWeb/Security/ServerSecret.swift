@@ -42,48 +42,43 @@ package struct ServerSecret: Sendable {
 
   /// Reads `directory/secret`, creating it first when it does not exist.
   ///
-  /// Creation is safe when two processes start at once: each writes its
-  /// candidate to a private temporary file and `link`s it to `secret`, which
-  /// fails with `EEXIST` for all but the first; then every process reads the
-  /// file back and so uses the winner's bytes. An existing file is never
+  /// Creation is safe when two processes (or hosts) start at once: each
+  /// offers its candidate with `DocumentStore.create`, which only the first
+  /// wins; then every process reads the document back and so uses the
+  /// winner's bytes. An existing file is never
   /// replaced, even when it is unreadable or the wrong size: that is an
   /// error for an operator to look at, not a reason to log everyone out.
   ///
   /// - Parameters:
   ///   - directory: the data directory; it must exist.
+  ///   - documents: where it is kept (a database shared by several hosts
+  ///     gives them all one secret, so each accepts the others' cookies).
   ///   - durable: when false, skips the `fsync` calls (tests).
   /// - Throws: `ServerSecretError`.
-  package static func loadOrCreate(inDirectory directory: String, durable: Bool = true)
-    throws(ServerSecretError) -> ServerSecret
-  {
+  package static func loadOrCreate(
+    inDirectory directory: String, documents: any DocumentStore = LocalDocuments(),
+    durable: Bool = true
+  ) throws(ServerSecretError) -> ServerSecret {
     let path = "\(directory)/\(fileName)"
-    if let existing = try read(path) { return existing }
-    let process = ProcessInfo.processInfo.processIdentifier
-    let candidate = "\(directory)/.\(fileName).new-\(process)-\(UInt64.random(in: 0...UInt64.max))"
+    if let existing = try read(path, in: documents) { return existing }
     do {
-      try AtomicFile.write(randomBytes(), to: candidate, durable: durable)
-    } catch {
-      throw .file(error)
-    }
-    defer { try? FileNames.remove(candidate) }
-    do {
-      if try FileNames.link(candidate, as: path), durable {
-        try AtomicFile.syncDirectory(directory)
-      }
+      _ = try documents.create(Data(randomBytes()), at: path, durable: durable)
     } catch {
       throw .file(error)
     }
     // Whoever won the race, the file now holds the one secret everybody uses.
-    guard let secret = try read(path) else {
+    guard let secret = try read(path, in: documents) else {
       throw .file(FileError(operation: "open", path: path, errno: .noSuchFileOrDirectory))
     }
     return secret
   }
 
   /// The secret in `path`, nil when the file does not exist.
-  private static func read(_ path: String) throws(ServerSecretError) -> ServerSecret? {
+  private static func read(_ path: String, in documents: any DocumentStore)
+    throws(ServerSecretError) -> ServerSecret?
+  {
     let data: Data?
-    do { data = try AtomicFile.read(path) } catch { throw .file(error) }
+    do { data = try documents.read(path) } catch { throw .file(error) }
     guard let data else { return nil }
     guard let secret = ServerSecret(bytes: [UInt8](data)) else {
       throw .wrongLength(path: path, byteCount: data.count)

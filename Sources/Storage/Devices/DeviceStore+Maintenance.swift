@@ -21,7 +21,7 @@ extension DeviceStore {
   /// Unlike `devices(of:)`, an unreadable file is left where it is (and
   /// thrown): `check` reports it, and only `check --repair` sets it aside.
   package func storedDevices(of owner: VisitorDirectory) throws -> Devices? {
-    guard let data = try AtomicFile.read(Self.path(of: owner)) else { return nil }
+    guard let data = try documents.read(Self.path(of: owner)) else { return nil }
     return try Devices.decode(data)
   }
 
@@ -138,7 +138,7 @@ extension DeviceStore {
           case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
           (try? FileStatus.of(owner.path)) != nil
         {
-          stale = try FileLock.withLock(owner.lockPath) { () throws -> Bool in
+          stale = try documents.withLock(owner.lockPath) { () throws -> Bool in
             guard state(entry) == .stale else { return false }
             try index.removeStale(entry.path)
             return true

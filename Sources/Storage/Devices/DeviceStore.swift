@@ -28,6 +28,8 @@ package final class DeviceStore: Sendable {
   package let dataDirectory: String
   /// When false, writes skip `fsync` (tests and benchmarks only).
   package let durable: Bool
+  /// Where the documents are kept.
+  package let documents: any DocumentStore
   /// From a linked browser's token digest to its owner.
   package let browserIndex: DigestIndex
   /// From a pending link code's digest to its owner.
@@ -36,17 +38,21 @@ package final class DeviceStore: Sendable {
   private let logger: Logger
 
   package init(
-    dataDirectory: String, durable: Bool = true,
+    dataDirectory: String, durable: Bool = true, documents: any DocumentStore = LocalDocuments(),
     cacheCapacity: Int = VersionedFile<Devices>.defaultCapacity,
     logger: Logger = Logger(label: "checklists.devices")
   ) {
     self.dataDirectory = dataDirectory
     self.durable = durable
+    self.documents = documents
     self.logger = logger
-    browserIndex = DigestIndex(directory: "\(dataDirectory)/browsers", durable: durable)
-    codeIndex = DigestIndex(directory: "\(dataDirectory)/links", durable: durable)
+    browserIndex = DigestIndex(
+      directory: "\(dataDirectory)/browsers", durable: durable, documents: documents)
+    codeIndex = DigestIndex(
+      directory: "\(dataDirectory)/links", durable: durable, documents: documents)
     file = VersionedFile(
-      lockName: VisitorDirectory.checklistsLockName, cacheCapacity: cacheCapacity,
+      documents: documents, lockName: VisitorDirectory.checklistsLockName,
+      cacheCapacity: cacheCapacity,
       setAsideDurably: durable, decode: { try Devices.decode($0) })
   }
 
@@ -159,7 +165,7 @@ package final class DeviceStore: Sendable {
     let digest = code.digest
     guard let key = try codeIndex.owner(ofDigest: digest) else { throw Refusal.invalidCode }
     let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key)
-    guard (try FileStatus.of(owner.path)) != nil else { throw Refusal.invalidCode }
+    guard try documents.directoryExists(owner.path) else { throw Refusal.invalidCode }
     try change(owner) { devices in
       guard let pending = devices.code, SecretDigest.constantTimeEqual(pending.digest, digest),
         pending.expires > now,
@@ -273,15 +279,15 @@ package final class DeviceStore: Sendable {
   private func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
     -> T
   {
-    try AtomicFile.createDirectory(owner.path, durable: durable)
-    return try FileLock.withLock(owner.lockPath) { () throws -> T in
+    try documents.prepareDirectory(owner.path, durable: durable)
+    return try documents.withLock(owner.lockPath) { () throws -> T in
       let stored = try load(owner, locked: true)
       var devices = stored ?? Devices()
       let result = try body(&devices)
       if devices != stored ?? Devices() {
         try devices.validate()
         let path = Self.path(of: owner)
-        try AtomicFile.write(try devices.encoded(), to: path, durable: durable)
+        try documents.write(Data(try devices.encoded()), to: path, durable: durable)
         try file.cacheWritten(devices, at: path, key: owner.key)
       }
       return result

@@ -32,23 +32,28 @@ package final class ShareLinks: Sendable {
   package let dataDirectory: String
   /// When false, writes skip `fsync` (tests and benchmarks only).
   package let durable: Bool
+  /// Where the documents are kept.
+  package let documents: any DocumentStore
   /// From a token's digest to its owner.
   package let index: DigestIndex
   private let file: VersionedFile<Shares>
   private let logger: Logger
 
   package init(
-    dataDirectory: String, durable: Bool = true,
+    dataDirectory: String, durable: Bool = true, documents: any DocumentStore = LocalDocuments(),
     cacheCapacity: Int = VersionedFile<Shares>.defaultCapacity,
     logger: Logger = Logger(label: "checklists.shares")
   ) {
     self.dataDirectory = dataDirectory
     self.durable = durable
+    self.documents = documents
     self.logger = logger
     index = DigestIndex(
-      directory: "\(dataDirectory)/\(Self.indexDirectoryName)", durable: durable)
+      directory: "\(dataDirectory)/\(Self.indexDirectoryName)", durable: durable,
+      documents: documents)
     file = VersionedFile(
-      lockName: VisitorDirectory.checklistsLockName, cacheCapacity: cacheCapacity,
+      documents: documents, lockName: VisitorDirectory.checklistsLockName,
+      cacheCapacity: cacheCapacity,
       setAsideDurably: durable, decode: { try Shares.decode($0) })
   }
 
@@ -229,7 +234,9 @@ package final class ShareLinks: Sendable {
     _ kind: ShareKind, list listID: Int, of owner: VisitorDirectory,
     afterStep: (Step) throws -> Void = { _ in }
   ) throws -> Bool {
-    guard (try mapped { () throws in try FileStatus.of(owner.path) }) != nil else { return false }
+    guard (try mapped { () throws in try documents.directoryExists(owner.path) }) else {
+      return false
+    }
     return try locked(owner, creating: false) { () throws -> Bool in
       guard var shares = try load(owner, locked: true),
         let link = shares.link(list: listID, kind: kind)
@@ -257,7 +264,7 @@ package final class ShareLinks: Sendable {
   private func write(_ shares: Shares, for owner: VisitorDirectory) throws {
     let path = Self.path(of: owner)
     try mapped { () throws in
-      try AtomicFile.write(try shares.encoded(), to: path, durable: durable)
+      try documents.write(Data(try shares.encoded()), to: path, durable: durable)
       try file.cacheWritten(shares, at: path, key: owner.key)
     }
   }
@@ -274,8 +281,8 @@ package final class ShareLinks: Sendable {
     _ owner: VisitorDirectory, creating: Bool, _ body: () throws -> T
   ) throws -> T {
     try mapped { () throws -> T in
-      if creating { try AtomicFile.createDirectory(owner.path, durable: durable) }
-      return try FileLock.withLock(owner.lockPath, body)
+      if creating { try documents.prepareDirectory(owner.path, durable: durable) }
+      return try documents.withLock(owner.lockPath, body)
     }
   }
 

@@ -69,24 +69,28 @@ package enum DataCheck {
   ///   - repair: move unreadable files aside (`<name>.corrupt-<timestamp>`),
   ///     as the stores do when they meet one.
   ///   - now: when pending link codes expire from.
-  package static func run(dataDirectory: String, repair: Bool, now: Date = Date()) -> Report {
+  ///   - documents: where the documents are (the files in `dataDirectory`
+  ///     unless told otherwise).
+  package static func run(
+    dataDirectory: String, documents: any DocumentStore = LocalDocuments(), repair: Bool,
+    now: Date = Date()
+  ) -> Report {
     var report = Report()
-    let fileManager = FileManager.default
     let users = dataDirectory + "/users"
-    var isDirectory: ObjCBool = false
-    let devices = DeviceStore(dataDirectory: dataDirectory)
-    checkCalendarIndex(dataDirectory: dataDirectory, now: now, into: &report)
-    checkShareIndex(dataDirectory: dataDirectory, now: now, into: &report)
+    let devices = DeviceStore(dataDirectory: dataDirectory, documents: documents)
+    let calendars = CalendarAddresses(dataDirectory: dataDirectory, documents: documents)
+    checkCalendarIndex(calendars, now: now, into: &report)
+    checkShareIndex(
+      ShareLinks(dataDirectory: dataDirectory, documents: documents), now: now, into: &report)
     checkDeviceIndexes(devices, now: now, into: &report)
-    guard fileManager.fileExists(atPath: users, isDirectory: &isDirectory), isDirectory.boolValue
-    else { return report }  // nobody has stored anything yet
-    for shard in VisitorDirectory.sortedEntries(users) {
+    // Nothing under users/ when nobody has stored anything yet.
+    for shard in documents.entries(ofDirectory: users) {
       let shardPath = "\(users)/\(shard)"
       guard VisitorDirectory.isShard(shard) else {
         report.problems.append(Problem(path: shardPath, reason: "not a shard directory"))
         continue
       }
-      for key in VisitorDirectory.sortedEntries(shardPath) {
+      for key in documents.entries(ofDirectory: shardPath) {
         let visitorPath = "\(shardPath)/\(key)"
         guard VisitorDirectory.isKey(key, inShard: shard) else {
           report.problems.append(Problem(path: visitorPath, reason: "not a visitor directory"))
@@ -94,21 +98,24 @@ package enum DataCheck {
         }
         report.visitors += 1
         let visitor = VisitorDirectory(dataDirectory: dataDirectory, key: key)
-        check(visitor.checklistsPath, lock: visitor.lockPath, repair: repair, into: &report) {
-          data in
+        check(
+          visitor.checklistsPath, lock: visitor.lockPath, in: documents, repair: repair,
+          into: &report
+        ) { data in
           _ = try ChecklistStore.decodeChecklistsFile(data)
         }
         check(
           PreferencesFile.path(inDirectory: visitor.path),
-          lock: PreferencesFile.lockPath(inDirectory: visitor.path), repair: repair, into: &report
+          lock: PreferencesFile.lockPath(inDirectory: visitor.path), in: documents, repair: repair,
+          into: &report
         ) { data in
           guard !BinaryPropertyList.isUnsafeToParse(data) else { throw NotADictionary() }
           let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
           guard plist is [String: Any] else { throw NotADictionary() }
         }
-        checkCalendarSecret(of: visitor, dataDirectory: dataDirectory, into: &report)
+        checkCalendarSecret(of: visitor, calendars, into: &report)
         checkDevices(of: visitor, in: devices, repair: repair, now: now, into: &report)
-        checkPendingImport(of: visitor, repair: repair, now: now, into: &report)
+        checkPendingImport(of: visitor, in: documents, repair: repair, now: now, into: &report)
       }
     }
     return report
@@ -117,11 +124,10 @@ package enum DataCheck {
   /// A visitor's `Calendar.secret`, when there is one: 64 hex digits whose
   /// index entry leads back to them (else their address would be `404`).
   private static func checkCalendarSecret(
-    of visitor: VisitorDirectory, dataDirectory: String, into report: inout Report
+    of visitor: VisitorDirectory, _ calendars: CalendarAddresses, into report: inout Report
   ) {
-    let calendars = CalendarAddresses(dataDirectory: dataDirectory)
     let path = CalendarAddresses.secretPath(of: visitor)
-    guard (try? FileStatus.of(path)) != nil else { return }
+    guard (try? calendars.documents.identity(of: path)) != nil else { return }
     report.filesChecked += 1
     guard let secret = try? calendars.secret(of: visitor) else {
       report.problems.append(Problem(path: path, reason: "not a calendar secret"))
@@ -142,12 +148,13 @@ package enum DataCheck {
   /// An owner's `PendingImport.plist`, when there is one: it decodes, and
   /// is counted as waiting or expired.
   private static func checkPendingImport(
-    of owner: VisitorDirectory, repair: Bool, now: Date, into report: inout Report
+    of owner: VisitorDirectory, in documents: any DocumentStore, repair: Bool, now: Date,
+    into report: inout Report
   ) {
     var pending: PendingImport?
     check(
-      PendingImports.path(of: owner), lock: PendingImports.lockPath(of: owner), repair: repair,
-      into: &report
+      PendingImports.path(of: owner), lock: PendingImports.lockPath(of: owner), in: documents,
+      repair: repair, into: &report
     ) { data in
       pending = try PendingImports.decode(data)
     }
@@ -161,8 +168,7 @@ package enum DataCheck {
 
   /// Every file under `DATA/shares` must be an entry or the temporary
   /// file of one; entries that lead nowhere are counted.
-  private static func checkShareIndex(dataDirectory: String, now: Date, into report: inout Report) {
-    let shares = ShareLinks(dataDirectory: dataDirectory)
+  private static func checkShareIndex(_ shares: ShareLinks, now: Date, into report: inout Report) {
     for entry in shares.entries() {
       if entry.digest == nil, let old = DigestIndex.leftover(entry.path, now: now) {
         if old { report.staleShareEntries += 1 }
@@ -180,9 +186,8 @@ package enum DataCheck {
   /// holding a visitor's key) or the temporary file of one; entries that
   /// lead nowhere (and temporary files an hour old) are counted.
   private static func checkCalendarIndex(
-    dataDirectory: String, now: Date, into report: inout Report
+    _ calendars: CalendarAddresses, now: Date, into report: inout Report
   ) {
-    let calendars = CalendarAddresses(dataDirectory: dataDirectory)
     for entry in calendars.entries() {
       if entry.digest == nil, let old = DigestIndex.leftover(entry.path, now: now) {
         if old { report.staleCalendarEntries += 1 }
@@ -207,7 +212,8 @@ package enum DataCheck {
   ) {
     let path = DeviceStore.path(of: owner)
     var decoded: Devices?
-    check(path, lock: owner.lockPath, repair: repair, into: &report) { data in
+    check(path, lock: owner.lockPath, in: devices.documents, repair: repair, into: &report) {
+      data in
       decoded = try Devices.decode(data)
     }
     guard let decoded else { return }
@@ -269,12 +275,13 @@ package enum DataCheck {
   /// it aside and written a good version since the first read; that
   /// version is left in place and not reported.
   private static func check(
-    _ path: String, lock: String, repair: Bool, into report: inout Report,
+    _ path: String, lock: String, in documents: any DocumentStore, repair: Bool,
+    into report: inout Report,
     validate: (Data) throws -> Void
   ) {
     let data: Data
     do {
-      guard let contents = try AtomicFile.read(path) else { return }
+      guard let contents = try documents.read(path) else { return }
       data = contents
     } catch {
       report.problems.append(Problem(path: path, reason: "\(error)"))
@@ -287,15 +294,15 @@ package enum DataCheck {
       var problem = Problem(path: path, reason: "unreadable: \(error)")
       if repair && !(error is DataModel.NewerVersion) {  // a newer backend's file is not corrupt
         do {
-          let moved = try FileLock.withLock(lock) { () throws -> String? in
-            guard let current = try AtomicFile.read(path) else { return nil }
+          let moved = try documents.withLock(lock) { () throws -> String? in
+            guard let current = try documents.read(path) else { return nil }
             do {
               try validate(current)
               return nil
             } catch is DataModel.NewerVersion {
               return nil
             } catch {
-              return try CorruptFile.setAside(path)
+              return try documents.setAside(path, durable: false)
             }
           }
           guard let moved else { return }  // replaced or set aside by its owner meanwhile
