@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `checklists check`: validates every visitor's files.
 struct CheckCommand: ParsableCommand {
@@ -13,6 +14,9 @@ struct CheckCommand: ParsableCommand {
   @Option(name: .long, help: "The data directory (the one holding users/).")
   var data: String
 
+  @Option(help: StoreLocation.help)
+  var store: StoreLocation = .files
+
   @Flag(name: .long, help: "Move unreadable files aside (<name>.corrupt-<timestamp>).")
   var repair = false
 
@@ -20,7 +24,9 @@ struct CheckCommand: ParsableCommand {
   var idleDays = 400
 
   func run() throws {
-    let report = DataCheck.run(dataDirectory: data, repair: repair)
+    let documents = try store.documents(
+      dataDirectory: data, logger: Logger(label: "checklists.check"))
+    let report = DataCheck.run(dataDirectory: data, documents: documents, repair: repair)
     for problem in report.problems { print(problem) }
     print(
       "\(report.visitors) visitors, \(report.filesChecked) files, \(report.problems.count) problems"
@@ -39,7 +45,9 @@ struct CheckCommand: ParsableCommand {
     print(
       "\(report.pendingImports) imports waiting for their Confirm, \(report.expiredImports) expired "
         + "(harmless; prune --delete removes them)")
-    print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
+    if store == .files {  // when each visitor was last seen is read from the files' times
+      print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
+    }
     if !report.isClean { throw ExitCode(1) }
   }
 

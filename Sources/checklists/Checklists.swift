@@ -4,6 +4,9 @@ import ArgumentParser
 struct Checklists: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Checklists: a FastCGI backend that keeps named checklists.",
-    subcommands: [ServeCommand.self, GenerateCommand.self, CheckCommand.self, PruneCommand.self]
+    subcommands: [
+      ServeCommand.self, GenerateCommand.self, CheckCommand.self, PruneCommand.self,
+      MigrateCommand.self,
+    ]
   )
 }

@@ -27,6 +27,9 @@ struct ServeCommand: ParsableCommand {
   @Option(help: "The data directory.")
   var data: String = "data"
 
+  @Option(help: StoreLocation.help)
+  var store: StoreLocation = .files
+
   @Option(help: "Largest request body read, in bytes (nginx's client_max_body_size is the same).")
   var maxBody: Int = ServerConfiguration.defaultMaximumBodySize
 
@@ -77,7 +80,9 @@ struct ServeCommand: ParsableCommand {
     do {
       application = try Application(
         configuration: ApplicationConfiguration(
-          dataDirectory: data, templatesDirectory: templates, publicDirectory: `public`,
+          dataDirectory: data,
+          documents: try store.documents(dataDirectory: data, logger: logger),
+          templatesDirectory: templates, publicDirectory: `public`,
           cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
           publicOrigin: origin),
         logger: logger)
@@ -104,7 +109,8 @@ struct ServeCommand: ParsableCommand {
       logger.critical("\(error)")
       throw ExitCode.failure
     }
-    logger.info("serving on \(socket ?? "127.0.0.1:\(port!)") with \(threads) threads")
+    logger.info(
+      "serving on \(socket ?? "127.0.0.1:\(port!)") with \(threads) threads, documents in \(store)")
     if let origin {
       logger.info("form posts accepted only from \(origin)")
     }
