@@ -54,14 +54,16 @@ def upstream_block(ports, keepalive: str) -> str:
     return ("upstream checklists_backend {\n" + servers + f"        keepalive {keepalive};\n    }}")
 
 
-# Which failures nginx retries on another host. nginx never passes a
-# non-idempotent request (a POST: every change here) to the next host once it
-# has been sent to one, unless `non_idempotent` is listed; that stays off, so a
-# change is never applied twice. `error` and `timeout` cover a host that
-# refused the connection or never answered before the request went out; what
-# happens to a POST that reached a host that then died is a 502 the client
-# may resend, never a second copy sent by nginx.
-NEXT_UPSTREAM = "fastcgi_next_upstream error timeout;"
+# Which failures nginx retries on another host: `error` and `timeout` (a host
+# that is down, refuses the connection or does not answer in time). nginx by
+# default never passes a non-idempotent request (a POST: every change here) to
+# the next host once it was sent to one, unless `non_idempotent` is listed;
+# that stays off, so a change is never applied twice. A POST whose host died
+# after receiving it gets a 502, and the client may send it again after
+# reading back whether it took.
+NEXT_UPSTREAM = ("# Another host on a connection error or time-out: a GET or HEAD always, a POST\n"
+                 "        # only if it was not sent yet (non_idempotent stays off: never twice).\n"
+                 "        fastcgi_next_upstream error timeout;")
 
 
 class MultiHostStack(Stack):

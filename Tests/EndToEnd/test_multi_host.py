@@ -109,7 +109,7 @@ def test_a_change_on_each_host_is_seen_by_the_others_and_its_token_accepted(stac
         assert status == 200
         token = CSRF.search(form).group(1)
         body = urllib.parse.urlencode({"text": f"made on host {host}", "csrf": token}).encode()
-        status, headers, _ = stack.fastcgi(host, "POST", f"{path}/items", cookies, body=body)
+        status, _, _ = stack.fastcgi(host, "POST", f"{path}/items", cookies, body=body)
         assert status == 303, (host, status)
         etag = assert_everywhere(stack, visitor, path, etag, present=[f"made on host {host}"])
     lists_page = read_everywhere(stack, visitor, "/lists")
