@@ -1,5 +1,6 @@
 import pytest
 
+from hosts import serve_accepts_store
 from stack import Stack
 
 
@@ -11,3 +12,21 @@ def stack():
         yield running.start()
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """One throwaway PostgreSQL cluster for the session's tests that ask for
+    it (each takes its own database), stopped by pid afterwards."""
+    if not serve_accepts_store():
+        pytest.skip("`checklists serve` has no --store option in this build: the PostgreSQL store is not in it")
+    try:
+        from postgres import TemporaryPostgres
+    except ImportError as error:
+        pytest.skip(f"Tests/EndToEnd/postgres.py (TemporaryPostgres) is missing: {error}")
+    cluster = TemporaryPostgres()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()

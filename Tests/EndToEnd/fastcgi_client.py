@@ -18,8 +18,9 @@ def name_value(name: bytes, value: bytes) -> bytes:
     return length(len(name)) + length(len(value)) + name + value
 
 
-def request(socket_path, method, uri, body=b"", headers=None):
-    """Sends one request; returns (status, headers dict, body bytes)."""
+def request(address, method, uri, body=b"", headers=None):
+    """Sends one request to `address`, a Unix socket's path or a
+    ("127.0.0.1", port) pair; returns (status, headers dict, body bytes)."""
     params = {
         "REQUEST_METHOD": method, "REQUEST_URI": uri, "DOCUMENT_URI": uri.split("?")[0],
         "QUERY_STRING": uri.split("?", 1)[1] if "?" in uri else "",
@@ -38,9 +39,10 @@ def request(socket_path, method, uri, body=b"", headers=None):
     for start in range(0, len(body), 65535):
         message += record(STDIN, body[start:start + 65535])
     message += record(STDIN)
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+    family = socket.AF_INET if isinstance(address, tuple) else socket.AF_UNIX
+    with socket.socket(family, socket.SOCK_STREAM) as connection:
         connection.settimeout(10)
-        connection.connect(str(socket_path))
+        connection.connect(address if isinstance(address, tuple) else str(address))
         connection.sendall(message)
         output = b""
         buffer = b""
