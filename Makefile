@@ -29,6 +29,7 @@ bench:
 	.build/release/checklists generate --public Public
 	scripts/bench
 	scripts/bench-polling
+	scripts/bench-stores
 	.build/release/bench-scale
 	.build/release/bench-web --interchange-only
 	.build/release/bench-transfer

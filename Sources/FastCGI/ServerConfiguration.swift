@@ -8,6 +8,10 @@ package struct ServerConfiguration: Sendable {
     case unixSocket(path: String, group: String? = nil)
     /// A TCP port on the loopback interface.
     case loopback(port: Int)
+    /// A TCP port on one address of this host (`host` is an IPv4 address),
+    /// for a balancing nginx on another host. libfcgi accepts connections
+    /// only from the addresses in `FCGI_WEB_SERVER_ADDRS` when it is set.
+    case tcp(host: String, port: Int)
   }
 
   /// The threads `scripts/backend-threads` gives for `scripts/settings.env`

@@ -20,6 +20,12 @@ struct ServeCommand: ParsableCommand {
 
   @Option(
     help:
+      "Listen on this IPv4 address and port (e.g. 10.0.0.11:9000), for an nginx on another host; set FCGI_WEB_SERVER_ADDRS to the addresses allowed to connect."
+  )
+  var listen: String?
+
+  @Option(
+    help:
       "Worker threads; keep it above the idle connections nginx keeps (upstream keepalive × nginx workers)."
   )
   var threads: Int = ServerConfiguration.defaultThreads
@@ -54,8 +60,11 @@ struct ServeCommand: ParsableCommand {
   var publicOrigin: String?
 
   func validate() throws {
-    guard (socket == nil) != (port == nil) else {
-      throw ValidationError("Give exactly one of --socket PATH or --port N.")
+    guard [socket != nil, port != nil, listen != nil].filter({ $0 }).count == 1 else {
+      throw ValidationError("Give exactly one of --socket PATH, --port N or --listen ADDRESS:PORT.")
+    }
+    if let listen, Self.tcpAddress(listen) == nil {
+      throw ValidationError("--listen takes an IPv4 address and a port, e.g. 10.0.0.11:9000.")
     }
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
@@ -72,7 +81,11 @@ struct ServeCommand: ParsableCommand {
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     let logger = Logger(label: "checklists")
     let address: ServerConfiguration.Address =
-      if let socket { .unixSocket(path: socket, group: socketGroup) } else {
+      if let socket {
+        .unixSocket(path: socket, group: socketGroup)
+      } else if let listen, let (host, port) = Self.tcpAddress(listen) {
+        .tcp(host: host, port: port)
+      } else {
         .loopback(port: port!)
       }
     let origin = publicOrigin.flatMap(PublicOrigin.init)  // checked in validate()
@@ -110,7 +123,8 @@ struct ServeCommand: ParsableCommand {
       throw ExitCode.failure
     }
     logger.info(
-      "serving on \(socket ?? "127.0.0.1:\(port!)") with \(threads) threads, documents in \(store)")
+      "serving on \(socket ?? listen ?? "127.0.0.1:\(port!)") with \(threads) threads, documents in \(store)"
+    )
     if let origin {
       logger.info("form posts accepted only from \(origin)")
     }
@@ -118,5 +132,16 @@ struct ServeCommand: ParsableCommand {
       logger.info("signal \(signal): draining")
     }
     logger.info("stopped")
+  }
+
+  /// `ADDRESS:PORT` with a dotted IPv4 address and a port in 1...65535.
+  static func tcpAddress(_ text: String) -> (host: String, port: Int)? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port) else {
+      return nil
+    }
+    let octets = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+    guard octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }) else { return nil }
+    return (String(parts[0]), port)
   }
 }

@@ -111,7 +111,11 @@ class MultiHostStack(Stack):
         return self
 
     def command(self, index):
-        command = [str(self.binary), "serve", "--port", str(self.backend_ports[index]), "--threads", self.threads,
+        # The last host names its address as a host on a network would
+        # (`--listen ADDRESS:PORT`); the others take the loopback `--port`.
+        where = (["--listen", f"127.0.0.1:{self.backend_ports[index]}"] if index == self.count - 1 and index > 0
+                 else ["--port", str(self.backend_ports[index])])
+        command = [str(self.binary), "serve", *where, "--threads", self.threads,
                    "--data", str(self.data), "--templates", str(ROOT / "Templates"), "--public", str(self.public)]
         if not self.stores_files:
             command += ["--store", self.store]

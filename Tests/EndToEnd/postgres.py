@@ -1,0 +1,103 @@
+"""A throwaway PostgreSQL 15 cluster for one test run (Debian's
+`postgresql-15`): `initdb` into a temporary directory, listening only on a
+unix socket there, run by the unprivileged `postgres` user when the tests
+run as root, and stopped by the postmaster's process id.
+
+`conninfo(name)` is the URI `checklists serve --store` takes."""
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+BINARIES = Path("/usr/lib/postgresql/15/bin")
+PORT = 5432  # names the socket file only (.s.PGSQL.5432 in the directory)
+
+
+class TemporaryPostgres:
+    def __init__(self):
+        self.dir = None
+
+    @property
+    def data(self) -> Path:
+        return self.dir / "data"
+
+    def _as_server(self, command, **kwargs):
+        """Runs a server program as `postgres` when we are root (initdb and
+        postgres refuse to run as root)."""
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--"] + command
+        return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+    def start(self):
+        if not (BINARIES / "initdb").exists():
+            raise RuntimeError("PostgreSQL 15 is not installed: scripts/install-deps test")
+        self.dir = Path(tempfile.mkdtemp(prefix="checklists-pg-"))
+        os.chmod(self.dir, 0o755)
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.dir, user.pw_uid, user.pw_gid)
+        try:
+            self._as_server([str(BINARIES / "initdb"), "-D", str(self.data), "-U", "postgres",
+                             "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+            options = (f"-c listen_addresses='' -c unix_socket_directories='{self.dir}' "
+                       f"-c port={PORT} -c fsync=on -c synchronous_commit=on -c max_connections=400")
+            self._as_server([str(BINARIES / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
+                             "-o", options, "-w", "start"])
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    @property
+    def pid(self):
+        """The postmaster's process id (a restart gives a new one)."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split("\n", 1)[0])
+        except (OSError, ValueError):
+            return None
+
+    def conninfo(self, dbname: str) -> str:
+        host = urllib.parse.quote(str(self.dir), safe="")
+        return f"postgresql:///{dbname}?host={host}&port={PORT}&user=postgres"
+
+    def psql(self, statement: str, dbname: str = "postgres") -> str:
+        return subprocess.run(
+            [str(BINARIES / "psql"), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", str(self.dir),
+             "-p", str(PORT), "-U", "postgres", "-d", dbname, "-c", statement],
+            check=True, capture_output=True, text=True).stdout
+
+    def create_database(self, name: str):
+        self.psql(f'CREATE DATABASE "{name}"')
+        return name
+
+    def restart_immediate(self):
+        """`pg_ctl restart -m immediate`: every connection cut as in a crash,
+        then the server recovers from its log; returns once it accepts
+        connections again."""
+        self._as_server([str(BINARIES / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
+                         "-m", "immediate", "-w", "restart"])
+
+    def stop(self):
+        """Stops the postmaster by process id (SIGINT, a fast shutdown; SIGKILL
+        after 30 s), waits until it is gone and removes the directory."""
+        if self.dir is None:
+            return
+        pid = self.pid
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGINT)
+                deadline = time.monotonic() + 30
+                while True:
+                    os.kill(pid, 0)
+                    if time.monotonic() > deadline:
+                        os.kill(pid, signal.SIGKILL)
+                    time.sleep(0.02)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir = None
