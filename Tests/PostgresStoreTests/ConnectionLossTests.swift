@@ -9,7 +9,7 @@ import Testing
 /// the web layer answers 503) and the thread's next operation reconnects.
 @Suite("PostgresDocuments when the connection is lost")
 struct ConnectionLossTests {
-  let root = "/srv/checklists/data"
+  let root = "/srv/checklists-\(UUID().uuidString)/data"
 
   @Test func aTerminatedBackendFailsOneOperationThenReconnects() throws {
     let postgres = try TemporaryPostgres.shared()
@@ -20,8 +20,7 @@ struct ConnectionLossTests {
     try store.write(Data("before".utf8), to: path, durable: true)
 
     try postgres.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'")
-    usleep(200_000)
+      "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '\(database)'")
     let failure = #expect(throws: FileError.self) { try store.identity(of: path) }
     #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
     #expect(failure?.operation.hasPrefix("PostgreSQL ") == true)
@@ -44,9 +43,8 @@ struct ConnectionLossTests {
       try store.withLock(root + "/users/ab/key1/.lock") {
         try store.write(Data("lost".utf8), to: path, durable: true)
         try postgres.sql(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'"
+          "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '\(database)'"
             + " AND pid <> pg_backend_pid()")
-        usleep(200_000)
         try store.write(Data("lost too".utf8), to: path, durable: true)
       }
     }

@@ -279,7 +279,9 @@ final class StoreFixture: Sendable {
       store = LocalDocuments()
     case .postgres:
       directory = nil
-      root = "/srv/checklists/data"
+      // A root of its own: a process counts the threads at a lock by its
+      // path (`FileLock.admitting`), and tests run at once.
+      root = "/srv/checklists-\(UUID().uuidString)/data"
       let conninfo = try TemporaryPostgres.shared().createDatabase()
       self.conninfo = conninfo
       store = PostgresDocuments(

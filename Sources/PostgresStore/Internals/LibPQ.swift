@@ -133,7 +133,7 @@ final class PostgresConnection {
     ("keepalives_count", "3"),
     ("tcp_user_timeout", "30000"),
     ("application_name", "checklists"),
-    ("options", "-c statement_timeout=60000"),
+    ("options", "-c statement_timeout=60000 -c client_min_messages=warning"),
   ]
 
   private func connect() throws(PostgresFailure) {
