@@ -63,6 +63,27 @@ let package = Package(
       ]
     ),
 
+    // PostgreSQL, the store several hosts share: libpq, confined to CLibPQ (module map only)
+    // and PostgresStore (every PQ* call in Internals/LibPQ.swift), behind the DocumentStore seam.
+    .systemLibrary(
+      name: "CLibPQ",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]
+    ),
+    .target(
+      name: "PostgresStore",
+      dependencies: [
+        "CLibPQ", "FileSystem", "Support", .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "PostgresStoreTests",
+      dependencies: [
+        "PostgresStore", "FileSystem", "Support", "TestSupport", "Storage", "ChecklistsModel",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+
     // The checklists files: the store, its file format, the visitor directories.
     .target(
       name: "Storage",
@@ -113,12 +134,13 @@ let package = Package(
     // Mustache templates, parsed once and rendered into bytes (Foundation only).
     .target(name: "HTMLTemplates"),
 
-    // The executable: serve, generate, check, prune.
+    // The executable: serve, generate, check, prune, migrate.
     .executableTarget(
       name: "checklists",
       dependencies: [
         "FastCGI",
         "FileSystem",
+        "PostgresStore",
         "Support",
         "Storage",
         "Preferences",

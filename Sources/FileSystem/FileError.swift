@@ -15,8 +15,9 @@ package struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     self.errno = errno
   }
 
-  /// True when the store that keeps the documents (a database) could not
-  /// be reached: nothing was written, and a retry may well succeed.
+  /// The engine could not be reached (a database connection was lost or
+  /// refused): the request may succeed when retried a little later, which
+  /// the web layer says with `503` and `Retry-After`.
   package var isUnavailable: Bool { errno == .socketNotConnected }
 
   package var description: String {

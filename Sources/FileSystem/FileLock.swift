@@ -55,14 +55,18 @@ package enum FileLock {
   package static func withLock<T>(
     _ path: String, timeout: Duration = defaultTimeout, _ body: () throws -> T
   ) throws -> T {
+    try admitting(path) { try flocking(path, timeout: timeout, body) }
+  }
+
+  /// Runs `body` counted among the threads of this process that wait for
+  /// or hold the lock `path`: what bounds them for any engine's lock (a
+  /// database's advisory lock as well as a `flock`).
+  ///
+  /// - Throws: `Busy.crowded` when `maximumThreads` threads already do
+  ///   (`body` does not run), or whatever `body` throws.
+  package static func admitting<T>(_ path: String, _ body: () throws -> T) throws -> T {
     try admit(path)
     defer { leave(path) }
-    let fd: FileDescriptor
-    do { fd = try system_open(path, .createOrOpen, permissions: 0o600) } catch {
-      throw FileError(operation: "open", path: path, errno: error)
-    }
-    defer { system_close(fd) }  // closing the descriptor releases the lock
-    try acquire(fd, path: path, timeout: timeout)
     return try body()
   }
 
@@ -72,6 +76,18 @@ package enum FileLock {
   }
 
   // MARK: Internals
+
+  private static func flocking<T>(_ path: String, timeout: Duration, _ body: () throws -> T)
+    throws -> T
+  {
+    let fd: FileDescriptor
+    do { fd = try system_open(path, .createOrOpen, permissions: 0o600) } catch {
+      throw FileError(operation: "open", path: path, errno: error)
+    }
+    defer { system_close(fd) }  // closing the descriptor releases the lock
+    try acquire(fd, path: path, timeout: timeout)
+    return try body()
+  }
 
   private static let occupancy = LockedValue<[String: Int]>([:])
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileSystem
 import Logging
+import PostgresStore
 
 /// Where the documents are kept, as `--store` names it: `files` (the data
 /// directory's files, the default) or a PostgreSQL connection URI that

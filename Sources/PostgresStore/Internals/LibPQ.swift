@@ -1,0 +1,275 @@
+import CLibPQ
+import Foundation
+
+// Every libpq call of the package is in this file: above it, a connection
+// is a `PostgresConnection`, a value is `Data`, and no C pointer escapes.
+
+/// A failure reported by libpq or the server.
+struct PostgresFailure: Error, Sendable {
+  /// The server's SQLSTATE (`55P03`: lock not available); nil when the
+  /// failure never reached the server.
+  var sqlState: String?
+  /// The server's or libpq's message, on one line.
+  var message: String
+  /// The connection is gone (or was never made): what failed may succeed
+  /// on a new connection, which the thread's next operation makes.
+  var connectionLost: Bool
+}
+
+/// A statement prepared once on each connection that runs it, by name.
+/// Its parameters are cast in `sql` (`$1::text`, `$2::bytea`), so each is
+/// sent in binary, as raw bytes.
+struct PreparedStatement: Sendable {
+  var name: String
+  var sql: String
+}
+
+/// One connection to the server, owned by one thread (`current`), which
+/// may also keep an open transaction on it across calls
+/// (`transactionDepth`).
+final class PostgresConnection {
+  /// The connection of this thread to `conninfo`, made on first use and
+  /// made again after it was lost; kept until the thread ends.
+  ///
+  /// - Throws: `PostgresFailure` (lost) when the server cannot be reached,
+  ///   or when the connection was lost inside a transaction (whatever that
+  ///   transaction did is gone: the next call outside it reconnects).
+  static func current(_ conninfo: String) throws(PostgresFailure) -> PostgresConnection {
+    let connections = ThreadConnections.current
+    if let connection = connections.byConninfo[conninfo] {
+      if connection.handle == nil {
+        if connection.transactionDepth > 0 {
+          throw PostgresFailure(
+            sqlState: nil, message: "the connection was lost in a transaction",
+            connectionLost: true)
+        }
+        try connection.connect()
+      }
+      return connection
+    }
+    let connection = PostgresConnection(conninfo: conninfo)
+    try connection.connect()
+    connections.byConninfo[conninfo] = connection
+    return connection
+  }
+
+  /// Nested transactions in progress (locks held) on this connection; the
+  /// outermost began the transaction and ends it.
+  var transactionDepth = 0
+
+  /// How many times this connection was made (1 after the first).
+  private(set) var connects = 0
+
+  private let conninfo: String
+  private var handle: OpaquePointer?
+  private var prepared: Set<String> = []
+
+  private init(conninfo: String) {
+    self.conninfo = conninfo
+  }
+
+  deinit {
+    if let handle { PQfinish(handle) }
+  }
+
+  /// Runs `statement` (prepared first if this connection has not yet) with
+  /// `parameters` sent as binary values; the rows come back in binary
+  /// (`bigint` as 8 bytes big-endian, `text` as UTF-8, `bytea` as is).
+  func execute(_ statement: PreparedStatement, _ parameters: [Data]) throws(PostgresFailure)
+    -> [[Data?]]
+  {
+    guard let handle else { throw lostFailure("not connected") }
+    if !prepared.contains(statement.name) {
+      let result = PQprepare(handle, statement.name, statement.sql, 0, nil)
+      defer { PQclear(result) }
+      try check(result, expecting: PGRES_COMMAND_OK)
+      prepared.insert(statement.name)
+    }
+    let result = Self.withBuffers(parameters, index: 0, pointers: []) { pointers in
+      let lengths = parameters.map { Int32($0.count) }
+      let formats = [Int32](repeating: 1, count: parameters.count)
+      return PQexecPrepared(
+        handle, statement.name, Int32(parameters.count), pointers, lengths, formats, 1)
+    }
+    defer { PQclear(result) }
+    try check(result, expecting: PGRES_TUPLES_OK, PGRES_COMMAND_OK)
+    return Self.rows(of: result)
+  }
+
+  /// Runs `sql`, which may hold several statements separated by `;` (one
+  /// round trip), with no parameters; returns the last one's command tag
+  /// (`COMMIT`, or `ROLLBACK` when a failed transaction was ended).
+  @discardableResult
+  func run(_ sql: String) throws(PostgresFailure) -> String {
+    guard let handle else { throw lostFailure("not connected") }
+    let result = PQexec(handle, sql)
+    defer { PQclear(result) }
+    try check(result, expecting: PGRES_TUPLES_OK, PGRES_COMMAND_OK)
+    return String(cString: PQcmdStatus(result))
+  }
+
+  /// `text` as an SQL string literal, quoted for this connection.
+  func literal(_ text: String) throws(PostgresFailure) -> String {
+    guard let handle else { throw lostFailure("not connected") }
+    guard let quoted = PQescapeLiteral(handle, text, text.utf8.count) else {
+      throw PostgresFailure(
+        sqlState: nil, message: Self.message(PQerrorMessage(handle)), connectionLost: false)
+    }
+    defer { PQfreemem(quoted) }
+    return String(cString: quoted)
+  }
+
+  // MARK: Connecting
+
+  /// What every connection sets unless `conninfo` says otherwise: a bound
+  /// on connecting and on a silent peer (TCP keepalives and
+  /// `tcp_user_timeout`), so that no thread waits forever for a server that
+  /// is gone, and a bound on any one statement.
+  private static let defaults: [(String, String)] = [
+    ("connect_timeout", "5"),
+    ("keepalives", "1"),
+    ("keepalives_idle", "10"),
+    ("keepalives_interval", "5"),
+    ("keepalives_count", "3"),
+    ("tcp_user_timeout", "30000"),
+    ("application_name", "checklists"),
+    ("options", "-c statement_timeout=60000 -c client_min_messages=warning"),
+  ]
+
+  private func connect() throws(PostgresFailure) {
+    if let old = handle {
+      PQfinish(old)
+      handle = nil
+    }
+    prepared = []
+    // Later keywords win, and `dbname` is expanded into the parameters of
+    // `conninfo` (a key=value string or a URI), so it comes last.
+    let keywords = Self.defaults.map(\.0) + ["dbname"]
+    let values = Self.defaults.map(\.1) + [conninfo]
+    let made = Self.withCStrings(keywords) { keywordPointers in
+      Self.withCStrings(values) { valuePointers in
+        PQconnectdbParams(keywordPointers, valuePointers, 1)
+      }
+    }
+    guard let made else { throw lostFailure("out of memory") }
+    guard PQstatus(made) == CONNECTION_OK else {
+      let message = Self.message(PQerrorMessage(made))
+      PQfinish(made)
+      throw lostFailure(message)
+    }
+    handle = made
+    connects += 1
+  }
+
+  // MARK: Results
+
+  private func check(_ result: OpaquePointer?, expecting statuses: ExecStatusType...)
+    throws(PostgresFailure)
+  {
+    guard let handle else { throw lostFailure("not connected") }
+    if let result, statuses.contains(PQresultStatus(result)) { return }
+    var sqlState: String?
+    var message = Self.message(PQerrorMessage(handle))
+    if let result {
+      if let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+        sqlState = String(cString: state)
+      }
+      let resultMessage = Self.message(PQresultErrorMessage(result))
+      if !resultMessage.isEmpty { message = resultMessage }
+    }
+    let lost =
+      PQstatus(handle) != CONNECTION_OK || sqlState == nil || sqlState!.hasPrefix("08")
+      || ["57P01", "57P02", "57P03"].contains(sqlState!)
+    if lost {
+      PQfinish(handle)
+      self.handle = nil
+      prepared = []
+    }
+    throw PostgresFailure(
+      sqlState: sqlState, message: message.isEmpty ? "no answer" : message, connectionLost: lost)
+  }
+
+  private func lostFailure(_ message: String) -> PostgresFailure {
+    PostgresFailure(sqlState: nil, message: message, connectionLost: true)
+  }
+
+  private static func rows(of result: OpaquePointer?) -> [[Data?]] {
+    guard let result else { return [] }
+    let rowCount = PQntuples(result)
+    let columnCount = PQnfields(result)
+    var rows: [[Data?]] = []
+    rows.reserveCapacity(Int(rowCount))
+    for row in 0..<rowCount {
+      var values: [Data?] = []
+      values.reserveCapacity(Int(columnCount))
+      for column in 0..<columnCount {
+        if PQgetisnull(result, row, column) != 0 {
+          values.append(nil)
+        } else {
+          let length = Int(PQgetlength(result, row, column))
+          let bytes = PQgetvalue(result, row, column)
+          values.append(bytes.map { Data(bytes: $0, count: length) } ?? Data())
+        }
+      }
+      rows.append(values)
+    }
+    return rows
+  }
+
+  private static func message(_ text: UnsafePointer<CChar>?) -> String {
+    guard let text else { return "" }
+    return String(cString: text).split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+
+  // MARK: Buffers
+
+  /// One byte for an empty value: a null pointer would be SQL NULL.
+  private static let empty: StaticString = ""
+
+  /// Calls `body` with a pointer to each of `values`' bytes, without
+  /// copying them (a document may be megabytes).
+  private static func withBuffers<R>(
+    _ values: [Data], index: Int, pointers: [UnsafePointer<CChar>?],
+    _ body: ([UnsafePointer<CChar>?]) -> R
+  ) -> R {
+    if index == values.count { return body(pointers) }
+    return values[index].withUnsafeBytes { raw in
+      let pointer = raw.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) }
+      let fallback = UnsafeRawPointer(empty.utf8Start).assumingMemoryBound(to: CChar.self)
+      return withBuffers(values, index: index + 1, pointers: pointers + [pointer ?? fallback], body)
+    }
+  }
+
+  private static func withCStrings<R>(
+    _ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R
+  ) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    return body(copies.map { UnsafePointer($0) } + [nil])
+  }
+}
+
+/// The connections of one thread, by conninfo: kept in a thread-specific
+/// slot whose destructor releases them (`PQfinish`) when the thread ends.
+private final class ThreadConnections {
+  var byConninfo: [String: PostgresConnection] = [:]
+
+  static var current: ThreadConnections {
+    if let slot = pthread_getspecific(threadKey) {
+      return Unmanaged<ThreadConnections>.fromOpaque(slot).takeUnretainedValue()
+    }
+    let connections = ThreadConnections()
+    pthread_setspecific(threadKey, Unmanaged.passRetained(connections).toOpaque())
+    return connections
+  }
+}
+
+private let threadKey: pthread_key_t = {
+  var key = pthread_key_t()
+  let status = pthread_key_create(&key) { slot in
+    guard let slot else { return }
+    Unmanaged<ThreadConnections>.fromOpaque(slot).release()
+  }
+  precondition(status == 0, "pthread_key_create failed: \(status)")
+  return key
+}()

@@ -1,0 +1,341 @@
+import FileSystem
+import Foundation
+import Logging
+import Support
+
+/// Documents in a PostgreSQL database, which several hosts share: the same
+/// names (paths in the data directory, kept relative to `root`) and the same
+/// bytes as `LocalDocuments`, one row each in `documents`, with a version
+/// per owner's directory in `directories` (see `DocumentStatements`).
+///
+/// Each thread has its own connection (made on its first operation, made
+/// again on the operation after one was lost). A lock is a transaction on
+/// that connection holding an advisory lock named by the lock's path: what
+/// the lock's body reads and writes on the same thread is inside it, and is
+/// acknowledged when it commits. Outside a lock each write is one
+/// autocommitted statement. `durable` is always so: the server's
+/// `synchronous_commit` decides, and it is on unless someone turned it off.
+///
+/// Every failure is a `FileError`; one whose `isUnavailable` is true means
+/// the server could not be reached (the request may be retried).
+package final class PostgresDocuments: DocumentStore {
+  /// The libpq connection string or URI
+  /// (`postgresql:///checklists?host=/run/postgresql`).
+  package let conninfo: String
+  /// The data directory the paths are under (`/srv/checklists/data`).
+  package let root: String
+  private let logger: Logger
+  private let schemaReady = LockedValue(false)
+
+  /// - Parameters:
+  ///   - conninfo: a libpq connection string or URI. Nothing connects
+  ///     until the first operation.
+  ///   - root: the data directory every path given is under.
+  package init(conninfo: String, root: String, logger: Logger) {
+    self.conninfo = conninfo
+    var root = root
+    while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+    self.root = root
+    self.logger = logger
+  }
+
+  /// Connects on this thread and makes the tables unless they exist
+  /// (what every operation does first); for a server that checks at
+  /// startup that the database is there.
+  package func prepareSchema() throws(FileError) {
+    _ = try connection(for: root)
+  }
+
+  // MARK: Reading
+
+  package func identity(of path: String) throws(FileError) -> FileIdentity? {
+    let document = try DocumentPath(path, root: root)
+    let rows = try execute(
+      DocumentStatements.identity, [document.directory, document.name], path: path,
+      doing: "identity")
+    guard let row = rows.first else { return nil }
+    return Self.identity(version: row[0], size: Self.bigEndian(row[1]))
+  }
+
+  package func snapshot(of path: String) throws(FileError) -> FileSnapshot? {
+    let document = try DocumentPath(path, root: root)
+    let rows = try execute(
+      DocumentStatements.snapshot, [document.directory, document.name], path: path,
+      doing: "read")
+    guard let row = rows.first, let bytes = row[0] else { return nil }
+    let identity = Self.identity(version: row[1], size: Int64(bytes.count))
+    return FileSnapshot(contents: bytes, identity: identity)
+  }
+
+  // MARK: Writing
+
+  package func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError) {
+    let document = try DocumentPath(path, root: root)
+    _ = try execute(
+      DocumentStatements.write, [document.directory, document.name, bytes], path: path,
+      doing: "write")
+  }
+
+  /// As `write`: the database reuses space by itself.
+  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError) {
+    try write(bytes, to: path, durable: durable)
+  }
+
+  package func create(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> Bool {
+    let document = try DocumentPath(path, root: root)
+    let rows = try execute(
+      DocumentStatements.create, [document.directory, document.name, bytes], path: path,
+      doing: "create")
+    return !rows.isEmpty
+  }
+
+  package func remove(_ path: String, durable: Bool) throws(FileError) {
+    let document = try DocumentPath(path, root: root)
+    _ = try execute(
+      DocumentStatements.remove, [document.directory, document.name], path: path,
+      doing: "remove")
+  }
+
+  /// Nothing to make: a directory's row comes with its first document.
+  package func prepareDirectory(_ directory: String, durable: Bool) throws(FileError) {
+    _ = try DocumentPath.relative(directory, root: root)
+  }
+
+  /// Renames the document to `<name>.corrupt-<UTC time>` (with `-2`, `-3` …
+  /// when that is taken), as `CorruptFile.setAside` does with a file.
+  package func setAside(_ path: String, durable: Bool) throws(FileError) -> String {
+    let document = try DocumentPath(path, root: root)
+    let base = "\(document.name).corrupt-\(Self.timestamp(Date()))"
+    let taken = try execute(
+      DocumentStatements.namesStarting, [document.directory, base], path: path,
+      doing: "set aside"
+    ).compactMap { $0[0].map { String(decoding: $0, as: UTF8.self) } }
+    var target = base
+    var counter = 1
+    while taken.contains(target) {
+      counter += 1
+      target = "\(base)-\(counter)"
+    }
+    let moved = try execute(
+      DocumentStatements.rename, [document.directory, document.name, target], path: path,
+      doing: "set aside")
+    guard !moved.isEmpty else {
+      throw FileError(
+        operation: "PostgreSQL set aside: no such document", path: path,
+        errno: .noSuchFileOrDirectory)
+    }
+    return String(path.dropLast(document.name.count)) + target
+  }
+
+  package func markActive(_ lockPath: String) {
+    do {
+      let document = try DocumentPath(lockPath, root: root)
+      _ = try execute(
+        DocumentStatements.markActive, [document.directory], path: lockPath,
+        doing: "mark active")
+    } catch {
+      logger.warning("\(error.description)")
+    }
+  }
+
+  // MARK: Directories
+
+  /// The directory's version: one indexed read, nil when it has no row (or
+  /// the server cannot be reached: then nothing kept is trusted).
+  package func identity(ofDirectory directory: String) -> FileIdentity? {
+    guard let relative = try? DocumentPath.relative(directory, root: root),
+      let rows = try? execute(
+        DocumentStatements.directoryVersion, [relative], path: directory,
+        doing: "directory identity"),
+      let row = rows.first
+    else { return nil }
+    return Self.identity(version: row[0], size: 0)
+  }
+
+  /// True when a document was ever stored in `directory` (it has a row).
+  package func directoryExists(_ directory: String) throws(FileError) -> Bool {
+    let relative = try DocumentPath.relative(directory, root: root)
+    return try !execute(
+      DocumentStatements.directoryVersion, [relative], path: directory, doing: "directory"
+    ).isEmpty
+  }
+
+  /// The documents in `directory` and the next component of every
+  /// directory under it, sorted: what a walk of the data directory finds
+  /// on disk (but no lock files: a lock is no row).
+  package func entries(ofDirectory directory: String) -> [String] {
+    do {
+      let relative = try DocumentPath.relative(directory, root: root)
+      let prefix = relative.isEmpty ? "" : relative + "/"
+      let names = try execute(
+        DocumentStatements.names, [relative], path: directory, doing: "list")
+      let subdirectories = try execute(
+        DocumentStatements.subdirectories, [prefix, Self.likePattern(prefix) + "%"],
+        path: directory, doing: "list")
+      let all = (names + subdirectories).compactMap { row in
+        row[0].map { String(decoding: $0, as: UTF8.self) }
+      }
+      return Set(all).filter { !$0.isEmpty }.sorted()
+    } catch {
+      logger.warning("\(error.description)")
+      return []
+    }
+  }
+
+  // MARK: Locks
+
+  /// Runs `body` in a transaction holding the advisory lock named by
+  /// `lockPath`, on this thread's connection; commits when `body` returns,
+  /// rolls back when it throws. Nested on one thread, an inner lock takes
+  /// its advisory lock in the outer transaction (under a savepoint, so
+  /// that its timing out leaves the outer transaction usable).
+  ///
+  /// - Throws: `FileLock.Busy` when `FileLock.maximumThreads` threads of
+  ///   this process already wait for or hold the lock (`.crowded`) or
+  ///   someone held it for `timeout` (`.timedOut`); `FileError` when the
+  ///   server fails (the change is then not acknowledged); or what `body`
+  ///   throws.
+  package func withLock<T>(_ lockPath: String, timeout: Duration, _ body: () throws -> T) throws
+    -> T
+  {
+    let lock = try DocumentPath(lockPath, root: root)
+    return try FileLock.admitting(lockPath) {
+      let connection = try connection(for: lockPath)
+      let milliseconds = max(1, Int(timeout / .milliseconds(1)))
+      let key = try connection.literal(lock.relativePath)
+      let take = """
+        SET LOCAL lock_timeout = '\(milliseconds)ms';
+        SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))
+        """
+      if connection.transactionDepth > 0 {
+        try run("SAVEPOINT nested_lock", on: connection, path: lockPath, doing: "lock")
+        do { try connection.run(take) } catch {
+          _ = try? connection.run("ROLLBACK TO SAVEPOINT nested_lock")
+          throw lockFailure(error, path: lockPath)
+        }
+        try run("RELEASE SAVEPOINT nested_lock", on: connection, path: lockPath, doing: "lock")
+        connection.transactionDepth += 1
+        defer { connection.transactionDepth -= 1 }
+        return try body()
+      }
+      do { try connection.run("BEGIN;\n" + take) } catch {
+        _ = try? connection.run("ROLLBACK")
+        throw lockFailure(error, path: lockPath)
+      }
+      connection.transactionDepth = 1
+      let value: T
+      do { value = try body() } catch {
+        connection.transactionDepth = 0
+        _ = try? connection.run("ROLLBACK")
+        throw error
+      }
+      connection.transactionDepth = 0
+      let tag = try run("COMMIT", on: connection, path: lockPath, doing: "commit")
+      guard tag == "COMMIT" else {
+        throw FileError(
+          operation: "PostgreSQL commit: a statement of the transaction failed, it was rolled back",
+          path: lockPath, errno: .ioError)
+      }
+      return value
+    }
+  }
+
+  // MARK: Internals
+
+  /// This thread's connection, the schema made first if no thread of this
+  /// store has made it yet.
+  private func connection(for path: String) throws(FileError) -> PostgresConnection {
+    let connection: PostgresConnection
+    do { connection = try PostgresConnection.current(conninfo) } catch {
+      throw Self.fileError(error, path: path, doing: "connect")
+    }
+    if !schemaReady.withLock({ $0 }) && connection.transactionDepth == 0 {
+      do { try connection.run(DocumentStatements.schema) } catch {
+        _ = try? connection.run("ROLLBACK")
+        throw Self.fileError(error, path: path, doing: "schema")
+      }
+      schemaReady.withLock { $0 = true }
+    }
+    return connection
+  }
+
+  private func execute(
+    _ statement: PreparedStatement, _ parameters: [any DataConvertible], path: String,
+    doing what: String
+  ) throws(FileError) -> [[Data?]] {
+    let connection = try connection(for: path)
+    do { return try connection.execute(statement, parameters.map(\.data)) } catch {
+      throw Self.fileError(error, path: path, doing: what)
+    }
+  }
+
+  @discardableResult
+  private func run(
+    _ sql: String, on connection: PostgresConnection, path: String, doing what: String
+  )
+    throws(FileError) -> String
+  {
+    do { return try connection.run(sql) } catch {
+      throw Self.fileError(error, path: path, doing: what)
+    }
+  }
+
+  /// `55P03` (lock_timeout) is the lock held by someone else all along.
+  private func lockFailure(_ error: any Error, path: String) -> any Error {
+    guard let failure = error as? PostgresFailure else { return error }
+    if failure.sqlState == "55P03" { return FileLock.Busy(path: path, reason: .timedOut) }
+    return Self.fileError(failure, path: path, doing: "lock")
+  }
+
+  private static func fileError(_ failure: PostgresFailure, path: String, doing what: String)
+    -> FileError
+  {
+    FileError(
+      operation: "PostgreSQL \(what): \(failure.message)", path: path,
+      errno: failure.connectionLost ? .socketNotConnected : .ioError)
+  }
+
+  /// A version (and size) as a file identity: the version where a file
+  /// has its inode.
+  private static func identity(version: Data?, size: Int64) -> FileIdentity {
+    FileIdentity(
+      device: 0, inode: UInt64(bitPattern: bigEndian(version)), size: size,
+      modifiedSeconds: 0, modifiedNanoseconds: 0)
+  }
+
+  private static func bigEndian(_ bytes: Data?) -> Int64 {
+    guard let bytes, bytes.count == 8 else { return 0 }
+    return bytes.reduce(0) { $0 << 8 | Int64($1) }
+  }
+
+  /// `20250301T170000Z`, as `CorruptFile` names what it sets aside.
+  private static func timestamp(_ date: Date) -> String {
+    let time = UTCTime(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(time.year)\(two(time.month))\(two(time.day))T"
+      + "\(two(time.hour))\(two(time.minute))\(two(time.second))Z"
+  }
+
+  /// `text` matching itself in a `LIKE` pattern (backslash escapes).
+  private static func likePattern(_ text: String) -> String {
+    var pattern = ""
+    for character in text {
+      if character == "\\" || character == "%" || character == "_" { pattern.append("\\") }
+      pattern.append(character)
+    }
+    return pattern
+  }
+}
+
+/// A statement's parameter, sent as its binary value.
+private protocol DataConvertible {
+  var data: Data { get }
+}
+
+extension String: DataConvertible {
+  fileprivate var data: Data { Data(utf8) }
+}
+
+extension Data: DataConvertible {
+  fileprivate var data: Data { self }
+}

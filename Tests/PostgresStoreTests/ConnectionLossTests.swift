@@ -1,0 +1,88 @@
+import FileSystem
+import Foundation
+import Logging
+import PostgresStore
+import TestSupport
+import Testing
+
+/// A lost connection fails the operation that finds it (as unavailable:
+/// the web layer answers 503) and the thread's next operation reconnects.
+@Suite("PostgresDocuments when the connection is lost")
+struct ConnectionLossTests {
+  let root = "/srv/checklists-\(UUID().uuidString)/data"
+
+  @Test func aTerminatedBackendFailsOneOperationThenReconnects() throws {
+    let postgres = try TemporaryPostgres.shared()
+    let conninfo = try postgres.createDatabase()
+    let database = try #require(conninfo.split(separator: "=").last.map(String.init))
+    let store = PostgresDocuments(conninfo: conninfo, root: root, logger: Logger(label: "test"))
+    let path = root + "/users/ab/key1/Checklists.plist"
+    try store.write(Data("before".utf8), to: path, durable: true)
+
+    try postgres.sql(
+      "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '\(database)'")
+    let failure = #expect(throws: FileError.self) { try store.identity(of: path) }
+    #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
+    #expect(failure?.operation.hasPrefix("PostgreSQL ") == true)
+
+    #expect(try store.read(path) == Data("before".utf8))
+    try store.withLock(root + "/users/ab/key1/.lock") {
+      try store.write(Data("after".utf8), to: path, durable: true)
+    }
+    #expect(try store.read(path) == Data("after".utf8))
+  }
+
+  @Test func aConnectionLostInsideALockFailsItAndTheNextReconnects() throws {
+    let postgres = try TemporaryPostgres.shared()
+    let conninfo = try postgres.createDatabase()
+    let database = try #require(conninfo.split(separator: "=").last.map(String.init))
+    let store = PostgresDocuments(conninfo: conninfo, root: root, logger: Logger(label: "test"))
+    let path = root + "/users/ab/key1/Checklists.plist"
+    try store.write(Data("before".utf8), to: path, durable: true)
+    let failure = #expect(throws: FileError.self) {
+      try store.withLock(root + "/users/ab/key1/.lock") {
+        try store.write(Data("lost".utf8), to: path, durable: true)
+        try postgres.sql(
+          "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '\(database)'"
+            + " AND pid <> pg_backend_pid()")
+        try store.write(Data("lost too".utf8), to: path, durable: true)
+      }
+    }
+    #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
+    #expect(try store.read(path) == Data("before".utf8))
+  }
+
+  @Test func aRestartedServerFailsOneOperationThenReconnects() throws {
+    let postgres = try TemporaryPostgres()  // its own: a restart cuts every connection
+    defer { postgres.stop() }
+    let store = PostgresDocuments(
+      conninfo: try postgres.createDatabase(), root: root, logger: Logger(label: "test"))
+    let path = root + "/users/ab/key1/Checklists.plist"
+    try store.write(Data("acknowledged".utf8), to: path, durable: true)
+    let before = postgres.pid
+    try postgres.restartImmediate()
+    #expect(postgres.pid != before)
+    let failure = #expect(throws: FileError.self) { try store.read(path) }
+    #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
+    #expect(try store.read(path) == Data("acknowledged".utf8))
+  }
+
+  @Test func anUnreachableServerIsUnavailable() throws {
+    let directory = TemporaryDirectory("no-postgres")
+    let store = PostgresDocuments(
+      conninfo: "host=\(directory.path) port=5432 user=postgres dbname=none", root: root,
+      logger: Logger(label: "test"))
+    let failure = #expect(throws: FileError.self) { try store.read(root + "/a/b") }
+    #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
+    #expect(store.identity(ofDirectory: root + "/a") == nil)
+    #expect(store.entries(ofDirectory: root).isEmpty)
+  }
+
+  @Test func aPathOutsideTheDataDirectoryIsRefused() throws {
+    let store = PostgresDocuments(
+      conninfo: try TemporaryPostgres.shared().createDatabase(), root: root,
+      logger: Logger(label: "test"))
+    let failure = #expect(throws: FileError.self) { try store.read("/etc/passwd") }
+    #expect(failure?.errno == .invalidArgument)
+  }
+}
