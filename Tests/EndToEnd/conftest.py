@@ -1,6 +1,5 @@
 import pytest
 
-from hosts import serve_accepts_store
 from stack import Stack
 
 
@@ -17,13 +16,9 @@ def stack():
 @pytest.fixture(scope="session")
 def postgres_cluster():
     """One throwaway PostgreSQL cluster for the session's tests that ask for
-    it (each takes its own database), stopped by pid afterwards."""
-    if not serve_accepts_store():
-        pytest.skip("`checklists serve` has no --store option in this build: the PostgreSQL store is not in it")
-    try:
-        from postgres import TemporaryPostgres
-    except ImportError as error:
-        pytest.skip(f"Tests/EndToEnd/postgres.py (TemporaryPostgres) is missing: {error}")
+    it (each takes its own database), stopped by pid afterwards. Never
+    skipped: `scripts/install-deps test` installs PostgreSQL 15."""
+    from postgres import TemporaryPostgres
     cluster = TemporaryPostgres()
     try:
         cluster.start()

@@ -35,15 +35,8 @@ FILES = "files"
 
 # The stores a multi-host test runs on: `files-shared` (every host on one data
 # directory of this machine) and `postgres` (every host on one throwaway
-# PostgreSQL cluster; skipped until `serve --store` and postgres.py exist).
+# PostgreSQL cluster).
 STORE_KINDS = ("files-shared", "postgres")
-
-
-def serve_accepts_store(binary=None) -> bool:
-    """Whether `checklists serve` has the `--store` option yet."""
-    help_text = subprocess.run([str(binary or backend_binary()), "serve", "--help"],
-                               capture_output=True, text=True)
-    return "--store" in help_text.stdout + help_text.stderr
 
 
 def upstream_block(ports, keepalive: str) -> str:
