@@ -47,7 +47,8 @@ package final class Defaults: @unchecked Sendable {
     self.durable = durable
     self.documents = documents
     self.file = VersionedFile(
-      documents: documents, lockName: PreferencesFile.lockName, cacheCapacity: cacheCapacity, setAsideDurably: durable,
+      documents: documents, lockName: PreferencesFile.lockName, cacheCapacity: cacheCapacity,
+      setAsideDurably: durable,
       decode: { bytes in
         guard let domain = PreferencesFile.decode(bytes) else { throw PreferencesFile.NotADomain() }
         return domain

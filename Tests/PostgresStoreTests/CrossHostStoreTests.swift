@@ -31,16 +31,16 @@ struct CrossHostStoreTests {
 
   @Test func aModelCachedOnOneHostIsNeverServedAfterTheOtherChangedIt() throws {
     let (a, b) = try hosts()
-    let listID = try a.update(visitor, initial: { $0 ?? DataModel() }) { model in
-      try model.addList(name: "Groceries", icon: .groceries)
-    }
+    let listID = try a.update(
+      visitor, initial: { $0 ?? DataModel() },
+      { model in try model.addList(name: "Groceries", icon: .groceries) })
     #expect(try a.load(visitor)?.lists.map(\.name) == ["Groceries"])  // cached on A
     #expect(try b.load(visitor)?.lists.map(\.name) == ["Groceries"])  // cached on B
     for round in 1...20 {
       let (writer, reader) = round % 2 == 0 ? (a, b) : (b, a)
-      try writer.update(visitor, initial: { $0! }) { model in
-        _ = try model.addItem(text: "item \(round)", toList: listID)
-      }
+      try writer.update(
+        visitor, initial: { $0! },
+        { model in _ = try model.addItem(text: "item \(round)", toList: listID) })
       let seen = try #require(try reader.load(visitor)).checklist(id: listID)?.items.count
       #expect(seen == round, "round \(round): the other host's change is seen at once")
     }
@@ -48,17 +48,17 @@ struct CrossHostStoreTests {
 
   @Test func changesFromBothHostsAtOnceAreNeverLost() throws {
     let (a, b) = try hosts()
-    let listID = try a.update(visitor, initial: { $0 ?? DataModel() }) { model in
-      try model.addList(name: "Counter", icon: .none)
-    }
+    let listID = try a.update(
+      visitor, initial: { $0 ?? DataModel() },
+      { model in try model.addList(name: "Counter", icon: .none) })
     let failures = LockedCounter()
     DispatchQueue.concurrentPerform(iterations: 8) { thread in
       let host = thread % 2 == 0 ? a : b
       for step in 0..<25 {
         do {
-          try host.update(visitor, initial: { $0! }) { model in
-            _ = try model.addItem(text: "t\(thread) s\(step)", toList: listID)
-          }
+          try host.update(
+            visitor, initial: { $0! },
+            { model in _ = try model.addItem(text: "t\(thread) s\(step)", toList: listID) })
         } catch StoreError.busy(_) {
           failures.add()  // refused at once, nothing written: not counted below
         } catch {

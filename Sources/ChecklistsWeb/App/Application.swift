@@ -131,7 +131,9 @@ package final class Application: Sendable {
   ) -> Response {
     let cookies = request.cookies
     let visitor = visitor(cookies, request, now: now)
-    let version = visitor.isNew ? nil : ResponseMemo.Version.of(visitor.directory.path, in: documents, now: now)
+    let version =
+      visitor.isNew
+      ? nil : ResponseMemo.Version.of(visitor.directory.path, in: documents, now: now)
     var unconditional = request
     if request.headerFields.hasField(.ifNoneMatch) {
       unconditional.head.headerFields[.ifNoneMatch] = nil

@@ -65,7 +65,11 @@ enum ExportScreen {
   static func exportPropertyList(_ context: ScreenContext) throws -> Response {
     let path = context.session.directory.checklistsPath
     let stored: Data?
-    do { stored = try context.application.documents.read(path) } catch { throw StoreError.io(error) }
+    do {
+      stored = try context.application.documents.read(path)
+    } catch {
+      throw StoreError.io(error)
+    }
     let bytes = try stored ?? ChecklistsFile.encode(context.model, format: .xml)
     return download(Array(bytes), propertyList, context)
   }

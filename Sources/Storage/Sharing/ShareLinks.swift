@@ -234,9 +234,8 @@ package final class ShareLinks: Sendable {
     _ kind: ShareKind, list listID: Int, of owner: VisitorDirectory,
     afterStep: (Step) throws -> Void = { _ in }
   ) throws -> Bool {
-    guard (try mapped { () throws in try documents.directoryExists(owner.path) }) else {
-      return false
-    }
+    let ownerExists = try mapped { () throws in try documents.directoryExists(owner.path) }
+    guard ownerExists else { return false }
     return try locked(owner, creating: false) { () throws -> Bool in
       guard var shares = try load(owner, locked: true),
         let link = shares.link(list: listID, kind: kind)
