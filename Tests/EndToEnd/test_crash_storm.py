@@ -164,11 +164,10 @@ class Simulated:
         assert re.findall(r'<span class="row-title">(.*?)</span>', all_lists).count(self.name) == 1
 
 
-def test_changes_acknowledged_by_a_303_survive_200_kills(stack):
-    rng = random.Random(int(os.environ.get("SEED", "2026")))
-    visitors = [Simulated(stack, number) for number in range(VISITORS)]
-    for simulated in visitors:
-        simulated.setup()
+def posting_while(visitors, rng, disturb):
+    """Runs every simulated visitor on its own thread, posting until
+    `disturb(stop)` returns (or a visitor fails); returns what `disturb`
+    returned, the visitors' errors and their threads (joined)."""
     stop = threading.Event()
     errors = []
 
@@ -177,7 +176,7 @@ def test_changes_acknowledged_by_a_303_survive_200_kills(stack):
         try:
             while not stop.is_set():
                 simulated.step(local)
-        except Exception as error:  # reported below, with the visitor
+        except Exception as error:  # reported by the caller, with the visitor
             errors.append((simulated.number, repr(error)))
             stop.set()
 
@@ -185,6 +184,21 @@ def test_changes_acknowledged_by_a_303_survive_200_kills(stack):
     for thread in threads:
         thread.start()
     try:
+        result = disturb(stop)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+    return result, errors, threads
+
+
+def test_changes_acknowledged_by_a_303_survive_200_kills(stack):
+    rng = random.Random(int(os.environ.get("SEED", "2026")))
+    visitors = [Simulated(stack, number) for number in range(VISITORS)]
+    for simulated in visitors:
+        simulated.setup()
+
+    def kill_and_restart(stop):
         for _ in range(KILLS):
             if stop.is_set():
                 break
@@ -194,10 +208,8 @@ def test_changes_acknowledged_by_a_303_survive_200_kills(stack):
             stack.backend = None
             stack.start_backend()
             wait_until_serving(stack)
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join(30)
+
+    _, errors, _ = posting_while(visitors, rng, kill_and_restart)
     assert errors == []
     acknowledged = sum(s.acknowledged for s in visitors)
     assert acknowledged > KILLS, "the storm must interleave with real changes"

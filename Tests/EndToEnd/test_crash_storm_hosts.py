@@ -14,13 +14,12 @@ import os
 import random
 import re
 import subprocess
-import threading
 import time
 
 import pytest
 
 from hosts import STORE_KINDS, running_hosts
-from test_crash_storm import ITEM, Simulated
+from test_crash_storm import ITEM, Simulated, posting_while
 
 KILLS = int(os.environ.get("CHECKLISTS_SOAK_KILLS", "100"))
 VISITORS = 16
@@ -96,27 +95,7 @@ def test_acknowledged_changes_survive_killed_hosts(hosts):
     visitors = [HostVisitor(hosts, number) for number in range(VISITORS)]
     for simulated in visitors:
         simulated.setup()
-    stop = threading.Event()
-    errors = []
-
-    def run(simulated, seed):
-        local = random.Random(seed)
-        try:
-            while not stop.is_set():
-                simulated.step(local)
-        except Exception as error:  # reported below, with the visitor
-            errors.append((simulated.number, repr(error)))
-            stop.set()
-
-    threads = [threading.Thread(target=run, args=(s, rng.random())) for s in visitors]
-    for thread in threads:
-        thread.start()
-    try:
-        kills = storm(hosts, rng, stop)
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join(30)
+    kills, errors, threads = posting_while(visitors, rng, lambda stop: storm(hosts, rng, stop))
     assert errors == []
     assert not [t for t in threads if t.is_alive()], "a visitor hung"
     refusals = sum((s.refusals for s in visitors), collections.Counter())
