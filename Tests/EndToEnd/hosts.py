@@ -13,8 +13,8 @@ balances across them. The hosts share one data set:
 
 The hosts are processes on different ports of 127.0.0.1, not network
 namespaces: the end-to-end tests speak only to 127.0.0.1 and ::1, and a
-namespace's veth address is neither; `checklists serve --port` also binds
-127.0.0.1 only, which another namespace cannot reach.
+namespace's veth address is neither. The last host is started with
+`--listen 127.0.0.1:PORT`, the option a host on a real network uses.
 
 Everything started here is stopped by process id in `stop()`, which the
 fixtures call even when a test fails.
