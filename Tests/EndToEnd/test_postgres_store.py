@@ -1,0 +1,62 @@
+"""What only the PostgreSQL store can meet, through nginx and two hosts: a
+document in the database that cannot be read is set aside (renamed, never
+deleted) and the visitor told, as a file is; and the database going away
+answers `503` with `Retry-After`, then everything works again once it is
+back, with no change lost."""
+import uuid
+
+import pytest
+
+from hosts import running_hosts
+from visitor import Visitor
+
+
+@pytest.fixture
+def hosts(request):
+    with running_hosts("postgres", request, backends=2) as stack:
+        yield stack
+
+
+def database(stack):
+    return stack.store.split("/", 3)[3].split("?", 1)[0]
+
+
+def test_an_unreadable_document_is_set_aside_and_the_visitor_told(hosts):
+    visitor = Visitor(hosts)
+    visitor.add_item(1, "precious")
+    name = database(hosts)
+    pg = hosts.postgres
+    pg.psql("UPDATE documents SET bytes = 'this is not a plist'::bytea, version = nextval('document_versions') "
+            "WHERE name = 'Checklists.plist'", name)
+    pg.psql("UPDATE directories SET version = nextval('document_versions')", name)
+    response = visitor.get("/lists")
+    assert response.status_code == 500
+    assert "could not be read" in response.text
+    rows = pg.psql("SELECT name, convert_from(bytes, 'UTF8') FROM documents WHERE name LIKE 'Checklists.plist%'",
+                   name).strip().splitlines()
+    assert len(rows) == 1 and rows[0].startswith("Checklists.plist.corrupt-"), rows
+    assert rows[0].endswith("|this is not a plist"), "kept byte for byte"
+    assert visitor.get("/lists").status_code == 200, "the visitor starts afresh"
+
+
+def test_the_database_away_is_503_with_retry_after_and_nothing_is_lost(hosts):
+    visitor = Visitor(hosts)
+    list_id = visitor.create_list("Before")
+    visitor.add_item(list_id, "kept")
+    token = visitor.csrf()
+    pg = hosts.postgres
+    pg.psql(f"ALTER DATABASE {database(hosts)} WITH ALLOW_CONNECTIONS false")
+    pg.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE datname = '{database(hosts)}' AND pid <> pg_backend_pid()")
+    try:
+        for _ in range(4):  # each host, each of its threads that meets it
+            response = visitor.post(f"/lists/{list_id}/items", {"text": "refused", "csrf": token}, csrf=False)
+            assert response.status_code == 503, response.status_code
+            assert response.headers.get("Retry-After") == "2"
+            page = visitor.get(f"/lists/{list_id}")
+            assert page.status_code == 503 and page.headers.get("Retry-After") == "2"
+    finally:
+        pg.psql(f"ALTER DATABASE {database(hosts)} WITH ALLOW_CONNECTIONS true")
+    visitor.add_item(list_id, "after")
+    page = visitor.get(f"/lists/{list_id}").text
+    assert "kept" in page and "after" in page and "refused" not in page
