@@ -27,11 +27,17 @@ package protocol DocumentStore: Sendable {
   /// bytes or the new ones. Outside a lock the write is durable (with
   /// `durable`) when this returns; inside one, when the lock's body has
   /// returned.
-  func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError)
+  ///
+  /// - Returns: the identity of the version written, as `identity(of:)`
+  ///   would give it to a caller that holds the document's lock (what a
+  ///   cache of the decoded value keeps, without asking again).
+  @discardableResult
+  func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError) -> FileIdentity
 
   /// As `write`, for a document rewritten often under its owner's lock
   /// (the checklists): the engine may reuse space the last version held.
-  func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError)
+  @discardableResult
+  func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> FileIdentity
 
   /// Creates the document with `bytes` unless it exists; false when it did
   /// (it is left as it was). How several processes agree on one value.

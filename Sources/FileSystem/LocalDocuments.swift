@@ -16,12 +16,29 @@ package struct LocalDocuments: DocumentStore {
     try FileSnapshot.read(path)
   }
 
-  package func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError) {
+  @discardableResult
+  package func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError)
+    -> FileIdentity
+  {
     try AtomicFile.write(bytes, to: path, durable: durable)
+    return try written(path)
   }
 
-  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError) {
+  @discardableResult
+  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError)
+    -> FileIdentity
+  {
     try AtomicFile.replaceReusingSpare(bytes, at: path, durable: durable)
+    return try written(path)
+  }
+
+  /// The identity of the file just written: a `stat`, which sees the
+  /// version written while the caller holds the file's lock.
+  private func written(_ path: String) throws(FileError) -> FileIdentity {
+    guard let identity = try FileIdentity.of(path) else {
+      throw FileError(operation: "stat", path: path, errno: .noSuchFileOrDirectory)
+    }
+    return identity
   }
 
   /// Writes a private candidate and `link`s it to `path`, which fails for

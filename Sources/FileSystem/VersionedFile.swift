@@ -95,19 +95,11 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     try current(path, key: key, attempts: .max, locked: true) { _, _ in false }
   }
 
-  /// Caches `value` as the one of the file at `path` now. The caller has
-  /// just replaced the file with the encoding of `value` and still holds its
-  /// lock, so nobody else wrote since: the identity of the file now is the
-  /// identity of those bytes.
-  ///
-  /// - Returns: that identity; nil when the file is gone.
-  @discardableResult
-  package func cacheWritten(_ value: Value, at path: String, key: String) throws(FileError)
-    -> FileIdentity?
-  {
-    guard let identity = try documents.identity(of: path) else { return nil }
+  /// Caches `value` as the one of the version `identity`, which the
+  /// caller has just written (the store said which) and whose lock it
+  /// still holds.
+  package func cacheWritten(_ value: Value, identity: FileIdentity, key: String) {
     cache.withLock { $0.setValue(Version(value: value, identity: identity), forKey: key) }
-    return identity
   }
 
   /// The identity of the version cached for `key`, if any.

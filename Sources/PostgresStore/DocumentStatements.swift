@@ -54,6 +54,7 @@ enum DocumentStatements {
       INSERT INTO documents (directory, name, bytes, version)
       SELECT $1::text, $2::text, $3::bytea, version FROM next
       ON CONFLICT (directory, name) DO UPDATE SET bytes = excluded.bytes, version = excluded.version
+      RETURNING version
       """)
 
   /// Creates a document unless it exists; a row when it did.

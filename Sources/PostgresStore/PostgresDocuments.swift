@@ -69,15 +69,27 @@ package final class PostgresDocuments: DocumentStore {
 
   // MARK: Writing
 
-  package func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError) {
+  /// One statement, which returns the version it gave: no second read.
+  @discardableResult
+  package func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError)
+    -> FileIdentity
+  {
     let document = try DocumentPath(path, root: root)
-    _ = try execute(
+    let rows = try execute(
       DocumentStatements.write, [document.directory, document.name, bytes], path: path,
       doing: "write")
+    guard let row = rows.first else {
+      throw FileError(
+        operation: "PostgreSQL write: no version returned", path: path, errno: .ioError)
+    }
+    return Self.identity(version: row[0], size: Int64(bytes.count))
   }
 
   /// As `write`: the database reuses space by itself.
-  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError) {
+  @discardableResult
+  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError)
+    -> FileIdentity
+  {
     try write(bytes, to: path, durable: durable)
   }
 

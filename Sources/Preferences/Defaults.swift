@@ -286,11 +286,11 @@ package final class Defaults: @unchecked Sendable {
         // Set then removed in one batch is no change: nothing to write.
         if touched.contains(where: { domain[$0] != fresh[$0] }) {
           let bytes = try PreferencesFile.encode(domain, format: format)
-          try documents.write(bytes, to: path, durable: durable)
-          let cached = ((try? file.cacheWritten(domain, at: path, key: directory)) ?? nil) != nil
+          let identity = try documents.write(bytes, to: path, durable: durable)
+          file.cacheWritten(domain, identity: identity, key: directory)
           lock.withLock {
             writes += 1
-            if cached { lock.broadcast() }
+            lock.broadcast()
           }
         }
         return effective.map { CommitOutcome(domain: domain, effective: $0, problem: problem) }

@@ -185,9 +185,8 @@ package final class ChecklistStore: Sendable {
 
   private func write(_ bytes: Data, _ model: DataModel, for visitor: VisitorDirectory) throws {
     let path = visitor.checklistsPath
-    try configuration.documents.replace(bytes, at: path, durable: configuration.durable)
-    guard try file.cacheWritten(model, at: path, key: visitor.key) != nil else {
-      throw FileError(operation: "stat", path: path, errno: .noSuchFileOrDirectory)
-    }
+    let identity = try configuration.documents.replace(
+      bytes, at: path, durable: configuration.durable)
+    file.cacheWritten(model, identity: identity, key: visitor.key)
   }
 }

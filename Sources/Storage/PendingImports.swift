@@ -117,9 +117,9 @@ package struct PendingImports: Sendable {
     pending.created = DueDate.wholeSeconds(pending.created)
     let bytes = try Self.encode(pending)
     let path = Self.path(of: owner)
-    try documents.write(Data(bytes), to: path, durable: durable)
+    let identity = try documents.write(Data(bytes), to: path, durable: durable)
     let stored = Stored(pending: Self.decoded(pending), digest: Self.digest(of: bytes))
-    try file.cacheWritten(stored, at: path, key: owner.key)
+    file.cacheWritten(stored, identity: identity, key: owner.key)
     return stored.digest
   }
 

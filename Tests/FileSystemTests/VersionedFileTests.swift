@@ -76,8 +76,8 @@ import Testing
 
     // A writer that caches what it wrote decodes nothing; the other one does.
     try FileLock.withLock(lockPath) {
-      try write("v:three", to: path)
-      try theirs.file.cacheWritten("three", at: path, key: "a")
+      let identity = try LocalDocuments().write(Data("v:three".utf8), to: path, durable: false)
+      theirs.file.cacheWritten("three", identity: identity, key: "a")
     }
     #expect(try theirs.file.load(path, key: "a")?.value == "three")
     #expect(theirs.decodeCount == 0)

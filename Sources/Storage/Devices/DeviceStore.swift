@@ -287,8 +287,8 @@ package final class DeviceStore: Sendable {
       if devices != stored ?? Devices() {
         try devices.validate()
         let path = Self.path(of: owner)
-        try documents.write(Data(try devices.encoded()), to: path, durable: durable)
-        try file.cacheWritten(devices, at: path, key: owner.key)
+        let identity = try documents.write(Data(try devices.encoded()), to: path, durable: durable)
+        file.cacheWritten(devices, identity: identity, key: owner.key)
       }
       return result
     }

@@ -263,8 +263,8 @@ package final class ShareLinks: Sendable {
   private func write(_ shares: Shares, for owner: VisitorDirectory) throws {
     let path = Self.path(of: owner)
     try mapped { () throws in
-      try documents.write(Data(try shares.encoded()), to: path, durable: durable)
-      try file.cacheWritten(shares, at: path, key: owner.key)
+      let identity = try documents.write(Data(try shares.encoded()), to: path, durable: durable)
+      file.cacheWritten(shares, identity: identity, key: owner.key)
     }
   }
 
