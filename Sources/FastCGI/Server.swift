@@ -32,15 +32,22 @@ package final class Server: @unchecked Sendable {
   /// waiting, so no wake-up can be missed.
   private var stopPipe: (read: Int32, write: Int32) = (-1, -1)
   private let log: @Sendable (LogLevel, String) -> Void
+  private let prepareThread: @Sendable () -> Void
 
+  /// - Parameter prepareThread: run by each worker thread before it
+  ///   accepts its first connection: what a handler needs per thread (a
+  ///   database connection) is then made at start, not by the first
+  ///   requests, which would wait for it.
   package init(
     configuration: ServerConfiguration,
     log: @escaping @Sendable (LogLevel, String) -> Void = { _, _ in },
+    prepareThread: @escaping @Sendable () -> Void = {},
     handler: @escaping Handler
   ) {
     self.configuration = configuration
     self.handler = handler
     self.log = log
+    self.prepareThread = prepareThread
     self.census = WorkerCensus(threads: max(1, configuration.threads))
   }
 
@@ -139,6 +146,7 @@ package final class Server: @unchecked Sendable {
   }
 
   private func serve() {
+    prepareThread()
     let request = LibFCGIRequest(listenSocket: listenSocket)
     var activity = Activity.accepting
     while true {

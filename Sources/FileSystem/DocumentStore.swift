@@ -78,9 +78,16 @@ package protocol DocumentStore: Sendable {
 
   /// The names in `directory`, sorted; none when it does not exist.
   func entries(ofDirectory directory: String) -> [String]
+
+  /// Makes ready what the calling thread needs before its first operation
+  /// (a database connection), so that a server's threads do it at start
+  /// and not while a request waits. Nothing for files.
+  func prepareThread() throws(FileError)
 }
 
 extension DocumentStore {
+  package func prepareThread() throws(FileError) {}
+
   /// The document's bytes; nil when there is none.
   package func read(_ path: String) throws(FileError) -> Data? {
     try snapshot(of: path)?.contents

@@ -114,6 +114,7 @@ struct ServeCommand: ParsableCommand {
         case .error: logger.error("\(message)")
         }
       },
+      prepareThread: application.prepareWorkerThread,
       handler: application.respond(to:)
     )
     do {

@@ -76,6 +76,19 @@ struct ConnectionLossTests {
     #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
     #expect(store.identity(ofDirectory: root + "/a") == nil)
     #expect(store.entries(ofDirectory: root).isEmpty)
+    let preparing = #expect(throws: FileError.self) { try store.prepareThread() }
+    #expect(preparing?.isUnavailable == true, "a thread's start is told, not hung")
+  }
+
+  @Test func aPreparedThreadConnectsAndMakesTheSchema() throws {
+    let store = PostgresDocuments(
+      conninfo: try TemporaryPostgres.shared().createDatabase(), root: root,
+      logger: Logger(label: "test"))
+    try store.prepareThread()
+    try store.prepareThread()  // again: nothing more to do
+    let path = root + "/users/ab/key1/Checklists.plist"
+    try store.write(Data("after".utf8), to: path, durable: true)
+    #expect(try store.read(path) == Data("after".utf8))
   }
 
   @Test func aPathOutsideTheDataDirectoryIsRefused() throws {

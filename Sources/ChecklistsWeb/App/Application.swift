@@ -246,6 +246,18 @@ package final class Application: Sendable {
     }
   }
 
+  /// Readies a worker thread before its first request: its database
+  /// connection, when the documents are in a database. A failure is logged;
+  /// the thread's first request tries again (and is answered `503` if the
+  /// database is still away).
+  @Sendable package func prepareWorkerThread() {
+    do {
+      try documents.prepareThread()
+    } catch {
+      logger.warning("a worker thread could not prepare its store: \(error)")
+    }
+  }
+
   /// The visitor's checklists as they stand: what is stored, or the
   /// first-run list while nothing is (shown, never stored, on a `GET`).
   func currentModel(_ session: VisitorSession) throws -> CurrentModel {
