@@ -98,13 +98,18 @@ package final class Server: @unchecked Sendable {
       } catch {
         throw .cannotSetPermissions(path: path, errno: error.code)
       }
-    case .loopback(let port), .tcp(_, let port):
-      let host = if case .tcp(let host, _) = configuration.address { host } else { "127.0.0.1" }
-      let address = "\(host):\(port)"
-      listenSocket = LibFCGI.openSocket(address, backlog: configuration.backlog)
-      guard listenSocket >= 0 else {
-        throw .cannotListen(address: address, errno: Errno.current.code)
-      }
+    case .loopback(let port):
+      try listen(at: "127.0.0.1:\(port)")
+    case .tcp(let host, let port):
+      try listen(at: "\(host):\(port)")
+    }
+  }
+
+  /// Listens on a TCP `host:port`.
+  private func listen(at address: String) throws(ServerError) {
+    listenSocket = LibFCGI.openSocket(address, backlog: configuration.backlog)
+    guard listenSocket >= 0 else {
+      throw .cannotListen(address: address, errno: Errno.current.code)
     }
   }
 

@@ -124,17 +124,12 @@ package final class PostgresDocuments: DocumentStore {
   /// when that is taken), as `CorruptFile.setAside` does with a file.
   package func setAside(_ path: String, durable: Bool) throws(FileError) -> String {
     let document = try DocumentPath(path, root: root)
-    let base = "\(document.name).corrupt-\(Self.timestamp(Date()))"
-    let taken = try execute(
-      DocumentStatements.namesStarting, [document.directory, base], path: path,
-      doing: "set aside"
-    ).compactMap { $0[0].map { String(decoding: $0, as: UTF8.self) } }
-    var target = base
-    var counter = 1
-    while taken.contains(target) {
-      counter += 1
-      target = "\(base)-\(counter)"
-    }
+    let taken = Set(
+      try execute(
+        DocumentStatements.namesStarting, [document.directory, "\(document.name).corrupt-"],
+        path: path, doing: "set aside"
+      ).compactMap { $0[0].map { String(decoding: $0, as: UTF8.self) } })
+    let target = CorruptFile.asideName(for: document.name) { taken.contains($0) }
     let moved = try execute(
       DocumentStatements.rename, [document.directory, document.name, target], path: path,
       doing: "set aside")
@@ -325,14 +320,6 @@ package final class PostgresDocuments: DocumentStore {
   private static func bigEndian(_ bytes: Data?) -> Int64 {
     guard let bytes, bytes.count == 8 else { return 0 }
     return bytes.reduce(0) { $0 << 8 | Int64($1) }
-  }
-
-  /// `20250301T170000Z`, as `CorruptFile` names what it sets aside.
-  private static func timestamp(_ date: Date) -> String {
-    let time = UTCTime(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(time.year)\(two(time.month))\(two(time.day))T"
-      + "\(two(time.hour))\(two(time.minute))\(two(time.second))Z"
   }
 
   /// `text` matching itself in a `LIKE` pattern (backslash escapes).

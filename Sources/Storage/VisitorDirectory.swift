@@ -52,12 +52,6 @@ package struct VisitorDirectory: Sendable, Equatable {
 }
 
 extension VisitorDirectory {
-  /// The names in a directory of the data directory, sorted; none when it
-  /// cannot be read (nobody has stored anything yet).
-  package static func sortedEntries(_ path: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-  }
-
   /// True for a shard's name: two lower-case hex digits.
   package static func isShard(_ name: String) -> Bool { isHex(name, count: 2) }
 

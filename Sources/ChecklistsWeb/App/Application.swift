@@ -131,9 +131,7 @@ package final class Application: Sendable {
   ) -> Response {
     let cookies = request.cookies
     let visitor = visitor(cookies, request, now: now)
-    let version =
-      visitor.isNew
-      ? nil : ResponseMemo.Version.of(visitor.directory.path, in: documents, now: now)
+    let version = visitor.isNew ? nil : memo.version(of: visitor.directory.path, now: now)
     var unconditional = request
     if request.headerFields.hasField(.ifNoneMatch) {
       unconditional.head.headerFields[.ifNoneMatch] = nil

@@ -89,7 +89,9 @@ final class ResponseMemo: Sendable {
     /// recently to be trusted (the answer is then computed, not kept).
     /// `now` is read before the directory is, so a change in between only
     /// looks younger than it is.
-    static func of(_ directory: String, in documents: any DocumentStore, now: Date) -> Version? {
+    fileprivate static func of(_ directory: String, in documents: any DocumentStore, now: Date)
+      -> Version?
+    {
       guard let identity = documents.identity(ofDirectory: directory) else { return nil }
       let changed =
         Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
@@ -131,6 +133,12 @@ final class ResponseMemo: Sendable {
   private let entries: LockedValue<LRUCache<Key, Entry>>
   /// Where the directories that answers were computed from live.
   let documents: any DocumentStore
+
+  /// The version of `directory` that an answer computed now comes from
+  /// (see `Version.of`): taken before anything in it is read.
+  func version(of directory: String, now: Date) -> Version? {
+    Version.of(directory, in: documents, now: now)
+  }
 
   init(capacity: Int, documents: any DocumentStore) {
     self.documents = documents

@@ -34,7 +34,7 @@ extension Application {
     do {
       guard let owner = try shares.owner(ofDigest: digest) else { throw WebError.pageNotFound }
       // Taken before anything of the owner's is read (see `ResponseMemo`).
-      let version = key == nil ? nil : ResponseMemo.Version.of(owner.path, in: documents, now: now)
+      let version = key == nil ? nil : sharedPages.version(of: owner.path, now: now)
       guard let access = try shares.access(digest: digest, owner: owner) else {
         throw WebError.pageNotFound
       }

@@ -32,11 +32,14 @@ package enum VisitorActivity {
     directories(dataDirectory: dataDirectory).compactMap { visitor(at: $0.path) }
   }
 
+  /// The files' own times and sizes are read: `prune` works on files only.
+  private static let files = LocalDocuments()
+
   private static func directories(dataDirectory: String) -> [VisitorDirectory] {
     let users = dataDirectory + "/users"
     var found: [VisitorDirectory] = []
-    for shard in VisitorDirectory.sortedEntries(users) where VisitorDirectory.isShard(shard) {
-      for key in VisitorDirectory.sortedEntries("\(users)/\(shard)")
+    for shard in files.entries(ofDirectory: users) where VisitorDirectory.isShard(shard) {
+      for key in files.entries(ofDirectory: "\(users)/\(shard)")
       where VisitorDirectory.isKey(key, inShard: shard) {
         found.append(VisitorDirectory(dataDirectory: dataDirectory, key: key))
       }
@@ -52,7 +55,7 @@ package enum VisitorActivity {
     guard let info = try? FileStatus.of(path), info.isDirectory else { return nil }
     var latest: FileStatus?
     var bytes: Int64 = 0
-    for name in VisitorDirectory.sortedEntries(path) where !ignoring.contains(name) {
+    for name in files.entries(ofDirectory: path) where !ignoring.contains(name) {
       guard let file = try? FileStatus.of("\(path)/\(name)") else { continue }
       bytes += file.size
       if let current = latest,
