@@ -80,7 +80,7 @@ let package = Package(
       name: "PostgresStoreTests",
       dependencies: [
         "PostgresStore", "FileSystem", "Support", "TestSupport", "Storage", "ChecklistsModel",
-        .product(name: "Logging", package: "swift-log"),
+        "Preferences", .product(name: "Logging", package: "swift-log"),
       ]
     ),
 

@@ -159,17 +159,32 @@ package final class Defaults: @unchecked Sendable {
     }
   }
 
+  /// A persistent domain as read for one request.
+  struct LoadedDomain {
+    var domain: [String: PlistValue] = [:]
+    /// A sentence for the visitor when the file could not be read.
+    var problem: String?
+    /// Set when the store could not be reached (a database away): not a
+    /// damaged file, and nothing should be applied on the defaults.
+    var unavailable: PreferencesError?
+  }
+
   /// A domain for reading, from the cache when the file's identity is the
   /// cached one. An unparsable file is kept aside and reads as empty.
-  func loadDomain(_ directory: String) -> (domain: [String: PlistValue], problem: String?) {
+  func loadDomain(_ directory: String) -> LoadedDomain {
     let path = PreferencesFile.path(inDirectory: directory)
     do {
       let version = try file.load(path, key: directory, attempts: 6) { attempt, seen in
         attempt < 4 && awaitCacheUpdate(directory, from: seen)
       }
-      return (version?.value ?? [:], nil)
+      return LoadedDomain(domain: version?.value ?? [:])
     } catch {
-      return ([:], problem(error, path: path))
+      if case .io(let failure) = error, failure.isUnavailable {
+        logger.error("preferences unreachable", metadata: ["error": "\(failure)"])
+        return LoadedDomain(
+          problem: Defaults.unreadableMessage, unavailable: .unavailable("\(failure)"))
+      }
+      return LoadedDomain(problem: problem(error, path: path))
     }
   }
 

@@ -19,6 +19,7 @@ package final class VisitorDefaults {
   /// The persistent domain as this request sees it: as read, plus its changes.
   private var domain = DomainView()
   private var problem: String?
+  private var unavailable: PreferencesError?
   /// Cookie values this request set (`.some(nil)`: deleted).
   private var cookieOverrides: [String: PlistValue?] = [:]
   private var cookieChanges: [CookieChange] = []
@@ -91,6 +92,14 @@ package final class VisitorDefaults {
   package var loadProblem: String? {
     loadIfNeeded()
     return problem
+  }
+
+  /// Throws `.unavailable` when the visitor's file could not be read
+  /// because its store was out of reach (a database away, not a damaged
+  /// file): the request should then be refused, not run on the defaults.
+  package func requireReachable() throws(PreferencesError) {
+    loadIfNeeded()
+    if let unavailable { throw unavailable }
   }
 
   // MARK: Writing
@@ -208,6 +217,7 @@ package final class VisitorDefaults {
     let loaded = defaults.loadDomain(directory)
     domain = DomainView(base: loaded.domain)
     problem = loaded.problem
+    unavailable = loaded.unavailable
   }
 
   private func setChecked(_ value: PlistValue, forKey key: String) {

@@ -22,6 +22,15 @@ package enum StoreError: Error, Sendable {
       "Your checklists are busy with other changes sent at the same time. Nothing was changed; please try again in a moment."
     }
   }
+
+  /// What failed, for the log: the system call or the kept file.
+  package var detail: String {
+    switch self {
+    case .unreadable(let path, let keptAs): "\(path) unreadable, kept as \(keptAs)"
+    case .io(let error): "\(error)"
+    case .busy(let busy): "\(busy)"
+    }
+  }
 }
 
 extension StoreError {

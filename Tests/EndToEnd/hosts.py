@@ -138,6 +138,16 @@ class MultiHostStack(Stack):
         path = self.dir / f"logs/backend-{index}.log"
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
 
+    def logged_errors(self, limit=20):
+        """The backends' last `limit` logged errors, for a failure's message."""
+        lines = []
+        for index in range(self.count):
+            path = self.dir / f"logs/backend-{index}.log"
+            if path.exists():
+                lines += [f"host {index}: {line}" for line in path.read_text(errors="replace").splitlines()
+                          if "error" in line.lower()]
+        return "\n".join(lines[-limit:])
+
     def pid(self, index):
         return self.processes[index].pid
 

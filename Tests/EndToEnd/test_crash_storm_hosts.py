@@ -99,7 +99,8 @@ def test_acknowledged_changes_survive_killed_hosts(hosts):
     assert errors == []
     assert not [t for t in threads if t.is_alive()], "a visitor hung"
     refusals = sum((s.refusals for s in visitors), collections.Counter())
-    assert set(refusals) <= NOT_ACKNOWLEDGED, f"changes refused for another reason than a host down: {refusals}"
+    assert set(refusals) <= NOT_ACKNOWLEDGED, (
+        f"changes refused for another reason than a host down: {refusals}\n{hosts.logged_errors()}")
     acknowledged = sum(s.acknowledged for s in visitors)
     assert kills == KILLS
     assert acknowledged > KILLS, "the storm must interleave with real changes"

@@ -2,6 +2,7 @@ import FileSystem
 import Foundation
 import Logging
 import PostgresStore
+import Preferences
 import TestSupport
 import Testing
 
@@ -78,6 +79,27 @@ struct ConnectionLossTests {
     #expect(store.entries(ofDirectory: root).isEmpty)
     let preparing = #expect(throws: FileError.self) { try store.prepareThread() }
     #expect(preparing?.isUnavailable == true, "a thread's start is told, not hung")
+  }
+
+  /// A visitor's preferences out of reach are not a damaged file: the
+  /// request is refused as unavailable (503), never run on the defaults
+  /// with the "could not be read" page (500).
+  @Test func preferencesOutOfReachAreUnavailableNotDamaged() throws {
+    let postgres = try TemporaryPostgres()  // its own: it is stopped
+    let store = PostgresDocuments(
+      conninfo: try postgres.createDatabase(), root: root, logger: Logger(label: "test"))
+    let defaults = Defaults(logger: Logger(label: "test"), documents: store)
+    let directory = root + "/users/ab/key1"
+    try defaults.setPersistentDomain(["sort": "name"], forName: directory)
+    postgres.stop()
+
+    let scope = defaults.visitor(directory: directory)
+    let failure = #expect(throws: PreferencesError.self) { try scope.requireReachable() }
+    guard case .unavailable = failure else {
+      Issue.record("expected .unavailable, got \(String(describing: failure))")
+      return
+    }
+    #expect(defaults.visitor(directory: directory).loadProblem != nil)
   }
 
   @Test func aPreparedThreadConnectsAndMakesTheSchema() throws {

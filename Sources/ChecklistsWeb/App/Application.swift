@@ -175,6 +175,7 @@ package final class Application: Sendable {
     var response: Response
     do {
       if let problem = visitor.problem { throw problem }
+      try session.preferences.requireReachable()
       if let problem = session.preferences.loadProblem {
         // The file was kept aside; the next request runs on the defaults.
         logger.error("preferences: \(problem) (\(session.directory.path))")
@@ -227,7 +228,7 @@ package final class Application: Sendable {
       default: return .unprocessable(error.message, backHref: "/lists", backLabel: "All Lists")
       }
     case let error as StoreError:
-      logger.error("store: \(error.message) (\(route))")
+      logger.error("store: \(error.detail) (\(route))")
       if case .unreadable = error { return .unreadableData }
       if case .busy = error { return .busy }
       if case .io(let error) = error, error.isUnavailable { return .storeUnavailable }
