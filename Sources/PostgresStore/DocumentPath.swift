@@ -4,9 +4,14 @@ import FileSystem
 /// path relative to the data directory, split into the directory (the
 /// owner's: `users/ab/<key>`, or "" for the data directory itself) and the
 /// name in it.
-struct DocumentPath: Equatable, Sendable {
+struct DocumentPath: Hashable, Sendable {
   var directory: String
   var name: String
+
+  init(directory: String, name: String) {
+    self.directory = directory
+    self.name = name
+  }
 
   /// The part of `path` after `root/`, split at its last `/`.
   ///

@@ -9,25 +9,49 @@
 enum DocumentStatements {
   /// Made on first use, by each host that starts: the advisory lock keeps
   /// several hosts starting at once from colliding on `CREATE … IF NOT
-  /// EXISTS`.
+  /// EXISTS`. A document over 2 KB is compressed with lz4 where the server
+  /// has it: its default (pglz) was the server's costliest function under
+  /// durable toggles, 3% of all CPU.
   static let schema = """
     BEGIN;
     SELECT pg_advisory_xact_lock(hashtextextended('checklists schema', 0));
-    CREATE SEQUENCE IF NOT EXISTS document_versions;
-    CREATE TABLE IF NOT EXISTS documents (
-      directory text NOT NULL,
-      name text NOT NULL,
-      bytes bytea NOT NULL,
-      version bigint NOT NULL,
-      PRIMARY KEY (directory, name));
-    CREATE TABLE IF NOT EXISTS directories (
-      directory text PRIMARY KEY,
-      version bigint NOT NULL,
-      active timestamptz);
-    CREATE INDEX IF NOT EXISTS directories_by_prefix
-      ON directories (directory text_pattern_ops);
+    DO $$ BEGIN
+      -- Made last: when it is there, nothing is touched (and no table is
+      -- locked while other hosts write).
+      IF to_regclass('directories_by_prefix') IS NOT NULL THEN RETURN; END IF;
+      CREATE SEQUENCE IF NOT EXISTS document_versions;
+      CREATE TABLE IF NOT EXISTS documents (
+        directory text NOT NULL,
+        name text NOT NULL,
+        bytes bytea NOT NULL,
+        version bigint NOT NULL,
+        PRIMARY KEY (directory, name));
+      BEGIN
+        ALTER TABLE documents ALTER COLUMN bytes SET COMPRESSION lz4;
+      EXCEPTION WHEN feature_not_supported THEN NULL;
+      END;
+      CREATE TABLE IF NOT EXISTS directories (
+        directory text PRIMARY KEY,
+        version bigint NOT NULL,
+        active timestamptz);
+      CREATE INDEX IF NOT EXISTS directories_by_prefix
+        ON directories (directory text_pattern_ops);
+    END $$;
     COMMIT
     """
+
+  /// Begins a transaction (prepared like the rest: one is begun per lock).
+  static let begin = PreparedStatement(name: "begin", sql: "BEGIN")
+
+  /// Takes, for the transaction, the advisory lock named $1, waiting at
+  /// most $2 (`250ms`): the bound is set first, in a subquery that
+  /// `OFFSET 0` keeps from being merged into the lock's own projection.
+  static let lock = PreparedStatement(
+    name: "lock",
+    sql: """
+      SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))
+      FROM (SELECT set_config('lock_timeout', $2::text, true) OFFSET 0) AS bounded
+      """)
 
   /// The version and size of a document: (bigint, bigint).
   static let identity = PreparedStatement(
@@ -115,6 +139,52 @@ enum DocumentStatements {
   static let directoryVersion = PreparedStatement(
     name: "directory_version",
     sql: "SELECT version FROM directories WHERE directory = $1::text")
+
+  /// The versions of the directories in $1 (a `text[]` literal, see
+  /// `arrayLiteral`): (text, bigint) for each that has a row.
+  static let directoryVersions = PreparedStatement(
+    name: "directory_versions",
+    sql: """
+      SELECT directory, version FROM directories WHERE directory = ANY(($1::text)::text[])
+      """)
+
+  /// The version and size of the documents named by $1 (directories) and
+  /// $2 (names), two `text[]` literals of one length: (text, text, bigint,
+  /// bigint) for each that exists.
+  static let identities = PreparedStatement(
+    name: "identities",
+    sql: """
+      SELECT d.directory, d.name, d.version, octet_length(d.bytes)::bigint
+      FROM unnest(($1::text)::text[], ($2::text)::text[]) AS wanted (directory, name)
+      JOIN documents d ON d.directory = wanted.directory AND d.name = wanted.name
+      """)
+
+  /// The bytes and version of the documents named as in `identities`:
+  /// (text, text, bytea, bigint) for each that exists.
+  static let snapshots = PreparedStatement(
+    name: "snapshots",
+    sql: """
+      SELECT d.directory, d.name, d.bytes, d.version
+      FROM unnest(($1::text)::text[], ($2::text)::text[]) AS wanted (directory, name)
+      JOIN documents d ON d.directory = wanted.directory AND d.name = wanted.name
+      """)
+
+  /// `texts` as the literal of a `text[]`, every element quoted.
+  static func arrayLiteral<S: Sequence<String>>(_ texts: S) -> String {
+    var literal = "{"
+    var first = true
+    for text in texts {
+      if !first { literal.append(",") }
+      first = false
+      literal.append("\"")
+      for character in text {
+        if character == "\\" || character == "\"" { literal.append("\\") }
+        literal.append(character)
+      }
+      literal.append("\"")
+    }
+    return literal + "}"
+  }
 
   /// The names of the documents in a directory: (text).
   static let names = PreparedStatement(

@@ -26,6 +26,15 @@ package final class PostgresDocuments: DocumentStore {
   package let root: String
   private let logger: Logger
   private let schemaReady = LockedValue(false)
+  /// Directory versions read for many threads at once.
+  /// Reads shared by threads asking at the same time (see `ReadRounds`),
+  /// each kind sent on a connection of its own.
+  private let directoryVersions = ReadRounds<String, Data>()
+  private let identities = ReadRounds<DocumentPath, FileIdentity>()
+  private let snapshots = ReadRounds<DocumentPath, FileSnapshot>()
+  private let directoryVersionsConnection: RoundConnection
+  private let identitiesConnection: RoundConnection
+  private let snapshotsConnection: RoundConnection
 
   /// - Parameters:
   ///   - conninfo: a libpq connection string or URI. Nothing connects
@@ -37,6 +46,9 @@ package final class PostgresDocuments: DocumentStore {
     while root.count > 1, root.hasSuffix("/") { root.removeLast() }
     self.root = root
     self.logger = logger
+    directoryVersionsConnection = RoundConnection(conninfo)
+    identitiesConnection = RoundConnection(conninfo)
+    snapshotsConnection = RoundConnection(conninfo)
   }
 
   /// Connects on this thread and makes the tables unless they exist
@@ -55,8 +67,17 @@ package final class PostgresDocuments: DocumentStore {
 
   // MARK: Reading
 
+  /// Outside a lock, threads asking at the same time share one statement
+  /// (`ReadRounds`); inside one, the thread's transaction reads its own.
   package func identity(of path: String) throws(FileError) -> FileIdentity? {
     let document = try DocumentPath(path, root: root)
+    if try sharesReads(path) {
+      return try identities.value(for: document) { (wanted) throws(FileError) in
+        try readMany(DocumentStatements.identities, wanted, on: identitiesConnection) { row in
+          Self.identity(version: row[2], size: Self.bigEndian(row[3]))
+        }
+      }
+    }
     let rows = try execute(
       DocumentStatements.identity, [document.directory, document.name], path: path,
       doing: "identity")
@@ -64,14 +85,54 @@ package final class PostgresDocuments: DocumentStore {
     return Self.identity(version: row[0], size: Self.bigEndian(row[1]))
   }
 
+  /// Shares reads with other threads as `identity(of:)` does.
   package func snapshot(of path: String) throws(FileError) -> FileSnapshot? {
     let document = try DocumentPath(path, root: root)
+    if try sharesReads(path) {
+      return try snapshots.value(for: document) { (wanted) throws(FileError) in
+        try readMany(DocumentStatements.snapshots, wanted, on: snapshotsConnection) { row in
+          let bytes = row[2] ?? Data()
+          return FileSnapshot(
+            contents: bytes, identity: Self.identity(version: row[3], size: Int64(bytes.count)))
+        }
+      }
+    }
     let rows = try execute(
       DocumentStatements.snapshot, [document.directory, document.name], path: path,
       doing: "read")
     guard let row = rows.first, let bytes = row[0] else { return nil }
     let identity = Self.identity(version: row[1], size: Int64(bytes.count))
     return FileSnapshot(contents: bytes, identity: identity)
+  }
+
+  /// True outside a lock on this thread: what it reads then may be read in
+  /// another thread's statement. Inside one it must be read in its own
+  /// transaction, which sees its own writes.
+  private func sharesReads(_ path: String) throws(FileError) -> Bool {
+    try connection(for: path).transactionDepth == 0
+  }
+
+  /// One statement of `ReadRounds` for documents: `statement` given the
+  /// directories and names as two arrays, each row made a value by `value`.
+  private func readMany<Value>(
+    _ statement: PreparedStatement, _ documents: [DocumentPath], on connection: RoundConnection,
+    value: ([Data?]) -> Value
+  ) throws(FileError) -> [DocumentPath: Value] {
+    let rows = try connection.execute(
+      statement,
+      [
+        DocumentStatements.arrayLiteral(documents.lazy.map(\.directory)),
+        DocumentStatements.arrayLiteral(documents.lazy.map(\.name)),
+      ], path: root)
+    var values: [DocumentPath: Value] = [:]
+    for row in rows {
+      guard let directory = row[0], let name = row[1] else { continue }
+      let document = DocumentPath(
+        directory: String(decoding: directory, as: UTF8.self),
+        name: String(decoding: name, as: UTF8.self))
+      values[document] = value(row)
+    }
+    return values
   }
 
   // MARK: Writing
@@ -156,14 +217,37 @@ package final class PostgresDocuments: DocumentStore {
 
   /// The directory's version: one indexed read, nil when it has no row (or
   /// the server cannot be reached: then nothing kept is trusted).
+  ///
+  /// Outside a lock, threads asking at the same time share one statement
+  /// (`ReadRounds`); inside one, the thread's transaction reads its own.
   package func identity(ofDirectory directory: String) -> FileIdentity? {
-    guard let relative = try? DocumentPath.relative(directory, root: root),
-      let rows = try? execute(
+    guard let relative = try? DocumentPath.relative(directory, root: root) else { return nil }
+    let version: Data?
+    if (try? sharesReads(directory)) == true {
+      version = try? directoryVersions.value(for: relative) { (directories) throws(FileError) in
+        try readDirectoryVersions(directories)
+      }
+    } else {
+      version = try? execute(
         DocumentStatements.directoryVersion, [relative], path: directory,
-        doing: "directory identity"),
-      let row = rows.first
-    else { return nil }
-    return Self.identity(version: row[0], size: 0)
+        doing: "directory identity"
+      ).first?[0]
+    }
+    guard let version else { return nil }
+    return Self.identity(version: version, size: 0)
+  }
+
+  /// The directories' versions of one `ReadRounds` round, by relative path.
+  private func readDirectoryVersions(_ directories: [String]) throws(FileError) -> [String: Data] {
+    let rows = try directoryVersionsConnection.execute(
+      DocumentStatements.directoryVersions, [DocumentStatements.arrayLiteral(directories)],
+      path: root)
+    var versions: [String: Data] = [:]
+    for row in rows {
+      guard let name = row[0], let version = row[1] else { continue }
+      versions[String(decoding: name, as: UTF8.self)] = version
+    }
+    return versions
   }
 
   /// True when a document was ever stored in `directory` (it has a row).
@@ -214,16 +298,12 @@ package final class PostgresDocuments: DocumentStore {
   {
     let lock = try DocumentPath(lockPath, root: root)
     return try FileLock.admitting(lockPath) {
-      let connection = try connection(for: lockPath)
-      let milliseconds = max(1, Int(timeout / .milliseconds(1)))
-      let key = try connection.literal(lock.relativePath)
-      let take = """
-        SET LOCAL lock_timeout = '\(milliseconds)ms';
-        SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))
-        """
+      let milliseconds = "\(max(1, Int(timeout / .milliseconds(1))))ms"
+      let take = (DocumentStatements.lock, [Data(lock.relativePath.utf8), Data(milliseconds.utf8)])
+      var connection = try connection(for: lockPath)
       if connection.transactionDepth > 0 {
         try run("SAVEPOINT nested_lock", on: connection, path: lockPath, doing: "lock")
-        do { try connection.run(take) } catch {
+        do { _ = try connection.pipeline([take]) } catch {
           _ = try? connection.run("ROLLBACK TO SAVEPOINT nested_lock")
           throw lockFailure(error, path: lockPath)
         }
@@ -232,9 +312,20 @@ package final class PostgresDocuments: DocumentStore {
         defer { connection.transactionDepth -= 1 }
         return try body()
       }
-      do { try connection.run("BEGIN;\n" + take) } catch {
-        _ = try? connection.run("ROLLBACK")
-        throw lockFailure(error, path: lockPath)
+      // One round trip: begin, take the lock. A connection found lost
+      // there (the server restarted since its last use) had nothing under
+      // way: it is made again and tried once more.
+      for attempt in 1...2 {
+        do {
+          _ = try connection.pipeline([(DocumentStatements.begin, []), take])
+          break
+        } catch let failure as PostgresFailure where failure.connectionLost && attempt == 1 {
+          logger.info("PostgreSQL: connecting again (\(failure.message))")
+          connection = try self.connection(for: lockPath)
+        } catch {
+          _ = try? connection.run("ROLLBACK")
+          throw lockFailure(error, path: lockPath)
+        }
       }
       connection.transactionDepth = 1
       let value: T
@@ -301,7 +392,45 @@ package final class PostgresDocuments: DocumentStore {
     return Self.fileError(failure, path: path, doing: "lock")
   }
 
-  private static func fileError(_ failure: PostgresFailure, path: String, doing what: String)
+  /// The connection one `ReadRounds` sends its statements on. Only the
+  /// thread sending a round uses it, and `ReadRounds` lets one at a time:
+  /// so one server process answers every round, its caches warm. On the
+  /// sender's own connection instead, 128 server processes took turns,
+  /// each rarely, and a round cost the server ~200 µs of CPU.
+  private final class RoundConnection: @unchecked Sendable {
+    private let conninfo: String
+    private var connection: PostgresConnection?
+
+    init(_ conninfo: String) {
+      self.conninfo = conninfo
+    }
+
+    /// Runs a read; one that finds the connection lost (the server
+    /// restarted since its last use) is read again on a new one.
+    func execute(_ statement: PreparedStatement, _ parameters: [String], path: String)
+      throws(FileError) -> [[Data?]]
+    {
+      let values = parameters.map { Data($0.utf8) }
+      do {
+        if let connection {
+          do { return try connection.execute(statement, values) } catch  where error.connectionLost
+          {
+            try connection.reconnectIfLost()
+            return try connection.execute(statement, values)
+          }
+        }
+        let made = try PostgresConnection.unshared(conninfo)
+        connection = made
+        return try made.execute(statement, values)
+      } catch {
+        throw PostgresDocuments.fileError(error, path: path, doing: "read")
+      }
+    }
+  }
+
+  fileprivate static func fileError(
+    _ failure: PostgresFailure, path: String, doing what: String
+  )
     -> FileError
   {
     FileError(

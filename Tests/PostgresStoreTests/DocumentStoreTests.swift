@@ -149,6 +149,43 @@ struct DocumentStoreTests {
     #expect(store.entries(ofDirectory: fixture.root + "/users/zz").isEmpty)
   }
 
+  /// Threads reading at once each get their own document (on PostgreSQL
+  /// they share statements), whatever its name holds, in an owner's
+  /// directory or the data directory itself; a change is read at once.
+  @Test(arguments: Engine.allCases)
+  func threadsReadingAtOnceEachGetTheirOwn(engine: Engine) throws {
+    let fixture = try StoreFixture(engine)
+    let names = [#"quote" and \ back"#, "comma, {brace}", "é ü", "plain", "NULL", ""]
+    var paths: [String] = []
+    for (index, name) in names.enumerated() {
+      let directory = try fixture.prepared("users/ab/key \(index) \(name)")
+      paths.append(directory + "/doc \(name)")
+    }
+    paths.append(fixture.root + "/secret")
+    for (index, path) in paths.enumerated() {
+      try fixture.store.write(Data("\(index)".utf8), to: path, durable: false)
+    }
+    let written = paths
+    let failures = concurrently(16) { thread in
+      let paths = written
+      for round in 0..<30 {
+        let index = (thread + round) % paths.count
+        let path = paths[index]
+        let snapshot = try #require(try fixture.store.snapshot(of: path))
+        #expect(snapshot.contents == Data("\(index)".utf8), "\(path)")
+        #expect(try fixture.store.identity(of: path) == snapshot.identity, "\(path)")
+        let directory = (path as NSString).deletingLastPathComponent
+        #expect(fixture.store.identity(ofDirectory: directory) != nil, "\(directory)")
+        #expect(try fixture.store.identity(of: path + ".missing") == nil)
+      }
+    }
+    #expect(failures.isEmpty, "\(failures)")
+    let before = try #require(try fixture.store.identity(of: paths[0]))
+    let changed = try fixture.store.write(Data("changed".utf8), to: paths[0], durable: false)
+    #expect(try fixture.store.identity(of: paths[0]) == changed)
+    #expect(changed != before)
+  }
+
   @Test(arguments: Engine.allCases)
   func aLockSerialisesEightThreads(engine: Engine) throws {
     let fixture = try StoreFixture(engine)

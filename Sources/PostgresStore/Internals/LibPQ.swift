@@ -37,20 +37,30 @@ final class PostgresConnection {
   static func current(_ conninfo: String) throws(PostgresFailure) -> PostgresConnection {
     let connections = ThreadConnections.current
     if let connection = connections.byConninfo[conninfo] {
-      if connection.handle == nil {
-        if connection.transactionDepth > 0 {
-          throw PostgresFailure(
-            sqlState: nil, message: "the connection was lost in a transaction",
-            connectionLost: true)
-        }
-        try connection.connect()
-      }
+      try connection.reconnectIfLost()
       return connection
     }
-    let connection = PostgresConnection(conninfo: conninfo)
-    try connection.connect()
+    let connection = try unshared(conninfo)
     connections.byConninfo[conninfo] = connection
     return connection
+  }
+
+  /// A connection of no thread's: its owner makes sure that one thread at
+  /// a time uses it. Made at once; made again by `reconnectIfLost`.
+  static func unshared(_ conninfo: String) throws(PostgresFailure) -> PostgresConnection {
+    let connection = PostgresConnection(conninfo: conninfo)
+    try connection.connect()
+    return connection
+  }
+
+  /// Connects again if the connection was lost (never inside a transaction).
+  func reconnectIfLost() throws(PostgresFailure) {
+    guard handle == nil else { return }
+    guard transactionDepth == 0 else {
+      throw PostgresFailure(
+        sqlState: nil, message: "the connection was lost in a transaction", connectionLost: true)
+    }
+    try connect()
   }
 
   /// Nested transactions in progress (locks held) on this connection; the
@@ -79,12 +89,7 @@ final class PostgresConnection {
     -> [[Data?]]
   {
     guard let handle else { throw lostFailure("not connected") }
-    if !prepared.contains(statement.name) {
-      let result = PQprepare(handle, statement.name, statement.sql, 0, nil)
-      defer { PQclear(result) }
-      try check(result, expecting: PGRES_COMMAND_OK)
-      prepared.insert(statement.name)
-    }
+    try prepare(statement)
     let result = Self.withBuffers(parameters, index: 0, pointers: []) { pointers in
       let lengths = parameters.map { Int32($0.count) }
       let formats = [Int32](repeating: 1, count: parameters.count)
@@ -94,6 +99,63 @@ final class PostgresConnection {
     defer { PQclear(result) }
     try check(result, expecting: PGRES_TUPLES_OK, PGRES_COMMAND_OK)
     return Self.rows(of: result)
+  }
+
+  /// Runs `steps` one after the other in one round trip (libpq's pipeline
+  /// mode), as `execute` runs one; returns each one's rows. The first that
+  /// fails ends the rest (the server skips them) and is what is thrown.
+  func pipeline(_ steps: [(PreparedStatement, [Data])]) throws(PostgresFailure) -> [[[Data?]]] {
+    guard let handle else { throw lostFailure("not connected") }
+    for (statement, _) in steps { try prepare(statement) }
+    guard PQenterPipelineMode(handle) == 1 else { throw lost("could not enter pipeline mode") }
+    for (statement, parameters) in steps {
+      let sent = Self.withBuffers(parameters, index: 0, pointers: []) { pointers in
+        let lengths = parameters.map { Int32($0.count) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        return PQsendQueryPrepared(
+          handle, statement.name, Int32(parameters.count), pointers, lengths, formats, 1)
+      }
+      guard sent == 1 else { throw lost(Self.message(PQerrorMessage(handle))) }
+    }
+    guard PQpipelineSync(handle) == 1 else { throw lost(Self.message(PQerrorMessage(handle))) }
+    var answers: [[[Data?]]] = []
+    var failure: PostgresFailure?
+    for _ in steps {
+      let result = PQgetResult(handle)
+      guard let result else { throw lost("no answer") }
+      if failure == nil {
+        if let problem = problem(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK]) {
+          failure = problem
+        } else {
+          answers.append(Self.rows(of: result))
+        }
+      }
+      PQclear(result)
+      guard self.handle != nil else { throw failure ?? lost("no answer") }
+      // Each statement's results end with a null one.
+      if let extra = PQgetResult(handle) {
+        PQclear(extra)
+        throw lost("more results than statements")
+      }
+    }
+    let sync = PQgetResult(handle)
+    let synced = sync.map { PQresultStatus($0) == PGRES_PIPELINE_SYNC } ?? false
+    PQclear(sync)
+    guard synced, PQexitPipelineMode(handle) == 1 else {
+      throw failure ?? lost("pipeline not ended")
+    }
+    if let failure { throw failure }
+    return answers
+  }
+
+  /// Prepares `statement` on this connection unless it was.
+  private func prepare(_ statement: PreparedStatement) throws(PostgresFailure) {
+    guard !prepared.contains(statement.name) else { return }
+    guard let handle else { throw lostFailure("not connected") }
+    let result = PQprepare(handle, statement.name, statement.sql, 0, nil)
+    defer { PQclear(result) }
+    try check(result, expecting: PGRES_COMMAND_OK)
+    prepared.insert(statement.name)
   }
 
   /// Runs `sql`, which may hold several statements separated by `;` (one
@@ -133,7 +195,10 @@ final class PostgresConnection {
     ("keepalives_count", "3"),
     ("tcp_user_timeout", "30000"),
     ("application_name", "checklists"),
-    ("options", "-c statement_timeout=60000 -c client_min_messages=warning"),
+    (
+      "options",
+      "-c statement_timeout=60000 -c client_min_messages=warning -c plan_cache_mode=force_generic_plan"
+    ),
   ]
 
   private func connect() throws(PostgresFailure) {
@@ -166,8 +231,18 @@ final class PostgresConnection {
   private func check(_ result: OpaquePointer?, expecting statuses: ExecStatusType...)
     throws(PostgresFailure)
   {
-    guard let handle else { throw lostFailure("not connected") }
-    if let result, statuses.contains(PQresultStatus(result)) { return }
+    guard handle != nil else { throw lostFailure("not connected") }
+    if let failure = problem(result, expecting: statuses) { throw failure }
+  }
+
+  /// What went wrong when `result` has none of `statuses`, nil when it has
+  /// one. A failure that lost the connection closes it: the next call
+  /// outside a transaction connects again.
+  private func problem(_ result: OpaquePointer?, expecting statuses: [ExecStatusType])
+    -> PostgresFailure?
+  {
+    guard let handle else { return lostFailure("not connected") }
+    if let result, statuses.contains(PQresultStatus(result)) { return nil }
     var sqlState: String?
     var message = Self.message(PQerrorMessage(handle))
     if let result {
@@ -180,13 +255,22 @@ final class PostgresConnection {
     let lost =
       PQstatus(handle) != CONNECTION_OK || sqlState == nil || sqlState!.hasPrefix("08")
       || ["57P01", "57P02", "57P03"].contains(sqlState!)
-    if lost {
-      PQfinish(handle)
-      self.handle = nil
-      prepared = []
-    }
-    throw PostgresFailure(
+    if lost { close() }
+    return PostgresFailure(
       sqlState: sqlState, message: message.isEmpty ? "no answer" : message, connectionLost: lost)
+  }
+
+  /// Closes the connection after a failure that leaves it unusable; the
+  /// failure to throw.
+  private func lost(_ message: String) -> PostgresFailure {
+    close()
+    return lostFailure(message)
+  }
+
+  private func close() {
+    if let handle { PQfinish(handle) }
+    handle = nil
+    prepared = []
   }
 
   private func lostFailure(_ message: String) -> PostgresFailure {
