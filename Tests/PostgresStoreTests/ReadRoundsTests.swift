@@ -82,6 +82,33 @@ struct ReadRoundsTests {
     #expect(answers.all == ["owner": 2])
   }
 
+  /// 16 threads asking 300 times each while the values keep rising: every
+  /// answer is at least what was there when its question was asked, and
+  /// nobody is left waiting.
+  @Test func underLoadEveryAnswerIsAtLeastAsNewAsItsQuestion() {
+    let rounds = ReadRounds<Int, Int>()
+    let counters = Counters()
+    let reads = LockedAnswers()
+    let stale = LockedAnswers()
+    let group = DispatchGroup()
+    for thread in 0..<16 {
+      DispatchQueue.global().async(group: group) {
+        for call in 0..<300 {
+          let key = (thread + call) % 4
+          let asked = counters.raise(key)  // a change acknowledged before the question
+          let answer = try? rounds.value(for: key) { keys in
+            reads.add("\(thread)-\(call)", keys.count)
+            return counters.values(of: keys)
+          }
+          if (answer ?? 0) < asked { stale.add("\(thread)-\(call)", answer ?? -1) }
+        }
+      }
+    }
+    #expect(group.wait(timeout: .now() + 60) == .success, "a thread was left waiting")
+    #expect(stale.all.isEmpty, "\(stale.all.prefix(5))")
+    #expect(reads.all.count <= 16 * 300)
+  }
+
   @Test func aFailedReadFailsEveryoneInItsRound() {
     let rounds = ReadRounds<String, Int>()
     let failure = #expect(throws: FileError.self) {
@@ -90,6 +117,20 @@ struct ReadRoundsTests {
       }
     }
     #expect(failure?.isUnavailable == true)
+  }
+
+  final class Counters: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values = [Int](repeating: 0, count: 4)
+    func raise(_ key: Int) -> Int {
+      lock.withLock {
+        values[key] += 1
+        return values[key]
+      }
+    }
+    func values(of keys: [Int]) -> [Int: Int] {
+      lock.withLock { Dictionary(uniqueKeysWithValues: keys.map { ($0, values[$0]) }) }
+    }
   }
 
   final class LockedAnswers: @unchecked Sendable {
