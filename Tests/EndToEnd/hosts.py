@@ -207,11 +207,11 @@ class MultiHostStack(Stack):
 
 
 @contextlib.contextmanager
-def running_hosts(kind, request, backends=3, **options):
-    """A started `MultiHostStack` on the store `kind` (one of STORE_KINDS),
-    stopped afterwards by pid whatever happens. For `postgres` each use gets
-    a fresh database of the session's cluster (the `postgres_cluster`
-    fixture), kept as `stack.postgres`."""
+def running_hosts(kind, request, backends=3, factory=None, **options):
+    """A started `MultiHostStack` (or `factory`'s) on the store `kind` (one
+    of STORE_KINDS), stopped afterwards by pid whatever happens. For
+    `postgres` each use gets a fresh database of the session's cluster (the
+    `postgres_cluster` fixture), kept as `stack.postgres`."""
     cluster = None
     store = FILES
     if kind == "postgres":
@@ -221,7 +221,7 @@ def running_hosts(kind, request, backends=3, **options):
         store = cluster.conninfo(name)
     else:
         assert kind == "files-shared", kind
-    stack = MultiHostStack(backends=backends, store=store, **options)
+    stack = (factory or MultiHostStack)(backends=backends, store=store, **options)
     stack.postgres = cluster
     try:
         yield stack.start()

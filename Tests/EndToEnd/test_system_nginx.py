@@ -63,35 +63,47 @@ def block(conf: str, opening: str) -> str:
     raise AssertionError(f"unbalanced {opening} block")
 
 
+def install_system_site(stack, extra_params=()):
+    """Rewrites `stack`'s rendered nginx.conf as README.md tells an operator
+    to lay it out: the repository's blocks in sites-enabled/checklists, the
+    stock `fastcgi_params` (plus `extra_params`) for its `fastcgi_param`
+    lines, under the system's main nginx.conf."""
+    rendered = (stack.dir / "nginx.conf").read_text()  # render-nginx-conf's output, as in step 3
+    user = re.search(r"^(?:user |# not started as root).*$", rendered, re.M).group(0)
+    server = block(rendered, "server")
+    params = re.compile(r"^([ \t]*)fastcgi_param .*\n(?:[ \t]*fastcgi_param .*\n)*", re.M)
+    assert len(params.findall(server + "\n")) == 1, "expected one run of fastcgi_param lines"
+    lines = [f"include {STOCK_FASTCGI_PARAMS};", *extra_params]
+    server = params.sub(lambda m: "".join(f"{m.group(1)}{line}\n" for line in lines), server + "\n", count=1)
+    site = stack.dir / "sites-enabled" / "checklists"
+    site.parent.mkdir()
+    directives = [re.search(rf"^[ \t]*{name} .*;$", rendered, re.M).group(0).strip()
+                  for name in ("limit_req_zone", "limit_req_status")]
+    # The access log's format, which hides the calendars' secrets (one
+    # directive over several lines, no `;` inside it).
+    log_format = re.search(r"^[ \t]*log_format checklists [^;]*;", rendered, re.M).group(0).strip()
+    site.write_text("\n\n".join([
+        block(rendered, "map $request_method"), *directives,
+        block(rendered, "map $request_uri"), block(rendered, "map $http_referer"), log_format,
+        block(rendered, "upstream checklists_backend"), server]))
+    (stack.dir / "nginx.conf").write_text(MAIN_CONF.format(user=user))
+
+
+def access_log(stack) -> str:
+    path = stack.dir / "logs/access.log"
+    return path.read_text() if path.exists() else ""
+
+
 class SystemNginxStack(Stack):
     """A Stack whose nginx is configured as README.md tells an operator to."""
 
     def __init__(self, extra_params=(), backend_arguments=()):
         super().__init__()
         self.backend_arguments = list(backend_arguments)
-        rendered = (self.dir / "nginx.conf").read_text()  # render-nginx-conf's output, as in step 3
-        user = re.search(r"^(?:user |# not started as root).*$", rendered, re.M).group(0)
-        server = block(rendered, "server")
-        params = re.compile(r"^([ \t]*)fastcgi_param .*\n(?:[ \t]*fastcgi_param .*\n)*", re.M)
-        assert len(params.findall(server + "\n")) == 1, "expected one run of fastcgi_param lines"
-        lines = [f"include {STOCK_FASTCGI_PARAMS};", *extra_params]
-        server = params.sub(lambda m: "".join(f"{m.group(1)}{line}\n" for line in lines), server + "\n", count=1)
-        site = self.dir / "sites-enabled" / "checklists"
-        site.parent.mkdir()
-        directives = [re.search(rf"^[ \t]*{name} .*;$", rendered, re.M).group(0).strip()
-                      for name in ("limit_req_zone", "limit_req_status")]
-        # The access log's format, which hides the calendars' secrets (one
-        # directive over several lines, no `;` inside it).
-        log_format = re.search(r"^[ \t]*log_format checklists [^;]*;", rendered, re.M).group(0).strip()
-        site.write_text("\n\n".join([
-            block(rendered, "map $request_method"), *directives,
-            block(rendered, "map $request_uri"), block(rendered, "map $http_referer"), log_format,
-            block(rendered, "upstream checklists_backend"), server]))
-        (self.dir / "nginx.conf").write_text(MAIN_CONF.format(user=user))
+        install_system_site(self, extra_params)
 
     def access_log(self) -> str:
-        path = self.dir / "logs/access.log"
-        return path.read_text() if path.exists() else ""
+        return access_log(self)
 
 
 @pytest.fixture
