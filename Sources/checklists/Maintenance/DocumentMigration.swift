@@ -63,12 +63,13 @@ package struct DocumentMigration {
     for name in source.entries(ofDirectory: sourceDirectory) where Self.isDocumentName(name) {
       let child = relative.isEmpty ? name : "\(relative)/\(name)"
       let path = "\(sourceDirectory)/\(name)"
-      if !source.entries(ofDirectory: path).isEmpty {
+      // A document is read once; only what is none is listed (on PostgreSQL
+      // each is a statement, and documents far outnumber directories).
+      if let bytes = try readDocument(path) {
+        documents.append((name, bytes))
+      } else if !source.entries(ofDirectory: path).isEmpty {
         try copy(directory: child, into: &report)
-        continue
       }
-      guard let bytes = try readDocument(path) else { continue }
-      documents.append((name, bytes))
     }
     guard !documents.isEmpty else { return }
     try target.prepareDirectory(targetDirectory, durable: true)
@@ -85,8 +86,8 @@ package struct DocumentMigration {
     }
   }
 
-  /// A document's bytes; nil for an empty directory (a first write that
-  /// failed left it), which holds nothing to copy.
+  /// A document's bytes; nil for a directory (an empty one: a first write
+  /// that failed left it, and holds nothing to copy).
   private func readDocument(_ path: String) throws -> Data? {
     do {
       return try source.read(path)
