@@ -115,6 +115,20 @@ def system_stack(request):
         running.stop()
 
 
+def make_list(driver, name, items):
+    """From the page shown, through All Lists: a new list `name` with `items`
+    (the enhancement script on)."""
+    driver.find_element(By.LINK_TEXT, "All Lists").click()
+    wait(driver, lambda d: heading(d) == "All Lists")
+    driver.find_element(By.LINK_TEXT, "New List").click()
+    driver.find_element(By.ID, "list-name").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "input[name=icon][value=trips]").click()
+    driver.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
+    wait(driver, lambda d: heading(d) == name)
+    for text in items:
+        add_item(driver, text, True)
+
+
 def posts_answered(log: str):
     """(status, path) of every POST in nginx's combined access log."""
     return [(int(status), path) for path, status in re.findall(r'"POST (\S+) [^"]*" (\d{3}) ', log)]
@@ -135,15 +149,7 @@ def test_a_browser_makes_a_list_and_adds_items(system_stack, profile, request):
     try:
         driver.get(system_stack.url("/"))
         assert heading(driver) == "List"
-        driver.find_element(By.LINK_TEXT, "All Lists").click()
-        wait(driver, lambda d: heading(d) == "All Lists")
-        driver.find_element(By.LINK_TEXT, "New List").click()
-        driver.find_element(By.ID, "list-name").send_keys("Groceries")
-        driver.find_element(By.CSS_SELECTOR, "input[name=icon][value=trips]").click()
-        driver.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
-        wait(driver, lambda d: heading(d) == "Groceries")
-        add_item(driver, "milk", True)
-        add_item(driver, "eggs", True)
+        make_list(driver, "Groceries", ["milk", "eggs"])
         # From the server, not from the script's copy of the page.
         driver.get(driver.current_url)
         texts = [button.text for button in driver.find_elements(By.CSS_SELECTOR, "button.check")]

@@ -12,10 +12,9 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from hosts import MultiHostStack, running_hosts
-from test_browser import (SCREENSHOTS, add_item, chromium, heading, profile,  # noqa: F401 (profile: fixture)
-                          toggle_button, wait)
+from test_browser import SCREENSHOTS, chromium, heading, profile, toggle_button, wait  # noqa: F401 (profile)
 from test_crash_storm import ITEM
-from test_system_nginx import STOCK_FASTCGI_PARAMS, access_log, install_system_site, posts_answered
+from test_system_nginx import STOCK_FASTCGI_PARAMS, access_log, install_system_site, make_list, posts_answered
 
 
 class SystemNginxHosts(MultiHostStack):
@@ -51,15 +50,7 @@ def test_a_browser_comes_back_to_its_list_through_three_hosts(hosts, profile):
     driver = chromium(profile, javascript=True)
     try:
         driver.get(hosts.url("/"))
-        driver.find_element(By.LINK_TEXT, "All Lists").click()
-        wait(driver, lambda d: heading(d) == "All Lists")
-        driver.find_element(By.LINK_TEXT, "New List").click()
-        driver.find_element(By.ID, "list-name").send_keys("Hardware store")
-        driver.find_element(By.CSS_SELECTOR, "input[name=icon][value=trips]").click()
-        driver.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
-        wait(driver, lambda d: heading(d) == "Hardware store")
-        for text in ("screws", "glue", "hinges"):
-            add_item(driver, text, True)
+        make_list(driver, "Hardware store", ["screws", "glue", "hinges"])
         toggle_button(driver, "glue").click()
         wait(driver, lambda d: toggle_button(d, "glue").get_attribute("aria-pressed") == "true")
         cookies = {cookie["name"]: cookie["value"] for cookie in driver.get_cookies()}
