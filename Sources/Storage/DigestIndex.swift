@@ -118,7 +118,7 @@ package struct DigestIndex: Sendable {
         let stale: Bool
         if let key = entry.key,
           case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
-          (try? FileStatus.of(owner.path)) != nil
+          (try? documents.directoryExists(owner.path)) == true
         {
           stale = try documents.withLock(owner.lockPath) { () throws -> Bool in
             guard !isCurrent(entry) else { return false }
@@ -138,12 +138,12 @@ package struct DigestIndex: Sendable {
   }
 
   /// Removes an entry `check` or `prune` found stale (a misplaced
-  /// directory included).
+  /// directory on disk included), from wherever the documents are.
   package func removeStale(_ path: String) throws {
     if (try? FileStatus.of(path))?.isDirectory == true {
       try FileManager.default.removeItem(atPath: path)
     } else {
-      try FileNames.remove(path)
+      try documents.remove(path, durable: durable)
     }
   }
 

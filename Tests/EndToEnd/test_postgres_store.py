@@ -3,11 +3,13 @@ document in the database that cannot be read is set aside (renamed, never
 deleted) and the visitor told, as a file is; and the database going away
 answers `503` with `Retry-After`, then everything works again once it is
 back, with no change lost."""
+import subprocess
 import uuid
 
 import pytest
 
 from hosts import running_hosts
+from test_devices import item_texts, make_code, redeem
 from visitor import Visitor
 
 
@@ -60,3 +62,26 @@ def test_the_database_away_is_503_with_retry_after_and_nothing_is_lost(hosts):
     visitor.add_item(list_id, "after")
     page = visitor.get(f"/lists/{list_id}").text
     assert "kept" in page and "after" in page and "refused" not in page
+
+
+def test_check_and_repair_keep_a_linked_browser_on_postgresql(hosts):
+    # A linked browser's index entry leads to its owner's directory, which
+    # on PostgreSQL is rows, never a folder on disk: `check` must find it
+    # there, and `--repair` must leave the link working.
+    laptop = Visitor(hosts)
+    groceries = laptop.create_list("Groceries")
+    laptop.add_item(groceries, "Milk")
+    code, _, _ = make_code(laptop)
+    phone = Visitor(hosts)
+    assert redeem(phone, code).status_code == 303
+    assert item_texts(phone, groceries) == ["Milk"]
+    for extra in ([], ["--repair"]):
+        check = subprocess.run([str(hosts.binary), "check", "--store", hosts.store, "--data", str(hosts.data),
+                                *extra], capture_output=True, text=True)
+        assert check.returncode == 0, check.stdout + check.stderr
+        assert "1 linked browsers" in check.stdout, check.stdout
+        assert "0 browser and 0 link code index entries leading nowhere" in check.stdout, check.stdout
+    rows = hosts.postgres.psql("SELECT count(*) FROM documents WHERE directory LIKE 'browsers/%'", database(hosts))
+    assert int(rows) == 1, "the phone's entry is kept"
+    phone.add_item(groceries, "Bread")
+    assert item_texts(laptop, groceries) == ["Milk", "Bread"]

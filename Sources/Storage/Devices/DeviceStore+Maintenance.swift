@@ -47,7 +47,8 @@ extension DeviceStore {
   /// The state of an entry of `browserIndex`.
   package func state(ofBrowserEntry entry: DigestIndex.Entry, now: Date) -> EntryState {
     if let key = entry.key,
-      (try? FileStatus.of(VisitorDirectory(dataDirectory: dataDirectory, key: key).path)) == nil
+      (try? documents.directoryExists(VisitorDirectory(dataDirectory: dataDirectory, key: key).path))
+        != true
     {
       return .stale
     }
@@ -136,7 +137,7 @@ extension DeviceStore {
         let stale: Bool
         if let key = entry.key,
           case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
-          (try? FileStatus.of(owner.path)) != nil
+          (try? documents.directoryExists(owner.path)) == true
         {
           stale = try documents.withLock(owner.lockPath) { () throws -> Bool in
             guard state(entry) == .stale else { return false }
