@@ -26,7 +26,6 @@ package final class PostgresDocuments: DocumentStore {
   package let root: String
   private let logger: Logger
   private let schemaReady = LockedValue(false)
-  /// Directory versions read for many threads at once.
   /// Reads shared by threads asking at the same time (see `ReadRounds`),
   /// each kind sent on a connection of its own.
   private let directoryVersions = ReadRounds<String, Data>()
