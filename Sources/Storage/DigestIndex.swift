@@ -107,11 +107,19 @@ package struct DigestIndex: Sendable {
   package func removeStaleEntries(
     dataDirectory: String, dryRun: Bool, isCurrent: (Entry) -> Bool
   ) -> (removed: [String], failures: [String]) {
-    var removed: [String] = []
+    let swept = removeStale(dataDirectory: dataDirectory, dryRun: dryRun, isCurrent: isCurrent)
+    return (swept.removed.map(\.path), swept.failures)
+  }
+
+  /// As `removeStaleEntries`, returning the entries removed.
+  package func removeStale(
+    dataDirectory: String, dryRun: Bool, isCurrent: (Entry) -> Bool
+  ) -> (removed: [Entry], failures: [String]) {
+    var removed: [Entry] = []
     var failures: [String] = []
     for entry in entries() where !isCurrent(entry) {
       if dryRun {
-        removed.append(entry.path)
+        removed.append(entry)
         continue
       }
       do {
@@ -129,7 +137,7 @@ package struct DigestIndex: Sendable {
           try removeStale(entry.path)
           stale = true
         }
-        if stale { removed.append(entry.path) }
+        if stale { removed.append(entry) }
       } catch {
         failures.append("\(entry.path): \(error)")
       }

@@ -127,33 +127,11 @@ extension DeviceStore {
     in index: DigestIndex, dryRun: Bool, failures: inout [String],
     state: (DigestIndex.Entry) -> EntryState
   ) -> [DigestIndex.Entry] {
-    var removed: [DigestIndex.Entry] = []
-    for entry in index.entries() where state(entry) == .stale {
-      if dryRun {
-        removed.append(entry)
-        continue
-      }
-      do {
-        let stale: Bool
-        if let key = entry.key,
-          case let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key),
-          (try? documents.directoryExists(owner.path)) == true
-        {
-          stale = try documents.withLock(owner.lockPath) { () throws -> Bool in
-            guard state(entry) == .stale else { return false }
-            try index.removeStale(entry.path)
-            return true
-          }
-        } else {
-          try index.removeStale(entry.path)
-          stale = true
-        }
-        if stale { removed.append(entry) }
-      } catch {
-        failures.append("\(entry.path): \(error)")
-      }
+    let swept = index.removeStale(dataDirectory: dataDirectory, dryRun: dryRun) {
+      state($0) != .stale
     }
-    return removed
+    failures += swept.failures
+    return swept.removed
   }
 }
 
