@@ -28,12 +28,9 @@ package final class PostgresDocuments: DocumentStore {
   private let schemaReady = LockedValue(false)
   /// Reads shared by threads asking at the same time (see `ReadRounds`),
   /// each kind sent on a connection of its own.
-  private let directoryVersions = ReadRounds<String, Data>()
-  private let identities = ReadRounds<DocumentPath, FileIdentity>()
-  private let snapshots = ReadRounds<DocumentPath, FileSnapshot>()
-  private let directoryVersionsConnection: RoundConnection
-  private let identitiesConnection: RoundConnection
-  private let snapshotsConnection: RoundConnection
+  private let directoryVersions: SharedRead<String, Data>
+  private let identities: SharedRead<DocumentPath, FileIdentity>
+  private let snapshots: SharedRead<DocumentPath, FileSnapshot>
 
   /// - Parameters:
   ///   - conninfo: a libpq connection string or URI. Nothing connects
@@ -45,9 +42,9 @@ package final class PostgresDocuments: DocumentStore {
     while root.count > 1, root.hasSuffix("/") { root.removeLast() }
     self.root = root
     self.logger = logger
-    directoryVersionsConnection = RoundConnection(conninfo)
-    identitiesConnection = RoundConnection(conninfo)
-    snapshotsConnection = RoundConnection(conninfo)
+    directoryVersions = SharedRead(conninfo)
+    identities = SharedRead(conninfo)
+    snapshots = SharedRead(conninfo)
   }
 
   /// Connects on this thread and makes the tables unless they exist
@@ -71,8 +68,8 @@ package final class PostgresDocuments: DocumentStore {
   package func identity(of path: String) throws(FileError) -> FileIdentity? {
     let document = try DocumentPath(path, root: root)
     if try sharesReads(path) {
-      return try identities.value(for: document) { (wanted) throws(FileError) in
-        try readMany(DocumentStatements.identities, wanted, on: identitiesConnection) { row in
+      return try identities.value(for: document) { (wanted, connection) throws(FileError) in
+        try readMany(DocumentStatements.identities, wanted, on: connection) { row in
           Self.identity(version: row[2], size: Self.bigEndian(row[3]))
         }
       }
@@ -88,8 +85,8 @@ package final class PostgresDocuments: DocumentStore {
   package func snapshot(of path: String) throws(FileError) -> FileSnapshot? {
     let document = try DocumentPath(path, root: root)
     if try sharesReads(path) {
-      return try snapshots.value(for: document) { (wanted) throws(FileError) in
-        try readMany(DocumentStatements.snapshots, wanted, on: snapshotsConnection) { row in
+      return try snapshots.value(for: document) { (wanted, connection) throws(FileError) in
+        try readMany(DocumentStatements.snapshots, wanted, on: connection) { row in
           let bytes = row[2] ?? Data()
           return FileSnapshot(
             contents: bytes, identity: Self.identity(version: row[3], size: Int64(bytes.count)))
@@ -223,8 +220,9 @@ package final class PostgresDocuments: DocumentStore {
     guard let relative = try? DocumentPath.relative(directory, root: root) else { return nil }
     let version: Data?
     if (try? sharesReads(directory)) == true {
-      version = try? directoryVersions.value(for: relative) { (directories) throws(FileError) in
-        try readDirectoryVersions(directories)
+      version = try? directoryVersions.value(for: relative) {
+        (directories, connection) throws(FileError) in
+        try readDirectoryVersions(directories, on: connection)
       }
     } else {
       version = try? execute(
@@ -237,8 +235,10 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   /// The directories' versions of one `ReadRounds` round, by relative path.
-  private func readDirectoryVersions(_ directories: [String]) throws(FileError) -> [String: Data] {
-    let rows = try directoryVersionsConnection.execute(
+  private func readDirectoryVersions(_ directories: [String], on connection: RoundConnection)
+    throws(FileError) -> [String: Data]
+  {
+    let rows = try connection.execute(
       DocumentStatements.directoryVersions, [DocumentStatements.arrayLiteral(directories)],
       path: root)
     var versions: [String: Data] = [:]
@@ -302,7 +302,7 @@ package final class PostgresDocuments: DocumentStore {
       var connection = try connection(for: lockPath)
       if connection.transactionDepth > 0 {
         try run("SAVEPOINT nested_lock", on: connection, path: lockPath, doing: "lock")
-        do { _ = try connection.pipeline([take]) } catch {
+        do { try connection.pipeline([take]) } catch {
           _ = try? connection.run("ROLLBACK TO SAVEPOINT nested_lock")
           throw lockFailure(error, path: lockPath)
         }
@@ -316,7 +316,7 @@ package final class PostgresDocuments: DocumentStore {
       // way: it is made again and tried once more.
       for attempt in 1...2 {
         do {
-          _ = try connection.pipeline([(DocumentStatements.begin, []), take])
+          try connection.pipeline([(DocumentStatements.begin, []), take])
           break
         } catch let failure as PostgresFailure where failure.connectionLost && attempt == 1 {
           logger.info("PostgreSQL: connecting again (\(failure.message))")
@@ -389,6 +389,25 @@ package final class PostgresDocuments: DocumentStore {
     guard let failure = error as? PostgresFailure else { return error }
     if failure.sqlState == "55P03" { return FileLock.Busy(path: path, reason: .timedOut) }
     return Self.fileError(failure, path: path, doing: "lock")
+  }
+
+  /// One kind of shared read: its rounds, and the connection that their
+  /// statements are sent on.
+  private struct SharedRead<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    let rounds = ReadRounds<Key, Value>()
+    let connection: RoundConnection
+
+    init(_ conninfo: String) {
+      connection = RoundConnection(conninfo)
+    }
+
+    /// `key`'s value (see `ReadRounds.value`), `read` given the keys of a
+    /// round and the connection to send its statement on.
+    func value(
+      for key: Key, read: ([Key], RoundConnection) throws(FileError) -> [Key: Value]
+    ) throws(FileError) -> Value? {
+      try rounds.value(for: key) { (keys) throws(FileError) in try read(keys, connection) }
+    }
   }
 
   /// The connection one `ReadRounds` sends its statements on. Only the

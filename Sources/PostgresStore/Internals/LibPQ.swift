@@ -90,11 +90,8 @@ final class PostgresConnection {
   {
     guard let handle else { throw lostFailure("not connected") }
     try prepare(statement)
-    let result = Self.withBuffers(parameters, index: 0, pointers: []) { pointers in
-      let lengths = parameters.map { Int32($0.count) }
-      let formats = [Int32](repeating: 1, count: parameters.count)
-      return PQexecPrepared(
-        handle, statement.name, Int32(parameters.count), pointers, lengths, formats, 1)
+    let result = Self.withParameters(parameters) { count, values, lengths, formats in
+      PQexecPrepared(handle, statement.name, count, values, lengths, formats, 1)
     }
     defer { PQclear(result) }
     try check(result, expecting: PGRES_TUPLES_OK, PGRES_COMMAND_OK)
@@ -102,33 +99,25 @@ final class PostgresConnection {
   }
 
   /// Runs `steps` one after the other in one round trip (libpq's pipeline
-  /// mode), as `execute` runs one; returns each one's rows. The first that
-  /// fails ends the rest (the server skips them) and is what is thrown.
-  func pipeline(_ steps: [(PreparedStatement, [Data])]) throws(PostgresFailure) -> [[[Data?]]] {
+  /// mode), as `execute` runs one, their rows unread. The first that fails
+  /// ends the rest (the server skips them) and is what is thrown.
+  func pipeline(_ steps: [(PreparedStatement, [Data])]) throws(PostgresFailure) {
     guard let handle else { throw lostFailure("not connected") }
     for (statement, _) in steps { try prepare(statement) }
     guard PQenterPipelineMode(handle) == 1 else { throw lost("could not enter pipeline mode") }
     for (statement, parameters) in steps {
-      let sent = Self.withBuffers(parameters, index: 0, pointers: []) { pointers in
-        let lengths = parameters.map { Int32($0.count) }
-        let formats = [Int32](repeating: 1, count: parameters.count)
-        return PQsendQueryPrepared(
-          handle, statement.name, Int32(parameters.count), pointers, lengths, formats, 1)
+      let sent = Self.withParameters(parameters) { count, values, lengths, formats in
+        PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, 1)
       }
       guard sent == 1 else { throw lost(Self.message(PQerrorMessage(handle))) }
     }
     guard PQpipelineSync(handle) == 1 else { throw lost(Self.message(PQerrorMessage(handle))) }
-    var answers: [[[Data?]]] = []
     var failure: PostgresFailure?
     for _ in steps {
       let result = PQgetResult(handle)
       guard let result else { throw lost("no answer") }
       if failure == nil {
-        if let problem = problem(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK]) {
-          failure = problem
-        } else {
-          answers.append(Self.rows(of: result))
-        }
+        failure = problem(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK])
       }
       PQclear(result)
       guard self.handle != nil else { throw failure ?? lost("no answer") }
@@ -145,7 +134,6 @@ final class PostgresConnection {
       throw failure ?? lost("pipeline not ended")
     }
     if let failure { throw failure }
-    return answers
   }
 
   /// Prepares `statement` on this connection unless it was.
@@ -309,6 +297,20 @@ final class PostgresConnection {
 
   /// One byte for an empty value: a null pointer would be SQL NULL.
   private static let empty: StaticString = ""
+
+  /// Calls `body` with `parameters` as libpq takes them: their count, a
+  /// pointer to each one's bytes, their lengths, and their formats (all
+  /// binary).
+  private static func withParameters<R>(
+    _ parameters: [Data],
+    _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> R
+  ) -> R {
+    withBuffers(parameters, index: 0, pointers: []) { pointers in
+      body(
+        Int32(parameters.count), pointers, parameters.map { Int32($0.count) },
+        [Int32](repeating: 1, count: parameters.count))
+    }
+  }
 
   /// Calls `body` with a pointer to each of `values`' bytes, without
   /// copying them (a document may be megabytes).
