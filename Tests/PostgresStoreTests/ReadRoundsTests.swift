@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import Support
 import Testing
 
 @testable import PostgresStore
@@ -48,11 +49,12 @@ struct ReadRoundsTests {
     first.start()
     table.firstReadTaken.wait()
 
-    let answers = LockedAnswers()
+    let answers = LockedValue<[String: Int]>([:])
     let group = DispatchGroup()
     for number in 1..<9 {
       DispatchQueue.global().async(group: group) {
-        answers.add("k\(number)", try? rounds.value(for: "k\(number)") { table.read($0) })
+        let answer = try? rounds.value(for: "k\(number)") { table.read($0) }
+        answers.withLock { $0["k\(number)"] = answer ?? nil }
       }
     }
     // Every asker has joined the next round before the first read returns.
@@ -61,7 +63,8 @@ struct ReadRoundsTests {
     group.wait()
     #expect(table.reads.count == 2)
     #expect(table.reads.last == (1..<9).map { "k\($0)" }.sorted())
-    #expect(answers.all == Dictionary(uniqueKeysWithValues: (1..<9).map { ("k\($0)", $0) }))
+    #expect(
+      answers.withLock { $0 } == Dictionary(uniqueKeysWithValues: (1..<9).map { ("k\($0)", $0) }))
   }
 
   @Test func aChangeMadeBeforeAskingIsSeenThoughAReadWasUnderWay() throws {
@@ -73,13 +76,16 @@ struct ReadRoundsTests {
     table.firstReadTaken.wait()  // its snapshot says 1
     table.lock.withLock { table.values["owner"] = 2 }  // then a change is acknowledged
 
-    let answers = LockedAnswers()
-    let asked = Thread { answers.add("owner", try? rounds.value(for: "owner") { table.read($0) }) }
+    let answer = LockedValue<Int??>(nil)
+    let asked = Thread {
+      let value = try? rounds.value(for: "owner") { table.read($0) }
+      answer.withLock { $0 = .some(value ?? nil) }
+    }
     asked.start()
     while rounds.waitingCount < 1 { usleep(1000) }
     table.releaseFirstRead.signal()
-    while answers.all.isEmpty { usleep(1000) }
-    #expect(answers.all == ["owner": 2])
+    while answer.withLock({ $0 }) == nil { usleep(1000) }
+    #expect(answer.withLock { $0 } == .some(2))
   }
 
   /// 16 threads asking 300 times each while the values keep rising: every
@@ -87,58 +93,61 @@ struct ReadRoundsTests {
   /// nobody is left waiting.
   @Test func underLoadEveryAnswerIsAtLeastAsNewAsItsQuestion() {
     let rounds = ReadRounds<Int, Int>()
-    let counters = Counters()
-    let reads = LockedAnswers()
-    let stale = LockedAnswers()
+    let values = LockedValue([Int](repeating: 0, count: 4))
+    let stale = LockedValue<[String: Int]>([:])
     let group = DispatchGroup()
     for thread in 0..<16 {
       DispatchQueue.global().async(group: group) {
         for call in 0..<300 {
           let key = (thread + call) % 4
-          let asked = counters.raise(key)  // a change acknowledged before the question
-          let answer = try? rounds.value(for: key) { keys in
-            reads.add("\(thread)-\(call)", keys.count)
-            return counters.values(of: keys)
+          // A change acknowledged before the question.
+          let asked = values.withLock {
+            $0[key] += 1
+            return $0[key]
           }
-          if (answer ?? 0) < asked { stale.add("\(thread)-\(call)", answer ?? -1) }
+          let answer = try? rounds.value(for: key) { keys in
+            values.withLock { current in
+              Dictionary(uniqueKeysWithValues: keys.map { ($0, current[$0]) })
+            }
+          }
+          if (answer ?? 0) < asked { stale.withLock { $0["\(thread)-\(call)"] = answer ?? -1 } }
         }
       }
     }
     #expect(group.wait(timeout: .now() + 60) == .success, "a thread was left waiting")
-    #expect(stale.all.isEmpty, "\(stale.all.prefix(5))")
-    #expect(reads.all.count <= 16 * 300)
+    let found = stale.withLock { $0 }
+    #expect(found.isEmpty, "\(found.prefix(5))")
   }
 
+  /// Two threads that ask during a read form the next round; its read
+  /// fails, and both are told.
   @Test func aFailedReadFailsEveryoneInItsRound() {
     let rounds = ReadRounds<String, Int>()
-    let failure = #expect(throws: FileError.self) {
-      try rounds.value(for: "a") { (_) throws(FileError) -> [String: Int] in
-        throw FileError(operation: "read", path: "a", errno: .socketNotConnected)
+    let table = Table()
+    table.values = ["a": 1]
+    let first = Thread { _ = try? rounds.value(for: "a") { table.read($0) } }
+    first.start()
+    table.firstReadTaken.wait()
+
+    let failures = LockedValue<[String: FileError]>([:])
+    let group = DispatchGroup()
+    for key in ["b", "c"] {
+      DispatchQueue.global().async(group: group) {
+        do throws(FileError) {
+          _ = try rounds.value(for: key) { (_) throws(FileError) -> [String: Int] in
+            throw FileError(operation: "read", path: key, errno: .socketNotConnected)
+          }
+        } catch {
+          failures.withLock { $0[key] = error }
+        }
       }
     }
-    #expect(failure?.isUnavailable == true)
-  }
-
-  final class Counters: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values = [Int](repeating: 0, count: 4)
-    func raise(_ key: Int) -> Int {
-      lock.withLock {
-        values[key] += 1
-        return values[key]
-      }
-    }
-    func values(of keys: [Int]) -> [Int: Int] {
-      lock.withLock { Dictionary(uniqueKeysWithValues: keys.map { ($0, values[$0]) }) }
-    }
-  }
-
-  final class LockedAnswers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [String: Int] = [:]
-    func add(_ key: String, _ value: Int??) {
-      lock.withLock { answers[key] = value ?? nil }
-    }
-    var all: [String: Int] { lock.withLock { answers } }
+    while rounds.waitingCount < 2 { usleep(1000) }
+    table.releaseFirstRead.signal()
+    #expect(group.wait(timeout: .now() + 30) == .success, "a thread of the round was left waiting")
+    let told = failures.withLock { $0 }
+    #expect(told.keys.sorted() == ["b", "c"])
+    #expect(told.values.allSatisfy { $0.isUnavailable })
+    #expect(table.reads == [["a"]], "the second round's read was the failing one, sent once")
   }
 }
