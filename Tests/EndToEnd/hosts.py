@@ -66,10 +66,17 @@ class MultiHostStack(Stack):
     def __init__(self, backends=3, store=FILES, change_limit=None):
         self.store = store
         self.count = backends
-        self.backend_ports = [free_port() for _ in range(backends)]
         self.processes = [None] * backends
         self.logs = [None] * backends
         super().__init__(change_limit=change_limit)
+        # Each port drawn on its own may repeat one drawn before: a backend
+        # on nginx's port would answer the tests' HTTP in nginx's place
+        # (and close the connection on it) while nginx failed to start.
+        self.backend_ports = []
+        while len(self.backend_ports) < backends:
+            port = free_port()
+            if port != self.port and port not in self.backend_ports:
+                self.backend_ports.append(port)
         conf = (self.dir / "nginx.conf").read_text()
         single = re.search(r"upstream checklists_backend \{.*?\n    \}", conf, re.S)
         assert single, "nginx.conf no longer has the upstream this stack replaces"
