@@ -39,6 +39,22 @@ package protocol DocumentStore: Sendable {
   @discardableResult
   func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> FileIdentity
 
+  /// Replaces the document with `bytes` only if its version is still
+  /// `expected`, holding the lock `lockPath` while it checks and writes
+  /// (as a `withLock` body would); durable when this returns. How a change
+  /// worked out from a version read without the lock is written: a
+  /// database does it in one round trip, where a lock's body takes one per
+  /// statement plus the lock's own.
+  ///
+  /// - Returns: the identity of the version written; nil, with nothing
+  ///   written, when another version replaced `expected` (or the document
+  ///   is gone).
+  /// - Throws: as `withLock` and `replace` do.
+  func replace(
+    _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
+    timeout: Duration, durable: Bool
+  ) throws -> FileIdentity?
+
   /// Creates the document with `bytes` unless it exists; false when it did
   /// (it is left as it was). How several processes agree on one value.
   func create(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> Bool
@@ -87,6 +103,29 @@ package protocol DocumentStore: Sendable {
 
 extension DocumentStore {
   package func prepareThread() throws(FileError) {}
+
+  package func replace(
+    _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
+    timeout: Duration, durable: Bool
+  ) throws -> FileIdentity? {
+    try replaceHoldingLock(
+      bytes, at: path, ifStill: expected, lockPath: lockPath, timeout: timeout, durable: durable)
+  }
+
+  /// `replace(_:at:ifStill:…)` as a `withLock` body: what a file system
+  /// does (its lock costs no round trip). A version replaced already is
+  /// seen before the lock is taken, and a document whose directory is gone
+  /// takes no lock at all.
+  package func replaceHoldingLock(
+    _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
+    timeout: Duration, durable: Bool
+  ) throws -> FileIdentity? {
+    guard try identity(of: path) == expected else { return nil }
+    return try withLock(lockPath, timeout: timeout) { () throws -> FileIdentity? in
+      guard try identity(of: path) == expected else { return nil }
+      return try replace(bytes, at: path, durable: durable)
+    }
+  }
 
   /// The document's bytes; nil when there is none.
   package func read(_ path: String) throws(FileError) -> Data? {

@@ -102,6 +102,26 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     cache.withLock { $0.setValue(Version(value: value, identity: identity), forKey: key) }
   }
 
+  /// Caches `value` as the one of the version `identity`, just written in
+  /// place of `replaced` by a caller that no longer holds the lock: only
+  /// while `replaced` is what is cached, so that a newer version another
+  /// writer cached meanwhile is not hidden.
+  package func cacheWritten(
+    _ value: Value, identity: FileIdentity, replacing replaced: FileIdentity, key: String
+  ) {
+    cache.withLock { cache in
+      guard cache.value(forKey: key)?.identity == replaced else { return }
+      cache.setValue(Version(value: value, identity: identity), forKey: key)
+    }
+  }
+
+  /// The version cached for `key`, unchecked: it may have been replaced
+  /// since. For a writer that checks the version as it writes
+  /// (`DocumentStore.replace(_:at:ifStill:…)`).
+  package func cachedVersion(forKey key: String) -> Version? {
+    cache.withLock { $0.value(forKey: key) }
+  }
+
   /// The identity of the version cached for `key`, if any.
   package func cachedIdentity(forKey key: String) -> FileIdentity? {
     cache.withLock { $0.value(forKey: key)?.identity }

@@ -81,6 +81,24 @@ enum DocumentStatements {
       RETURNING version
       """)
 
+  /// Writes a document ($1 directory, $2 name, $3 bytes) only if its
+  /// version is still $4, and bumps its directory's version: (bigint), the
+  /// new version, or no row when another version replaced it (or it is
+  /// gone). Run after `lock` in one transaction, so that it never comes
+  /// between what a lock's holder reads and what it writes.
+  static let replaceIfVersion = PreparedStatement(
+    name: "replace_if_version",
+    sql: """
+      WITH next AS (SELECT nextval('document_versions') AS version),
+      changed AS (
+        UPDATE documents SET bytes = $3::bytea, version = (SELECT version FROM next)
+        WHERE directory = $1::text AND name = $2::text AND version = $4::bigint
+        RETURNING version)
+      INSERT INTO directories (directory, version) SELECT $1::text, version FROM changed
+      ON CONFLICT (directory) DO UPDATE SET version = excluded.version
+      RETURNING version
+      """)
+
   /// Creates a document unless it exists; a row when it did.
   static let create = PreparedStatement(
     name: "create",

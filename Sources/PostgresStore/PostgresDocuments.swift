@@ -157,6 +157,45 @@ package final class PostgresDocuments: DocumentStore {
     try write(bytes, to: path, durable: durable)
   }
 
+  /// One round trip: the lock taken, the version checked and the
+  /// document written in one transaction, committed at once (a lock's body
+  /// took four: begin and lock, read the version, write, commit). Inside a
+  /// lock of this thread, a `withLock` body in its transaction.
+  package func replace(
+    _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
+    timeout: Duration, durable: Bool
+  ) throws -> FileIdentity? {
+    let document = try DocumentPath(path, root: root)
+    let lock = try DocumentPath(lockPath, root: root)
+    var connection = try connection(for: lockPath)
+    guard connection.transactionDepth == 0 else {
+      return try replaceHoldingLock(
+        bytes, at: path, ifStill: expected, lockPath: lockPath, timeout: timeout, durable: durable)
+    }
+    // Never sent twice: had the server received it before the connection
+    // was lost, a second try would find its own version and say another
+    // replaced it. A connection the server closed is seen before sending.
+    if connection.closeIfClosedByServer() { connection = try self.connection(for: lockPath) }
+    let milliseconds = "\(max(1, Int(timeout / .milliseconds(1))))ms"
+    let expectedVersion = withUnsafeBytes(of: expected.inode.bigEndian) { Data($0) }
+    return try FileLock.admitting(lockPath) { () throws -> FileIdentity? in
+      let rows: [[Data?]]
+      do {
+        rows = try connection.pipeline([
+          (DocumentStatements.lock, [Data(lock.relativePath.utf8), Data(milliseconds.utf8)]),
+          (
+            DocumentStatements.replaceIfVersion,
+            [Data(document.directory.utf8), Data(document.name.utf8), bytes, expectedVersion]
+          ),
+        ])
+      } catch {
+        throw lockFailure(error, path: path)
+      }
+      guard let row = rows.first else { return nil }
+      return Self.identity(version: row[0], size: Int64(bytes.count))
+    }
+  }
+
   package func create(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> Bool {
     let document = try DocumentPath(path, root: root)
     let rows = try execute(

@@ -85,11 +85,18 @@ package final class ChecklistStore: Sendable {
   /// - Throws: `StoreError` (`.unreadable`, `.io`), `ChecklistsError.storageFull`
   ///   when the result would pass `Limits.maximumStoredBytes` (see
   ///   `StoredSize`; nothing is written), or whatever `change` throws.
+  ///
+  /// `initial` and `change` may run twice: first on the cached model
+  /// without the lock, whose result is written only if that model is still
+  /// the stored one (`DocumentStore.replace(_:at:ifStill:…)`, one round
+  /// trip to a database); then, if it was not, or the change threw or
+  /// changed nothing, under the lock on the stored model, which decides.
   @discardableResult
   package func update<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
     _ change: (inout DataModel) throws -> T
   ) throws -> T {
+    if let written = try updateCached(visitor, initial: initial, change) { return written }
     do {
       // The lock file lives in the visitor's directory, so the first change
       // creates it; a load never does.
@@ -105,17 +112,8 @@ package final class ChecklistStore: Sendable {
         let result = try change(&model)
         let changed = stored.map { $0 != model } ?? (model != DataModel())
         if changed {
-          var bytes = try self.encode(model, for: visitor)
-          // A full visitor's Recently deleted makes room, oldest first, so
-          // that a deletion (which keeps what went) is never refused.
-          while StoredSize.isRefused(
-            encoded: bytes.count, model: model, storedBytes: current.version?.size, stored: stored),
-            model.forgetOldestDeletion()
-          {
-            bytes = try self.encode(model, for: visitor)
-          }
-          try StoredSize.check(
-            encoded: bytes.count, model: model, storedBytes: current.version?.size, stored: stored)
+          let bytes = try self.encode(
+            &model, for: visitor, stored: stored, storedBytes: current.version?.size)
           try self.write(bytes, model, for: visitor)
         }
         return result
@@ -125,6 +123,42 @@ package final class ChecklistStore: Sendable {
     } catch let error as FileLock.Busy {
       throw StoreError.busy(error)
     }
+  }
+
+  /// `update` on the cached model, written only if it is still the stored
+  /// one: what `change` returned, or nil when it must be done under the
+  /// lock (nothing cached, the change threw or changed nothing, or another
+  /// version replaced the cached one). Only what the store said about the
+  /// write itself is thrown.
+  private func updateCached<T>(
+    _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
+    _ change: (inout DataModel) throws -> T
+  ) throws -> T? {
+    guard let cached = file.cachedVersion(forKey: visitor.key) else { return nil }
+    var model = initial(cached.value)
+    let result: T
+    let bytes: Data
+    do {
+      result = try change(&model)
+      guard model != cached.value else { return nil }
+      bytes = try encode(
+        &model, for: visitor, stored: cached.value, storedBytes: cached.identity.size)
+    } catch {
+      return nil
+    }
+    let identity: FileIdentity?
+    do {
+      identity = try configuration.documents.replace(
+        bytes, at: visitor.checklistsPath, ifStill: cached.identity, lockPath: visitor.lockPath,
+        timeout: FileLock.defaultTimeout, durable: configuration.durable)
+    } catch let error as FileError {
+      throw StoreError.io(error)
+    } catch let error as FileLock.Busy {
+      throw StoreError.busy(error)
+    }
+    guard let identity else { return nil }
+    file.cacheWritten(model, identity: identity, replacing: cached.identity, key: visitor.key)
+    return result
   }
 
   /// Forgets every cached model (tests, and after a restore from backup).
@@ -173,6 +207,28 @@ package final class ChecklistStore: Sendable {
     case .unsettled(let path):
       return .io(FileError(operation: "load", path: path, errno: .ioError))
     }
+  }
+
+  /// `model` encoded to replace `stored` (of `storedBytes`). A full
+  /// visitor's Recently deleted makes room, oldest first, so that a
+  /// deletion (which keeps what went) is never refused.
+  ///
+  /// - Throws: `ChecklistsError.storageFull` when even so it would pass
+  ///   `Limits.maximumStoredBytes` (see `StoredSize`).
+  private func encode(
+    _ model: inout DataModel, for visitor: VisitorDirectory, stored: DataModel?,
+    storedBytes: Int64?
+  ) throws -> Data {
+    var bytes = try encode(model, for: visitor)
+    while StoredSize.isRefused(
+      encoded: bytes.count, model: model, storedBytes: storedBytes, stored: stored),
+      model.forgetOldestDeletion()
+    {
+      bytes = try encode(model, for: visitor)
+    }
+    try StoredSize.check(
+      encoded: bytes.count, model: model, storedBytes: storedBytes, stored: stored)
+    return bytes
   }
 
   private func encode(_ model: DataModel, for visitor: VisitorDirectory) throws -> Data {

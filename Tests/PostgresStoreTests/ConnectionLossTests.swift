@@ -8,6 +8,7 @@ import Testing
 
 /// A connection found lost before anything was sent on it (a read, or the
 /// start of a lock) is made again and the operation tried once more; one
+/// the server closed is seen before a conditional replace is sent; one
 /// lost under a write or inside a lock fails that operation (as
 /// unavailable: the web layer answers 503), and the next reconnects.
 @Suite("PostgresDocuments when the connection is lost")
@@ -72,9 +73,18 @@ struct ConnectionLossTests {
     let path = root + "/users/ab/key1/Checklists.plist"
     try store.write(Data("acknowledged".utf8), to: path, durable: true)
     #expect(try store.read(path) == Data("acknowledged".utf8))
+    let acknowledged = try #require(try store.identity(of: path))
     let before = postgres.pid
     try postgres.restartImmediate()
     #expect(postgres.pid != before)
+    // The thread's connection, closed by the restart, is seen closed
+    // before the conditional replace is sent on it (never sent twice).
+    let replaced = try store.replace(
+      Data("replaced".utf8), at: path, ifStill: acknowledged,
+      lockPath: root + "/users/ab/key1/.lock", timeout: .seconds(5), durable: true)
+    #expect(replaced != nil)
+    #expect(try store.read(path) == Data("replaced".utf8))
+    try store.write(Data("acknowledged".utf8), to: path, durable: true)
     #expect(try store.read(path) == Data("acknowledged".utf8))
     try store.withLock(root + "/users/ab/key1/.lock") {
       try store.write(Data("after the restart".utf8), to: path, durable: true)

@@ -46,6 +46,36 @@ struct CrossHostStoreTests {
     }
   }
 
+  /// A host writes a change worked out on its cached model only if that
+  /// is still the stored one; otherwise the change is made again on the
+  /// stored model, even one the cached model would have refused.
+  @Test func aChangeIsMadeOnTheStoredModelNotOnAStaleCachedOne() throws {
+    let (a, b) = try hosts()
+    let first = try a.update(
+      visitor, initial: { $0 ?? DataModel() },
+      { model in try model.addList(name: "Groceries", icon: .groceries) })
+    #expect(try b.load(visitor)?.lists.count == 1)  // cached on B
+    let second = try a.update(
+      visitor, initial: { $0! }, { model in try model.addList(name: "Trip", icon: .none) })
+    // B's cached model has no list `second`: the change is made anyway.
+    var runs = 0
+    try b.update(
+      visitor, initial: { $0! },
+      { model in
+        runs += 1
+        _ = try model.addItem(text: "Passport", toList: second)
+      })
+    #expect(runs == 2)
+    // And B's change on a stale model keeps A's change.
+    _ = try a.update(
+      visitor, initial: { $0! }, { model in try model.addItem(text: "Milk", toList: first) })
+    try b.update(
+      visitor, initial: { $0! }, { model in _ = try model.addItem(text: "Bread", toList: first) })
+    let stored = try #require(try a.load(visitor))
+    #expect(stored.checklist(id: first)?.items.map(\.text) == ["Milk", "Bread"])
+    #expect(stored.checklist(id: second)?.items.map(\.text) == ["Passport"])
+  }
+
   @Test func changesFromBothHostsAtOnceAreNeverLost() throws {
     let (a, b) = try hosts()
     let listID = try a.update(

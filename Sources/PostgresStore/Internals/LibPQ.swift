@@ -99,9 +99,12 @@ final class PostgresConnection {
   }
 
   /// Runs `steps` one after the other in one round trip (libpq's pipeline
-  /// mode), as `execute` runs one, their rows unread. The first that fails
-  /// ends the rest (the server skips them) and is what is thrown.
-  func pipeline(_ steps: [(PreparedStatement, [Data])]) throws(PostgresFailure) {
+  /// mode), as `execute` runs one; returns the last one's rows. The first
+  /// that fails ends the rest (the server skips them) and is what is
+  /// thrown. Outside a transaction the steps are one transaction, which
+  /// commits when the last one has run.
+  @discardableResult
+  func pipeline(_ steps: [(PreparedStatement, [Data])]) throws(PostgresFailure) -> [[Data?]] {
     guard let handle else { throw lostFailure("not connected") }
     for (statement, _) in steps { try prepare(statement) }
     guard PQenterPipelineMode(handle) == 1 else { throw lost("could not enter pipeline mode") }
@@ -113,11 +116,13 @@ final class PostgresConnection {
     }
     guard PQpipelineSync(handle) == 1 else { throw lost(Self.message(PQerrorMessage(handle))) }
     var failure: PostgresFailure?
-    for _ in steps {
+    var rows: [[Data?]] = []
+    for index in steps.indices {
       let result = PQgetResult(handle)
       guard let result else { throw lost("no answer") }
       if failure == nil {
         failure = problem(result, expecting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK])
+        if failure == nil, index == steps.count - 1 { rows = Self.rows(of: result) }
       }
       PQclear(result)
       guard self.handle != nil else { throw failure ?? lost("no answer") }
@@ -134,6 +139,24 @@ final class PostgresConnection {
       throw failure ?? lost("pipeline not ended")
     }
     if let failure { throw failure }
+    return rows
+  }
+
+  /// Closes the connection if the server has closed its end since it was
+  /// last used (a restart, a terminated server process): a statement sent
+  /// on it would only fail once sent, when no one can tell whether the
+  /// server received it. One `poll`; true when it closed the connection.
+  @discardableResult
+  func closeIfClosedByServer() -> Bool {
+    guard let handle else { return false }
+    var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+    // Nothing is due on an idle connection: anything readable is the
+    // server's farewell and the end of the stream (libpq may read the one
+    // without yet seeing the other), or so rare a notice that a new
+    // connection costs nothing.
+    guard poll(&socket, 1, 0) > 0 else { return false }
+    close()
+    return true
   }
 
   /// Prepares `statement` on this connection unless it was.
