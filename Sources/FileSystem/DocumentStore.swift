@@ -46,14 +46,15 @@ package protocol DocumentStore: Sendable {
   /// database does it in one round trip, where a lock's body takes one per
   /// statement plus the lock's own.
   ///
-  /// - Returns: the identity of the version written; nil, with nothing
-  ///   written, when another version replaced `expected` (or the document
-  ///   is gone).
+  /// - Returns: `.written` with the identity of the version written, or
+  ///   `.replaced`, with nothing written, when another version replaced
+  ///   `expected`: that version, read under the lock (nil when the
+  ///   document is gone), to work the change out again on.
   /// - Throws: as `withLock` and `replace` do.
   func replace(
     _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
     timeout: Duration, durable: Bool
-  ) throws -> FileIdentity?
+  ) throws -> ConditionalReplace
 
   /// Creates the document with `bytes` unless it exists; false when it did
   /// (it is left as it was). How several processes agree on one value.
@@ -107,26 +108,40 @@ extension DocumentStore {
   package func replace(
     _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
     timeout: Duration, durable: Bool
-  ) throws -> FileIdentity? {
+  ) throws -> ConditionalReplace {
     try replaceHoldingLock(
       bytes, at: path, ifStill: expected, lockPath: lockPath, timeout: timeout, durable: durable)
   }
 
   /// `replace(_:at:ifStill:…)` as a `withLock` body: what a file system
   /// does (its lock costs no round trip). A version replaced already is
-  /// seen before the lock is taken, and a document whose directory is gone
-  /// takes no lock at all.
+  /// seen before the lock is taken (any newer version will do to work the
+  /// change out again on), and a document whose directory is gone takes no
+  /// lock at all.
   package func replaceHoldingLock(
     _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
     timeout: Duration, durable: Bool
-  ) throws -> FileIdentity? {
-    guard try identity(of: path) == expected else { return nil }
-    return try withLock(lockPath, timeout: timeout) { () throws -> FileIdentity? in
-      guard try identity(of: path) == expected else { return nil }
-      return try replace(bytes, at: path, durable: durable)
+  ) throws -> ConditionalReplace {
+    guard try identity(of: path) == expected else { return .replaced(by: try snapshot(of: path)) }
+    return try withLock(lockPath, timeout: timeout) { () throws -> ConditionalReplace in
+      guard try identity(of: path) == expected else {
+        return .replaced(by: try snapshot(of: path))
+      }
+      return .written(try replace(bytes, at: path, durable: durable))
     }
   }
+}
 
+/// What `DocumentStore.replace(_:at:ifStill:…)` did.
+package enum ConditionalReplace: Sendable {
+  /// The bytes were written, as the version of this identity.
+  case written(FileIdentity)
+  /// Nothing was written: the expected version had been replaced by this
+  /// one (nil: the document is gone).
+  case replaced(by: FileSnapshot?)
+}
+
+extension DocumentStore {
   /// The document's bytes; nil when there is none.
   package func read(_ path: String) throws(FileError) -> Data? {
     try snapshot(of: path)?.contents

@@ -115,6 +115,18 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     }
   }
 
+  /// `snapshot` decoded, and cached in place of `replaced` (as
+  /// `cacheWritten(_:identity:replacing:key:)` does): the version a
+  /// conditional write found instead of the one it expected. Nil when it
+  /// cannot be decoded (then only a load under the lock may set it aside).
+  package func adopt(_ snapshot: FileSnapshot, replacing replaced: FileIdentity, key: String)
+    -> Version?
+  {
+    guard let value = try? decode(snapshot.contents) else { return nil }
+    cacheWritten(value, identity: snapshot.identity, replacing: replaced, key: key)
+    return Version(value: value, identity: snapshot.identity)
+  }
+
   /// The version cached for `key`, unchecked: it may have been replaced
   /// since. For a writer that checks the version as it writes
   /// (`DocumentStore.replace(_:at:ifStill:…)`).

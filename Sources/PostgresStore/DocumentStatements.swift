@@ -82,10 +82,12 @@ enum DocumentStatements {
       """)
 
   /// Writes a document ($1 directory, $2 name, $3 bytes) only if its
-  /// version is still $4, and bumps its directory's version: (bigint), the
-  /// new version, or no row when another version replaced it (or it is
-  /// gone). Run after `lock` in one transaction, so that it never comes
-  /// between what a lock's holder reads and what it writes.
+  /// version is still $4, and bumps its directory's version. One row:
+  /// (true, the new version, null) when it wrote; (false, the version, the
+  /// bytes) of the document as it is when another version replaced $4;
+  /// none when the document is gone. Run after `lock` in one transaction,
+  /// so that it never comes between what a lock's holder reads and what it
+  /// writes (and so that what it reads is the last version committed).
   static let replaceIfVersion = PreparedStatement(
     name: "replace_if_version",
     sql: """
@@ -93,10 +95,14 @@ enum DocumentStatements {
       changed AS (
         UPDATE documents SET bytes = $3::bytea, version = (SELECT version FROM next)
         WHERE directory = $1::text AND name = $2::text AND version = $4::bigint
-        RETURNING version)
-      INSERT INTO directories (directory, version) SELECT $1::text, version FROM changed
-      ON CONFLICT (directory) DO UPDATE SET version = excluded.version
-      RETURNING version
+        RETURNING version),
+      owner AS (
+        INSERT INTO directories (directory, version) SELECT $1::text, version FROM changed
+        ON CONFLICT (directory) DO UPDATE SET version = excluded.version)
+      SELECT true, version, NULL::bytea FROM changed
+      UNION ALL
+      SELECT false, version, bytes FROM documents
+      WHERE directory = $1::text AND name = $2::text AND NOT EXISTS (SELECT FROM changed)
       """)
 
   /// Creates a document unless it exists; a row when it did.

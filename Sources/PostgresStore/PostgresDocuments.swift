@@ -158,13 +158,14 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   /// One round trip: the lock taken, the version checked and the
-  /// document written in one transaction, committed at once (a lock's body
-  /// took four: begin and lock, read the version, write, commit). Inside a
-  /// lock of this thread, a `withLock` body in its transaction.
+  /// document written (or, when another version replaced it, that version
+  /// read) in one transaction, committed at once (a lock's body took four:
+  /// begin and lock, read the version, write, commit). Inside a lock of
+  /// this thread, a `withLock` body in its transaction.
   package func replace(
     _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
     timeout: Duration, durable: Bool
-  ) throws -> FileIdentity? {
+  ) throws -> ConditionalReplace {
     let document = try DocumentPath(path, root: root)
     let lock = try DocumentPath(lockPath, root: root)
     var connection = try connection(for: lockPath)
@@ -178,7 +179,7 @@ package final class PostgresDocuments: DocumentStore {
     if connection.closeIfClosedByServer() { connection = try self.connection(for: lockPath) }
     let milliseconds = "\(max(1, Int(timeout / .milliseconds(1))))ms"
     let expectedVersion = withUnsafeBytes(of: expected.inode.bigEndian) { Data($0) }
-    return try FileLock.admitting(lockPath) { () throws -> FileIdentity? in
+    return try FileLock.admitting(lockPath) { () throws -> ConditionalReplace in
       let rows: [[Data?]]
       do {
         rows = try connection.pipeline([
@@ -191,8 +192,14 @@ package final class PostgresDocuments: DocumentStore {
       } catch {
         throw lockFailure(error, path: path)
       }
-      guard let row = rows.first else { return nil }
-      return Self.identity(version: row[0], size: Int64(bytes.count))
+      guard let row = rows.first else { return .replaced(by: nil) }
+      if row[0] == Data([1]) {
+        return .written(Self.identity(version: row[1], size: Int64(bytes.count)))
+      }
+      let current = row[2] ?? Data()
+      return .replaced(
+        by: FileSnapshot(
+          contents: current, identity: Self.identity(version: row[1], size: Int64(current.count))))
     }
   }
 

@@ -126,40 +126,58 @@ package final class ChecklistStore: Sendable {
   }
 
   /// `update` on the cached model, written only if it is still the stored
-  /// one: what `change` returned, or nil when it must be done under the
-  /// lock (nothing cached, the change threw or changed nothing, or another
-  /// version replaced the cached one). Only what the store said about the
-  /// write itself is thrown.
+  /// one; when another version replaced it (another host's change), the
+  /// change is worked out again on the version the write found, up to
+  /// `conditionalAttempts` writes in all. What `change` returned, or nil
+  /// when it must be done under the lock: nothing cached, the change threw
+  /// or changed nothing, the document is gone or cannot be decoded, or it
+  /// kept changing. Only what the store said about a write is thrown.
   private func updateCached<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
     _ change: (inout DataModel) throws -> T
   ) throws -> T? {
-    guard let cached = file.cachedVersion(forKey: visitor.key) else { return nil }
-    var model = initial(cached.value)
-    let result: T
-    let bytes: Data
-    do {
-      result = try change(&model)
-      guard model != cached.value else { return nil }
-      bytes = try encode(
-        &model, for: visitor, stored: cached.value, storedBytes: cached.identity.size)
-    } catch {
-      return nil
+    guard var base = file.cachedVersion(forKey: visitor.key) else { return nil }
+    for _ in 0..<Self.conditionalAttempts {
+      var model = initial(base.value)
+      let result: T
+      let bytes: Data
+      do {
+        result = try change(&model)
+        guard model != base.value else { return nil }
+        bytes = try encode(
+          &model, for: visitor, stored: base.value, storedBytes: base.identity.size)
+      } catch {
+        return nil
+      }
+      let outcome: ConditionalReplace
+      do {
+        outcome = try configuration.documents.replace(
+          bytes, at: visitor.checklistsPath, ifStill: base.identity, lockPath: visitor.lockPath,
+          timeout: FileLock.defaultTimeout, durable: configuration.durable)
+      } catch let error as FileError {
+        throw StoreError.io(error)
+      } catch let error as FileLock.Busy {
+        throw StoreError.busy(error)
+      }
+      switch outcome {
+      case .written(let identity):
+        file.cacheWritten(model, identity: identity, replacing: base.identity, key: visitor.key)
+        return result
+      case .replaced(let current?):
+        guard let adopted = file.adopt(current, replacing: base.identity, key: visitor.key)
+        else { return nil }
+        base = adopted
+      case .replaced(nil):
+        return nil
+      }
     }
-    let identity: FileIdentity?
-    do {
-      identity = try configuration.documents.replace(
-        bytes, at: visitor.checklistsPath, ifStill: cached.identity, lockPath: visitor.lockPath,
-        timeout: FileLock.defaultTimeout, durable: configuration.durable)
-    } catch let error as FileError {
-      throw StoreError.io(error)
-    } catch let error as FileLock.Busy {
-      throw StoreError.busy(error)
-    }
-    guard let identity else { return nil }
-    file.cacheWritten(model, identity: identity, replacing: cached.identity, key: visitor.key)
-    return result
+    return nil
   }
+
+  /// Conditional writes of one change before it is made under the lock
+  /// instead: each that finds another version follows a change made
+  /// meanwhile by another host (or thread).
+  private static let conditionalAttempts = 3
 
   /// Forgets every cached model (tests, and after a restore from backup).
   package func removeAllCached() {

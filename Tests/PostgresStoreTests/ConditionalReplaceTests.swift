@@ -17,15 +17,18 @@ struct ConditionalReplaceTests {
     let second = try #require(
       try fixture.store.replace(
         Data("second".utf8), at: path, ifStill: first, lockPath: lock, timeout: .seconds(5),
-        durable: true))
+        durable: true
+      ).written)
     #expect(second != first)
     #expect(try fixture.store.identity(of: path) == second)
     #expect(try fixture.store.read(path) == Data("second".utf8))
-    // `first` is gone: nothing is written over `second`.
+    // `first` is gone: nothing is written over `second`, which is told.
     let stale = try fixture.store.replace(
       Data("stale".utf8), at: path, ifStill: first, lockPath: lock, timeout: .seconds(5),
       durable: true)
-    #expect(stale == nil)
+    #expect(stale.written == nil)
+    #expect(stale.found?.contents == Data("second".utf8))
+    #expect(stale.found?.identity == second)
     #expect(try fixture.store.read(path) == Data("second".utf8))
     #expect(try fixture.store.identity(of: path) == second)
     // Nor over a document that is gone.
@@ -33,13 +36,14 @@ struct ConditionalReplaceTests {
     let removed = try fixture.store.replace(
       Data("removed".utf8), at: path, ifStill: second, lockPath: lock, timeout: .seconds(5),
       durable: true)
-    #expect(removed == nil)
+    #expect(removed.written == nil)
+    #expect(removed.found == nil)
     #expect(try fixture.store.read(path) == nil)
   }
 
   /// A holder of the lock reads a version, then writes: a conditional
   /// replace of that version sent meanwhile waits for the lock, then finds
-  /// the holder's version and writes nothing.
+  /// the holder's version, writes nothing and tells it.
   @Test(arguments: Engine.allCases)
   func neverComesBetweenALockHoldersReadAndWrite(engine: Engine) throws {
     let fixture = try StoreFixture(engine)
@@ -63,13 +67,15 @@ struct ConditionalReplaceTests {
     let replaced = try fixture.store.replace(
       Data("meanwhile".utf8), at: path, ifStill: seen, lockPath: lock, timeout: .seconds(5),
       durable: true)
-    #expect(replaced == nil)
+    #expect(replaced.written == nil)
+    #expect(replaced.found?.contents == Data("holder".utf8))
     #expect(try fixture.store.read(path) == Data("holder".utf8))
   }
 
   /// Eight threads add one to a counter 40 times each, half under the
-  /// lock and half by conditional replaces tried again until one writes:
-  /// not one addition is lost.
+  /// lock and half by conditional replaces, each tried again on the
+  /// version the last one found until one writes: not one addition is
+  /// lost.
   @Test(arguments: Engine.allCases)
   func locksAndConditionalReplacesLoseNoChange(engine: Engine) throws {
     let fixture = try StoreFixture(engine)
@@ -91,14 +97,16 @@ struct ConditionalReplaceTests {
             }
             done += 1
           } else {
-            let snapshot = try #require(try fixture.store.snapshot(of: counter))
-            let next = Data(String(count(snapshot.contents) + 1).utf8)
-            if try fixture.store.replace(
-              next, at: counter, ifStill: snapshot.identity, lockPath: lock,
-              timeout: .seconds(5), durable: false) != nil
-            {
-              done += 1
+            var base = try #require(try fixture.store.snapshot(of: counter))
+            while true {
+              let next = Data(String(count(base.contents) + 1).utf8)
+              let outcome = try fixture.store.replace(
+                next, at: counter, ifStill: base.identity, lockPath: lock,
+                timeout: .seconds(5), durable: false)
+              if outcome.written != nil { break }
+              base = try #require(outcome.found)
             }
+            done += 1
           }
         } catch let busy as FileLock.Busy where busy.reason == .crowded {
           usleep(200)  // four threads already wait for it
@@ -121,10 +129,24 @@ struct ConditionalReplaceTests {
     let written = try fixture.store.withLock(directory + "/.other-lock") {
       try fixture.store.replace(
         Data("inside".utf8), at: path, ifStill: first, lockPath: lock, timeout: .seconds(5),
-        durable: true)
+        durable: true
+      ).written
     }
     #expect(written != nil)
     #expect(try fixture.store.identity(of: path) == written)
     #expect(try fixture.store.read(path) == Data("inside".utf8))
+  }
+}
+
+extension ConditionalReplace {
+  /// The identity written; nil when nothing was.
+  var written: FileIdentity? {
+    if case .written(let identity) = self { identity } else { nil }
+  }
+
+  /// The version found in place of the one expected; nil when it wrote,
+  /// or the document is gone.
+  var found: FileSnapshot? {
+    if case .replaced(let snapshot) = self { snapshot } else { nil }
   }
 }
