@@ -86,11 +86,13 @@ package final class ChecklistStore: Sendable {
   ///   when the result would pass `Limits.maximumStoredBytes` (see
   ///   `StoredSize`; nothing is written), or whatever `change` throws.
   ///
-  /// `initial` and `change` may run twice: first on the cached model
-  /// without the lock, whose result is written only if that model is still
-  /// the stored one (`DocumentStore.replace(_:at:ifStill:…)`, one round
-  /// trip to a database); then, if it was not, or the change threw or
+  /// `initial` and `change` may run more than once: first on the cached
+  /// model without the lock, whose result is written only if that model is
+  /// still the stored one (`DocumentStore.replace(_:at:ifStill:…)`, one
+  /// round trip to a database), again on the version found instead when
+  /// it was not; then, if that kept failing, or the change threw or
   /// changed nothing, under the lock on the stored model, which decides.
+  /// Only the run whose result is written or returned counts.
   @discardableResult
   package func update<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
