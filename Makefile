@@ -30,6 +30,7 @@ bench:
 	scripts/bench
 	scripts/bench-polling
 	scripts/bench-stores
+	scripts/bench-postgres-floor
 	.build/release/bench-scale
 	.build/release/bench-web --interchange-only
 	.build/release/bench-transfer
