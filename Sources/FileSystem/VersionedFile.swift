@@ -109,10 +109,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   package func cacheWritten(
     _ value: Value, identity: FileIdentity, replacing replaced: FileIdentity, key: String
   ) {
-    cache.withLock { cache in
-      guard cache.value(forKey: key)?.identity == replaced else { return }
-      cache.setValue(Version(value: value, identity: identity), forKey: key)
-    }
+    cache(Version(value: value, identity: identity), over: replaced, key: key)
   }
 
   /// `snapshot` decoded, and cached in place of `replaced` (as
@@ -123,8 +120,9 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     -> Version?
   {
     guard let value = try? decode(snapshot.contents) else { return nil }
-    cacheWritten(value, identity: snapshot.identity, replacing: replaced, key: key)
-    return Version(value: value, identity: snapshot.identity)
+    let version = Version(value: value, identity: snapshot.identity)
+    cache(version, over: replaced, key: key)
+    return version
   }
 
   /// The version cached for `key`, unchecked: it may have been replaced
@@ -215,14 +213,19 @@ package final class VersionedFile<Value: Sendable>: Sendable {
       throw .setAside(path: path, keptAs: keptAs, reason: error)
     }
     let version = Version(value: value, identity: snapshot.identity)
-    cache.withLock { cache in
-      // Only over the entry seen before reading: a writer may have cached a
-      // newer version meanwhile, which this one must not hide.
-      if cache.value(forKey: key)?.identity == cached?.identity {
-        cache.setValue(version, forKey: key)
-      }
-    }
+    cache(version, over: cached?.identity, key: key)
     return .version(version)
+  }
+
+  /// Caches `version` for `key` only while the entry is still the one seen
+  /// before reading or writing it (`seen`, nil for none): another thread
+  /// may have cached a newer version meanwhile, which this one must not
+  /// hide.
+  @usableFromInline
+  func cache(_ version: Version, over seen: FileIdentity?, key: String) {
+    cache.withLock { cache in
+      if cache.value(forKey: key)?.identity == seen { cache.setValue(version, forKey: key) }
+    }
   }
 
   /// Moves an undecodable file aside, under its lock and only if it is
