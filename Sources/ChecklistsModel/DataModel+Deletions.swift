@@ -96,6 +96,11 @@ extension DataModel {
     return true
   }
 
+  /// Forgets the `count` oldest deletions (all of them when there are fewer).
+  package mutating func forgetOldestDeletions(_ count: Int) {
+    deletions.removeFirst(min(max(count, 0), deletions.count))
+  }
+
   /// Keeps a deletion; the oldest go beyond `Limits.maximumDeletions`.
   mutating func record(
     listID: Int, listName: String, list: Checklist?, items: [RemovedItem], at now: Date

@@ -231,7 +231,9 @@ package final class ChecklistStore: Sendable {
 
   /// `model` encoded to replace `stored` (of `storedBytes`). A full
   /// visitor's Recently deleted makes room, oldest first, so that a
-  /// deletion (which keeps what went) is never refused.
+  /// deletion (which keeps what went) is never refused. The size is
+  /// counted first, stopping at the cap (`StoredSize.makeRoom`), and the
+  /// model encoded once, when it fits.
   ///
   /// - Throws: `ChecklistsError.storageFull` when even so it would pass
   ///   `Limits.maximumStoredBytes` (see `StoredSize`).
@@ -239,16 +241,11 @@ package final class ChecklistStore: Sendable {
     _ model: inout DataModel, for visitor: VisitorDirectory, stored: DataModel?,
     storedBytes: Int64?
   ) throws -> Data {
-    var bytes = try encode(model, for: visitor)
-    while StoredSize.isRefused(
-      encoded: bytes.count, model: model, storedBytes: storedBytes, stored: stored),
-      model.forgetOldestDeletion()
-    {
-      bytes = try encode(model, for: visitor)
-    }
-    try StoredSize.check(
-      encoded: bytes.count, model: model, storedBytes: storedBytes, stored: stored)
-    return bytes
+    // The file's length is the XML count only when the file is XML.
+    let knownBytes = configuration.format == .xml ? storedBytes : nil
+    try StoredSize.makeRoom(
+      in: &model, ceiling: StoredSize.ceiling(replacing: stored, storedBytes: knownBytes))
+    return try encode(model, for: visitor)
   }
 
   private func encode(_ model: DataModel, for visitor: VisitorDirectory) throws -> Data {

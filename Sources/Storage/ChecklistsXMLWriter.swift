@@ -11,11 +11,22 @@ import Support
 /// (`bench-store`). Its output is byte for byte what that encoder writes
 /// (keys in sorted order, tabs, `&amp;` `&lt;` `&gt;` escaped), which
 /// `ChecklistsXMLWriterTests` checks against it.
+///
+/// It writes into any `XMLOutput`: an array of bytes, or a `ByteCount` that
+/// only counts them, which is how `StoredSize` measures a model without
+/// building its file.
 enum ChecklistsXMLWriter {
   static func document(_ model: DataModel) -> [UInt8] {
     var out: [UInt8] = []
     let items = model.lists.reduce(0) { $0 + $1.items.count }
     out.reserveCapacity(256 + model.lists.count * 200 + items * 160)
+    write(model, to: &out)
+    return out
+  }
+
+  /// The document of `model` into `out`; when `out` is full, it stops at the next list,
+  /// item or deletion.
+  static func write<Out: XMLOutput>(_ model: DataModel, to out: inout Out) {
     append(Self.prologue, to: &out)
     append("<dict>\n", to: &out)
     appendArray(key: "deleted", model.deletions, depth: 1, to: &out) { deletion, depth, out in
@@ -29,7 +40,6 @@ enum ChecklistsXMLWriter {
     appendInteger(key: "nextListID", model.nextListID, depth: 1, to: &out)
     appendInteger(key: "version", DataModel.currentVersion, depth: 1, to: &out)
     append("</dict>\n</plist>\n", to: &out)
-    return out
   }
 
   static let prologue = """
@@ -41,7 +51,7 @@ enum ChecklistsXMLWriter {
 
   // Every dictionary's keys in sorted order, as Foundation writes them.
 
-  private static func write(_ list: Checklist, depth: Int, into out: inout [UInt8]) {
+  private static func write<Out: XMLOutput>(_ list: Checklist, depth: Int, into out: inout Out) {
     appendTabs(depth, to: &out)
     append("<dict>\n", to: &out)
     appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth + 1, to: &out)
@@ -56,8 +66,8 @@ enum ChecklistsXMLWriter {
   }
 
   /// An item; with `position`, a removed item of a deletion.
-  private static func write(
-    _ item: ChecklistItem, position: Int?, depth: Int, into out: inout [UInt8]
+  private static func write<Out: XMLOutput>(
+    _ item: ChecklistItem, position: Int?, depth: Int, into out: inout Out
   ) {
     appendTabs(depth, to: &out)
     append("<dict>\n", to: &out)
@@ -79,7 +89,8 @@ enum ChecklistsXMLWriter {
     append("</dict>\n", to: &out)
   }
 
-  private static func write(_ deletion: Deletion, depth: Int, into out: inout [UInt8]) {
+  /// A deletion, as an entry of the document's `deleted` array (`depth` 2).
+  static func write<Out: XMLOutput>(_ deletion: Deletion, depth: Int, into out: inout Out) {
     appendTabs(depth, to: &out)
     append("<dict>\n", to: &out)
     appendDate(key: "deletedAt", deletion.deletedAt, depth: depth + 1, to: &out)
@@ -98,9 +109,9 @@ enum ChecklistsXMLWriter {
     append("</dict>\n", to: &out)
   }
 
-  static func appendArray<Element>(
-    key: StaticString, _ elements: [Element], depth: Int, to out: inout [UInt8],
-    _ write: (Element, Int, inout [UInt8]) -> Void
+  static func appendArray<Element, Out: XMLOutput>(
+    key: StaticString, _ elements: [Element], depth: Int, to out: inout Out,
+    _ write: (Element, Int, inout Out) -> Void
   ) {
     appendKey(key, depth: depth, to: &out)
     appendTabs(depth, to: &out)
@@ -109,24 +120,27 @@ enum ChecklistsXMLWriter {
       return
     }
     append("<array>\n", to: &out)
-    for element in elements { write(element, depth + 1, &out) }
+    for element in elements {
+      if out.isFull { return }
+      write(element, depth + 1, &out)
+    }
     appendTabs(depth, to: &out)
     append("</array>\n", to: &out)
   }
 
-  static func appendKey(_ key: StaticString, depth: Int, to out: inout [UInt8]) {
+  static func appendKey<Out: XMLOutput>(_ key: StaticString, depth: Int, to out: inout Out) {
     appendTabs(depth, to: &out)
     append("<key>", to: &out)
     append(key, to: &out)
     append("</key>\n", to: &out)
   }
 
-  static func appendTabs(_ depth: Int, to out: inout [UInt8]) {
-    out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+  static func appendTabs<Out: XMLOutput>(_ depth: Int, to out: inout Out) {
+    out.append(repeating: UInt8(ascii: "\t"), count: depth)
   }
 
-  static func appendInteger(
-    key: StaticString, _ value: Int, depth: Int, to out: inout [UInt8]
+  static func appendInteger<Out: XMLOutput>(
+    key: StaticString, _ value: Int, depth: Int, to out: inout Out
   ) {
     appendKey(key, depth: depth, to: &out)
     appendTabs(depth, to: &out)
@@ -135,8 +149,8 @@ enum ChecklistsXMLWriter {
     append("</integer>\n", to: &out)
   }
 
-  static func appendString(
-    key: StaticString, _ value: String, escaped: Bool = true, depth: Int, to out: inout [UInt8]
+  static func appendString<Out: XMLOutput>(
+    key: StaticString, _ value: String, escaped: Bool = true, depth: Int, to out: inout Out
   ) {
     appendKey(key, depth: depth, to: &out)
     appendTabs(depth, to: &out)
@@ -146,7 +160,9 @@ enum ChecklistsXMLWriter {
   }
 
   /// A date as `yyyy-MM-ddTHH:mm:ssZ` in UTC, whole seconds, as Foundation writes it.
-  static func appendDate(key: StaticString, _ date: Date, depth: Int, to out: inout [UInt8]) {
+  static func appendDate<Out: XMLOutput>(
+    key: StaticString, _ date: Date, depth: Int, to out: inout Out
+  ) {
     appendKey(key, depth: depth, to: &out)
     appendTabs(depth, to: &out)
     append("<date>", to: &out)
@@ -167,7 +183,7 @@ enum ChecklistsXMLWriter {
     append("Z</date>\n", to: &out)
   }
 
-  static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {
+  static func appendPadded<Out: XMLOutput>(_ value: Int, width: Int, to out: inout Out) {
     var digits = 1
     var rest = value / 10
     while rest > 0 {
@@ -175,21 +191,21 @@ enum ChecklistsXMLWriter {
       rest /= 10
     }
     if digits < width {
-      out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits))
+      out.append(repeating: UInt8(ascii: "0"), count: width - digits)
     }
     appendDecimal(value, to: &out)
   }
 
-  static func append(_ text: StaticString, to out: inout [UInt8]) {
+  static func append<Out: XMLOutput>(_ text: StaticString, to out: inout Out) {
     text.withUTF8Buffer { out.append(contentsOf: $0) }
   }
 
-  static func append(_ text: String, to out: inout [UInt8]) {
+  static func append<Out: XMLOutput>(_ text: String, to out: inout Out) {
     var text = text
     text.withUTF8 { out.append(contentsOf: $0) }
   }
 
-  static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+  static func appendDecimal<Out: XMLOutput>(_ value: Int, to out: inout Out) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -205,7 +221,7 @@ enum ChecklistsXMLWriter {
 
   /// XML's three markup characters. Names and texts hold no control
   /// characters (`TextInput` removes them), so nothing else needs a reference.
-  static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+  static func appendEscaped<Out: XMLOutput>(_ text: String, to out: inout Out) {
     var text = text
     text.withUTF8 { bytes in
       var start = 0

@@ -148,3 +148,126 @@ import Testing
     }
   }
 }
+
+/// Issue 24: the size check counts, stops at the cap, and makes room in
+/// Recently Deleted by counting each deletion once instead of encoding the
+/// whole model again after each one it forgets.
+@Suite struct StoredSizeCountingTests {
+  /// Issue 24's import once added: 10 lists of 5,000 items of 1,000 `&`
+  /// (257 MB of XML).
+  static func amplified() throws -> DataModel {
+    var model = DataModel()
+    let item = ImportedItem(text: String(repeating: "&", count: Limits.maximumTextLength))
+    try model.addImported(
+      Array(
+        repeating: ImportedList(
+          name: "x", items: Array(repeating: item, count: Limits.maximumItemsPerList)),
+        count: 10))
+    return model
+  }
+
+  /// `model` less unchecked items' extra byte: what the old check counted.
+  static func encodedCount(_ model: DataModel) -> Int {
+    StoredSize.counted(encoded: ChecklistsXMLWriter.document(model).count, model: model)
+  }
+
+  @Test func countingStopsAtTheCap() throws {
+    let model = try Self.amplified()
+    let limit = Limits.maximumStoredBytes
+    let tally = StoredSize.tally(model, upTo: limit)
+    // One item past the cap at most (its text is 5,000 bytes of XML), not 257 MB.
+    #expect(tally.isFull)
+    #expect(tally.count <= limit + 50_000 + 5_200)
+    #expect(StoredSize.count(model, upTo: limit) == nil)
+    #expect(ChecklistStore.sizeRefusal(model, replacing: DataModel()) == .storageFull(limit: limit))
+  }
+
+  @Test func theCountIsTheWritersOutput() throws {
+    var model = DataModel.firstRun()
+    let list = try model.addList(name: "Trip <&> “to” Rome", icon: .trips)
+    for number in 0..<30 {
+      let item = try model.addItem(text: "item & \(number) <é>", toList: list)
+      if number % 3 == 0 { try model.toggleItem(id: item, inList: list) }
+    }
+    try model.deleteItem(id: model.lists[1].items[0].id, inList: list, at: Date())
+    _ = try model.deleteList(id: model.lists[0].id, at: Date())
+    let exact = Self.encodedCount(model)
+    #expect(StoredSize.count(model, upTo: .max) == exact)
+    #expect(StoredSize.count(model, upTo: exact) == exact)
+    #expect(StoredSize.count(model, upTo: exact - 1) == nil)
+  }
+
+  /// A visitor near the cap with 100 deletions of about 7 KB each, then a
+  /// change that needs room: `makeRoom` forgets the same oldest deletions
+  /// as forgetting one at a time and encoding again did, having counted
+  /// about twice the cap instead of encoding the model 60 times.
+  @Test func makingRoomCountsEachDeletionOnce() throws {
+    var model = DataModel()
+    let text = String(repeating: "y", count: Limits.maximumTextLength)
+    let now = Date()
+    for number in 0..<Limits.maximumDeletions {
+      let list = try model.addList(name: "Gone \(number)", icon: .folder)
+      for _ in 0..<6 { try model.addItem(text: text, toList: list) }
+      _ = try model.deleteList(id: list, at: now)
+    }
+    let kept = try model.addList(name: "Kept", icon: .folder)
+    for _ in 0..<900 { try model.addItem(text: text, toList: kept) }
+    let before = model
+    #expect(StoredSize.count(before, upTo: Limits.maximumStoredBytes) != nil)
+    for _ in 0..<700 { try model.addItem(text: text, toList: kept) }
+
+    var expected = model
+    var encodings = 1
+    while Self.encodedCount(expected) > Limits.maximumStoredBytes, expected.forgetOldestDeletion() {
+      encodings += 1
+    }
+    #expect(encodings > 50)
+
+    let ceiling = StoredSize.ceiling(replacing: before, storedBytes: nil)
+    #expect(ceiling == Limits.maximumStoredBytes)
+    let counted = try StoredSize.makeRoom(in: &model, ceiling: ceiling)
+    #expect(model == expected)
+    #expect(model.deletions.count == expected.deletions.count)
+    #expect(counted <= 3 * Limits.maximumStoredBytes)
+    #expect(StoredSize.count(model, upTo: ceiling) != nil)
+
+    // Without enough to forget, the change is refused and the model left alone.
+    var tooBig = model
+    for _ in 0..<2_000 { try tooBig.addItem(text: text, toList: kept) }
+    let unchanged = tooBig
+    #expect(throws: ChecklistsError.storageFull(limit: Limits.maximumStoredBytes)) {
+      try StoredSize.makeRoom(in: &tooBig, ceiling: ceiling)
+    }
+    #expect(tooBig == unchanged)
+  }
+
+  /// The store does the same when it writes: the change is kept, the
+  /// oldest deletions go.
+  @Test func theStoreMakesRoomAsBefore() throws {
+    let temporary = TemporaryDirectory("stored-size-room")
+    let store = makeStore(temporary.path)
+    let visitor = VisitorDirectory(
+      dataDirectory: temporary.path, visitorID: "0123456789abcdef0123456789abcdef")
+    let text = String(repeating: "z", count: Limits.maximumTextLength)
+    try store.update(visitor, initial: storedOrEmpty) { model in
+      for number in 0..<Limits.maximumDeletions {
+        let list = try model.addList(name: "Gone \(number)", icon: .folder)
+        for _ in 0..<6 { try model.addItem(text: text, toList: list) }
+        _ = try model.deleteList(id: list, at: Date())
+      }
+      let kept = try model.addList(name: "Kept", icon: .folder)
+      for _ in 0..<900 { try model.addItem(text: text, toList: kept) }
+    }
+    try store.update(visitor, initial: storedOrEmpty) { model in
+      for _ in 0..<700 { try model.addItem(text: text, toList: model.lists[0].id) }
+    }
+    store.removeAllCached()
+    let stored = try #require(try store.load(visitor))
+    #expect(stored.lists[0].items.count == 1_600)
+    #expect((1..<60).contains(stored.deletions.count), "\(stored.deletions.count) deletions kept")
+    #expect(stored.deletions.last?.listName == "Gone 99")
+    let size =
+      try FileManager.default.attributesOfItem(atPath: visitor.checklistsPath)[.size] as! Int
+    #expect(size <= Limits.maximumStoredBytes + 1_600)
+  }
+}
