@@ -16,12 +16,22 @@ package enum MarkdownImport {
   package static func lists(from bytes: [UInt8], untitledListName: String) throws(ImportFailure)
     -> [ImportedList]
   {
+    var budget = ImportBudget()
+    return try lists(from: bytes, untitledListName: untitledListName, budget: &budget)
+  }
+
+  /// `lists(from:untitledListName:)`, charging each list and task to `budget` as it is
+  /// read.
+  package static func lists(
+    from bytes: [UInt8], untitledListName: String, budget: inout ImportBudget
+  ) throws(ImportFailure) -> [ImportedList] {
     if let offset = firstInvalidUTF8(bytes) {
       throw ImportFailure(
         "This file is not UTF-8 text (byte \(offset + 1) is not), so it cannot be read as Markdown."
       )
     }
-    var reader = Reader(untitledListName: untitledListName)
+    var reader = Reader(untitledListName: untitledListName, budget: budget)
+    defer { budget = reader.budget }
     do {
       try MarkdownOutline.read(bytes) { reader.add($0) }
     } catch {
@@ -59,12 +69,14 @@ package enum MarkdownImport {
     let untitledListName: String
     var lists: [ImportedList] = []
     var failure: ImportFailure?
+    var budget: ImportBudget
     /// The name of the list the next task starts, if it does not go to the
     /// last list.
     var nextName: String?
 
-    init(untitledListName: String) {
+    init(untitledListName: String, budget: ImportBudget) {
       self.untitledListName = untitledListName
+      self.budget = budget
       nextName = untitledListName
     }
 
@@ -81,6 +93,10 @@ package enum MarkdownImport {
                 + "at most \(Limits.maximumLists) can be imported.")
             return false
           }
+          do { try budget.chargeList(name: name, icon: .folder) } catch {
+            failure = error
+            return false
+          }
           lists.append(ImportedList(name: name))
           nextName = nil
         }
@@ -91,7 +107,12 @@ package enum MarkdownImport {
               + "\(Limits.maximumItemsPerList).")
           return false
         }
-        lists[lists.count - 1].items.append(ImportedItem(text: text, checked: checked))
+        let item = ImportedItem(text: text, checked: checked)
+        do { try budget.chargeItem(item) } catch {
+          failure = error
+          return false
+        }
+        lists[lists.count - 1].items.append(item)
       }
       return true
     }

@@ -18,12 +18,12 @@ import Foundation
 /// dropped); icon names map to `ChecklistIcon` (an unknown one to Folder); due dates,
 /// checkmarks and reminders are kept.
 package enum AppArchiveImport {
-  /// Items in all lists together past which a file is refused before more are built.
-  /// No visitor can keep this many: the stored file stops at 2 MiB
-  /// (`Limits.maximumStoredBytes`), and an item takes well over 100 bytes of it (2 MiB
-  /// holds about 12,700 items of 12 characters), so fewer than 21,000 fit. The cap
-  /// matters because a binary plist may name one items array from every list: 500 lists
-  /// of the same 5,000 items in a file of a few KB.
+  /// Items in all lists together past which a file is refused before more are built: a
+  /// first look at each list's count before its items are read. No visitor can keep this
+  /// many: the stored file stops at 2 MiB (`Limits.maximumStoredBytes`), and an item takes
+  /// at least 149 bytes of it, so fewer than 14,100 fit; `ImportBudget` stops at those
+  /// bytes while the items are read, since a binary plist may name one items array from
+  /// every list (500 lists of the same 5,000 items in a file of a few KB).
   package static let maximumItems = 50_000
 
   /// Whether `bytes` look like a property list, binary (`bplist00`) or XML: a cheap
@@ -38,13 +38,22 @@ package enum AppArchiveImport {
   ///   damaged one, neither form, a damaged or circular archive, a class or a value of the
   ///   wrong kind (naming the list and item), or more lists or items than can be kept.
   package static func lists(from bytes: [UInt8]) throws(ImportFailure) -> [ImportedList] {
+    var budget = ImportBudget()
+    return try lists(from: bytes, budget: &budget)
+  }
+
+  /// `lists(from:)`, charging each list and item to `budget` as it is read, a shared one
+  /// each time the file names it.
+  package static func lists(from bytes: [UInt8], budget: inout ImportBudget)
+    throws(ImportFailure) -> [ImportedList]
+  {
     let list = try PropertyList(reading: bytes)
     switch list.topObject {
     case .dictionary(let header) where header["$archiver"] != nil:
       var archive = try KeyedArchiveLists(list: list, header: header)
-      return try archive.lists()
+      return try archive.lists(budget: &budget)
     case .array(let members):
-      return try CodableLists(list: list).lists(members)
+      return try CodableLists(list: list).lists(members, budget: &budget)
     case .dictionary(let entries) where entries["lists"] != nil && entries["nextListID"] != nil:
       throw ImportFailure(
         "This is a Checklists.plist of this site, not of the iOS app; to bring lists from this site, import its JSON export."
@@ -98,7 +107,9 @@ package enum AppArchiveImport {
 private struct CodableLists {
   let list: PropertyList
 
-  func lists(_ members: [Int]) throws(ImportFailure) -> [ImportedList] {
+  func lists(_ members: [Int], budget: inout ImportBudget) throws(ImportFailure)
+    -> [ImportedList]
+  {
     guard members.count <= Limits.maximumLists else { throw AppArchiveImport.tooManyLists() }
     var result: [ImportedList] = []
     result.reserveCapacity(members.count)
@@ -108,7 +119,7 @@ private struct CodableLists {
       let place = AppArchiveImport.place(list: number)
       let fields = try dictionary(member, place)
       let name = try requiredString(fields, "name", place)
-      let icon = try string(fields, "iconName", place)
+      let icon = AppArchiveImport.icon(named: try string(fields, "iconName", place))
       guard let itemsIndex = fields["items"] else {
         throw ImportFailure("\(place) has no “items”.")
       }
@@ -122,14 +133,15 @@ private struct CodableLists {
       guard itemsInAll <= AppArchiveImport.maximumItems else {
         throw AppArchiveImport.tooManyItemsInAll()
       }
+      try budget.chargeList(name: name, icon: icon)
       var items: [ImportedItem] = []
       items.reserveCapacity(itemMembers.count)
       for (itemOffset, itemMember) in itemMembers.enumerated() {
-        items.append(
-          try item(itemMember, AppArchiveImport.place(list: number, item: itemOffset + 1)))
+        let read = try item(itemMember, AppArchiveImport.place(list: number, item: itemOffset + 1))
+        try budget.chargeItem(read)
+        items.append(read)
       }
-      result.append(
-        ImportedList(name: name, icon: AppArchiveImport.icon(named: icon), items: items))
+      result.append(ImportedList(name: name, icon: icon, items: items))
     }
     return result
   }
@@ -198,7 +210,7 @@ private struct KeyedArchiveLists {
     archive = try KeyedArchive(list, header: header)
   }
 
-  mutating func lists() throws(ImportFailure) -> [ImportedList] {
+  mutating func lists(budget: inout ImportBudget) throws(ImportFailure) -> [ImportedList] {
     guard let rootPosition = archive.top["Checklists"] else {
       let keys = archive.top.keys.sorted().prefix(5).map { "“\(KeyedArchive.shortened($0))”" }
       throw ImportFailure(
@@ -229,7 +241,7 @@ private struct KeyedArchiveLists {
       guard let name = try string(fields, "Name", place) else {
         throw ImportFailure("\(place) has no “Name”.")
       }
-      let icon = try string(fields, "IconName", place)
+      let icon = AppArchiveImport.icon(named: try string(fields, "IconName", place))
       guard let itemsPosition = fields["Items"] else {
         throw ImportFailure("\(place) has no “Items”.")
       }
@@ -246,14 +258,15 @@ private struct KeyedArchiveLists {
       guard itemsInAll <= AppArchiveImport.maximumItems else {
         throw AppArchiveImport.tooManyItemsInAll()
       }
+      try budget.chargeList(name: name, icon: icon)
       var items: [ImportedItem] = []
       items.reserveCapacity(itemUIDs.count)
       for (itemOffset, itemUID) in itemUIDs.enumerated() {
-        items.append(
-          try item(itemUID, AppArchiveImport.place(list: number, item: itemOffset + 1)))
+        let read = try item(itemUID, AppArchiveImport.place(list: number, item: itemOffset + 1))
+        try budget.chargeItem(read)
+        items.append(read)
       }
-      result.append(
-        ImportedList(name: name, icon: AppArchiveImport.icon(named: icon), items: items))
+      result.append(ImportedList(name: name, icon: icon, items: items))
     }
     return result
   }

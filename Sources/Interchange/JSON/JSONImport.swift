@@ -32,6 +32,14 @@ package enum JSONImport {
   ///
   /// - Throws: `ImportFailure` saying what is wrong and where.
   package static func lists(from bytes: [UInt8]) throws(ImportFailure) -> [ImportedList] {
+    var budget = ImportBudget()
+    return try lists(from: bytes, budget: &budget)
+  }
+
+  /// `lists(from:)`, charging each list and item to `budget` as it is read.
+  package static func lists(from bytes: [UInt8], budget: inout ImportBudget)
+    throws(ImportFailure) -> [ImportedList]
+  {
     let start = bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0
     if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
       || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
@@ -54,7 +62,9 @@ package enum JSONImport {
         "This file is not valid JSON: \(error.problem) at \(TextPosition(of: error.offset, in: bytes, from: start).description)."
       )
     }
-    return try ExportReader(cursor: JSONCursor(bytes)).lists(documentAt: first)
+    var reader = ExportReader(cursor: JSONCursor(bytes), budget: budget)
+    defer { budget = reader.budget }
+    return try reader.lists(documentAt: first)
   }
 
   static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -63,8 +73,9 @@ package enum JSONImport {
 /// Reads the members of a checked JSON text as version 1 of the export.
 private struct ExportReader {
   let cursor: JSONCursor
+  var budget: ImportBudget
 
-  func lists(documentAt offset: Int) throws(ImportFailure) -> [ImportedList] {
+  mutating func lists(documentAt offset: Int) throws(ImportFailure) -> [ImportedList] {
     let kind = cursor.kind(at: offset)
     guard kind == .object else {
       throw ImportFailure(
@@ -125,7 +136,7 @@ private struct ExportReader {
     }
   }
 
-  private func list(at offset: Int, number: Int) throws(ImportFailure) -> ImportedList {
+  private mutating func list(at offset: Int, number: Int) throws(ImportFailure) -> ImportedList {
     let kind = cursor.kind(at: offset)
     guard kind == .object else {
       throw ImportFailure(
@@ -160,10 +171,13 @@ private struct ExportReader {
         "\(subject) has more than \(grouped(Limits.maximumItemsPerList)) items; a list holds at most \(grouped(Limits.maximumItemsPerList))."
       )
     }
+    try budget.chargeList(name: list.name, icon: list.icon, sort: list.sort)
     list.items.reserveCapacity(elements.count)
     let listPlace = "of list \(number) (“\(Self.shortened(name))”)"
     for (index, element) in elements.enumerated() {
-      list.items.append(try item(at: element, number: index + 1, listPlace: listPlace))
+      let read = try item(at: element, number: index + 1, listPlace: listPlace)
+      try budget.chargeItem(read)
+      list.items.append(read)
     }
     return list
   }
