@@ -35,10 +35,16 @@ package enum MarkdownImport {
     do {
       try MarkdownOutline.read(bytes) { reader.add($0) }
     } catch {
-      guard case .tooIntricate(let line) = error else { fatalError("unreachable") }
-      throw ImportFailure(
-        "This Markdown file is too intricate to read: from line \(line) on, one paragraph holds "
-          + "too many links, brackets and emphasis marks. Separate its lines with blank lines.")
+      switch error {
+      case .tooIntricate(let line):
+        throw ImportFailure(
+          "This Markdown file is too intricate to read: from line \(line) on, one paragraph holds "
+            + "too many links, brackets and emphasis marks. Separate its lines with blank lines.")
+      case .tooDeep(let line):
+        throw ImportFailure(
+          "This Markdown file nests lists or block quotes more than "
+            + "\(ContainerDepth.maximumDepth) deep on line \(line); a task list needs far fewer.")
+      }
     }
     if let failure = reader.failure { throw failure }
     guard !reader.lists.isEmpty else {

@@ -20,12 +20,15 @@ package enum MarkdownOutline {
   /// Parses `bytes` (UTF-8; a byte order mark is skipped) and hands each
   /// heading and task to `visit` in document order until it returns false.
   ///
-  /// - Throws: `.tooIntricate` before parsing, when a part of the document
-  ///   would cost the parser time quadratic in its size (see `InlineCost`).
+  /// - Throws: before parsing, `.tooDeep` when a line opens more than
+  ///   `ContainerDepth.maximumDepth` block quotes and lists, and
+  ///   `.tooIntricate` when a part of the document would cost the parser
+  ///   time quadratic in its size (see `InlineCost`).
   package static func read(_ bytes: [UInt8], visit: (Entry) -> Bool) throws(MarkdownOutlineError) {
     let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     try bytes.withUnsafeBufferPointer { (all) throws(MarkdownOutlineError) in
       let source = UnsafeBufferPointer(rebasing: all[start...])
+      try ContainerDepth.check(source)
       try InlineCost.check(source)
       CMarkGFM.read(source, visit: visit)
     }
@@ -47,4 +50,7 @@ package enum MarkdownOutlineError: Error, Sendable, Equatable {
   /// From this 1-based line on, a paragraph holds so many links, brackets
   /// and emphasis marks that parsing it would take too long.
   case tooIntricate(line: Int)
+  /// This 1-based line opens more block quotes and lists, one inside
+  /// another, than `ContainerDepth.maximumDepth`.
+  case tooDeep(line: Int)
 }

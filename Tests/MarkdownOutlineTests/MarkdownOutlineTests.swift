@@ -156,7 +156,8 @@ struct MarkdownOutlineTests {
 
   @Test("Deep nesting is walked without recursion")
   func deepNesting() throws {
-    let quotes = String(repeating: "> ", count: 50_000) + "a\n"
+    // Block quotes as deep as one line may open (`ContainerDepth`), lists 2,000 deep.
+    let quotes = String(repeating: "> ", count: ContainerDepth.maximumDepth) + "a\n"
     let lists = (0..<2_000).map { String(repeating: "  ", count: $0) + "- [ ] t\($0)\n" }.joined()
     let read = try entries(quotes + "\n# H\n\n" + lists)
     #expect(read.count == 2_001)
@@ -238,5 +239,33 @@ struct InlineCostTests {
     #expect(throws: MarkdownOutlineError.self) {
       try MarkdownOutline.entries(Array(String(repeating: "![[]()", count: 3_600).utf8))
     }
+  }
+}
+
+@Suite("Block quotes and lists nested without end on one line are refused before parsing")
+struct ContainerDepthTests {
+  @Test(
+    "Issue 24: a line of 400,000 block quotes or 300,000 lists, naming its line",
+    arguments: [
+      String(repeating: ">", count: 400_000), String(repeating: "> ", count: 300_000),
+      String(repeating: "- ", count: 300_000), String(repeating: "1. ", count: 200_000),
+      String(repeating: "* > ", count: 100_000),
+    ])
+  func refused(prefix: String) {
+    let document = Array("# Title\n- [ ] fine\n\(prefix)[ ] x\n".utf8)
+    #expect(throws: MarkdownOutlineError.tooDeep(line: 3)) {
+      try MarkdownOutline.entries(document)
+    }
+  }
+
+  @Test("32 levels on a line are read, and deeper ones over many lines")
+  func readable() throws {
+    let line = String(repeating: "- ", count: ContainerDepth.maximumDepth) + "[ ] deep\n"
+    #expect(throws: Never.self) { try MarkdownOutline.entries(Array(line.utf8)) }
+    let indented = (0..<100).map { String(repeating: "  ", count: $0) + "- [ ] t\($0)\n" }
+    #expect(try MarkdownOutline.entries(Array(indented.joined().utf8)).count == 100)
+    // Dashes that open nothing: a thematic break, and text.
+    let breaks = String(repeating: "- ", count: 100) + "\n\nnot -a - list\n"
+    #expect(throws: Never.self) { try MarkdownOutline.entries(Array(breaks.utf8)) }
   }
 }
