@@ -31,6 +31,7 @@ bench:
 	scripts/bench-polling
 	scripts/bench-stores
 	scripts/bench-postgres-floor
+	scripts/bench-import
 	.build/release/bench-scale
 	.build/release/bench-web --interchange-only
 	.build/release/bench-transfer
