@@ -40,6 +40,11 @@ package enum MarkdownImport {
         throw ImportFailure(
           "This Markdown file is too intricate to read: from line \(line) on, one paragraph holds "
             + "too many links, brackets and emphasis marks. Separate its lines with blank lines.")
+      case .tooLarge(let parts):
+        throw ImportFailure(
+          "This Markdown file is too intricate to read: its lines, links, escapes, entities and "
+            + "emphasis marks count \(parts), more than the \(TreeSize.maximumParts) a file may hold "
+            + "(a task list of 5,000 items has about 35,000 to 80,000).")
       case .tooDeep(let line):
         throw ImportFailure(
           "This Markdown file nests lists or block quotes more than "

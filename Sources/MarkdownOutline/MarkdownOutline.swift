@@ -20,16 +20,18 @@ package enum MarkdownOutline {
   /// Parses `bytes` (UTF-8; a byte order mark is skipped) and hands each
   /// heading and task to `visit` in document order until it returns false.
   ///
-  /// - Throws: before parsing, `.tooDeep` when a line opens more than
-  ///   `ContainerDepth.maximumDepth` block quotes and lists, and
-  ///   `.tooIntricate` when a part of the document would cost the parser
-  ///   time quadratic in its size (see `InlineCost`).
+  /// - Throws: before parsing, `.tooIntricate` when a part of the document
+  ///   would cost the parser time quadratic in its size (see `InlineCost`),
+  ///   `.tooLarge` when its tree would be large (see `TreeSize`), and
+  ///   `.tooDeep` when a line opens more than `ContainerDepth.maximumDepth`
+  ///   block quotes and lists.
   package static func read(_ bytes: [UInt8], visit: (Entry) -> Bool) throws(MarkdownOutlineError) {
     let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     try bytes.withUnsafeBufferPointer { (all) throws(MarkdownOutlineError) in
       let source = UnsafeBufferPointer(rebasing: all[start...])
-      try ContainerDepth.check(source)
       try InlineCost.check(source)
+      try TreeSize.check(source)
+      try ContainerDepth.check(source)
       CMarkGFM.read(source, visit: visit)
     }
   }
@@ -53,4 +55,7 @@ package enum MarkdownOutlineError: Error, Sendable, Equatable {
   /// This 1-based line opens more block quotes and lists, one inside
   /// another, than `ContainerDepth.maximumDepth`.
   case tooDeep(line: Int)
+  /// The document holds `parts` lines and characters that may each start
+  /// a node of its tree, more than `TreeSize.maximumParts`.
+  case tooLarge(parts: Int)
 }

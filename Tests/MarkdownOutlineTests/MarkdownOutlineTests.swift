@@ -269,3 +269,18 @@ struct ContainerDepthTests {
     #expect(throws: Never.self) { try MarkdownOutline.entries(Array(breaks.utf8)) }
   }
 }
+
+@Suite("Documents whose tree would be large for their size are refused before parsing")
+struct TreeSizeTests {
+  @Test("Issue 24: 1 MB of `&`, or 60,000 one-task lists")
+  func refused() {
+    let ampersands = Array(
+      ("# x\n" + String(repeating: "- [ ] \(String(repeating: "&", count: 1_000))\n", count: 1_000))
+        .utf8)
+    #expect(throws: MarkdownOutlineError.tooLarge(parts: 1_005_004)) {
+      try MarkdownOutline.entries(ampersands)
+    }
+    let tiny = Array((0..<60_000).map { "# \($0)\n- [ ] x\n" }.joined().utf8)
+    #expect(throws: MarkdownOutlineError.self) { try MarkdownOutline.entries(tiny) }
+  }
+}
