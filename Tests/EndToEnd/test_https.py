@@ -1,7 +1,8 @@
 """HTTPS end to end, as every deployment runs: nginx serves a certificate
 of the tests' own authority (tls.py), HTTP clients verify it, and Chromium
 trusts the authority through its NSS database, as a browser trusts a real
-one. The cookies are `__Host-` and `Secure`, and pages carry HSTS."""
+one. The cookies are `__Host-` and `Secure`, pages carry HSTS, and a plain
+`visitor` cookie planted beside them names nobody."""
 import re
 import shutil
 import tempfile
@@ -25,6 +26,27 @@ def test_every_cookie_is_host_prefixed_and_secure_and_pages_carry_hsts(https_sta
         attributes = [part.strip() for part in field.split(";")[1:]]
         assert "Secure" in attributes and "Path=/" in attributes and "HttpOnly" in attributes, field
         assert not any(part.lower().startswith("domain=") for part in attributes), field
+
+
+def test_a_planted_plain_visitor_cookie_is_never_adopted(https_stack):
+    """Session fixation: a sibling host (Domain=) or a plain HTTP answer on
+    the way can give a browser a plain `visitor` cookie of the planter's
+    choosing. Over HTTPS it names nobody: the browser is a new visitor, and
+    what it stores the planter never sees."""
+    planter = Visitor(https_stack)
+    planter.add_item(1, "the planter's item")
+    planted = planter.cookie("visitor")
+    victim = Visitor(https_stack)
+    victim.http.cookies.set("visitor", planted, domain="127.0.0.1", path="/")
+    page = victim.get("/lists/1")
+    assert page.status_code == 200
+    assert "the planter&#39;s item" not in page.text and "the planter's item" not in page.text
+    own = victim.cookie("visitor")
+    assert own is not None and own[:32] != planted[:32]
+    assert "visitor" not in victim.http.cookies.keys(), "the planted cookie is dropped"
+    victim.add_item(1, "the victim's secret")
+    assert "secret" not in planter.get("/lists/1").text
+    assert "secret" in victim.get("/lists/1").text
 
 
 @pytest.fixture
