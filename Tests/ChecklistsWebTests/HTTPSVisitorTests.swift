@@ -4,7 +4,8 @@ import Testing
 
 @testable import ChecklistsWeb
 
-/// Who a browser is over HTTPS: only its `__Host-visitor` cookie says.
+/// Who a browser is over HTTPS: only its `__Host-visitor` cookie says, and
+/// a site whose TLS ends at a proxy (`--public-origin https://…`) is HTTPS.
 @Suite struct HTTPSVisitorTests {
   /// A plain `visitor` cookie planted from a sibling host or over plain
   /// HTTP names somebody else's lists (the planter's): under HTTPS the
@@ -59,6 +60,25 @@ import Testing
     #expect(https("/lists").status == .ok)
     #expect(browser.cookies["__Host-ChecklistIndex"] == "-1")
     #expect(https("/").status == .ok, "All Lists, not a redirect to the list")
+  }
+
+  /// Behind a proxy that ends TLS, nginx passes no `HTTPS=on`; the public
+  /// origin says the browser is on HTTPS, so the cookies are `__Host-` and
+  /// `Secure`, and the prefixed cookie names the browser on its next visit.
+  @Test func anHTTPSPublicOriginMakesTheCookiesSecure() throws {
+    let browser = try ApplicationHarness(
+      publicOrigin: PublicOrigin("https://lists.example.org"))
+    let first = browser.get("/lists/1")
+    let sent = first.setCookies
+    #expect(sent.contains { $0.hasPrefix("__Host-visitor=") && $0.hasSuffix("; Secure") })
+    #expect(sent.contains { $0.hasPrefix("__Host-ChecklistIndex=0;") && $0.hasSuffix("; Secure") })
+    #expect(!sent.contains { $0.hasPrefix("visitor=") || $0.hasPrefix("ChecklistIndex=") })
+    let again = browser.get("/lists/1")
+    #expect(again.status == .ok)
+    #expect(!again.setCookies.contains { $0.hasPrefix("__Host-visitor=") }, "the same visitor")
+
+    let plain = try ApplicationHarness(publicOrigin: PublicOrigin("http://lists.example.org"))
+    #expect(plain.get("/lists/1").setCookies.contains { $0.hasPrefix("visitor=") })
   }
 }
 
