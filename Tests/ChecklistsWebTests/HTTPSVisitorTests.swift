@@ -17,7 +17,7 @@ import Testing
     let planted = try #require(planter.cookies["visitor"])
 
     let victim = planter.anotherCookieJar(["visitor": planted])
-    let page = victim.send(Request(method: .get, path: "/lists", isHTTPS: true))
+    let page = victim.send(Request(method: .get, path: "/lists/1", isHTTPS: true))
     #expect(!victim.text(page).contains("planted"))
     let sent = page.setCookies
     let prefixed = try #require(sent.first { $0.hasPrefix("__Host-visitor=") })
