@@ -27,12 +27,14 @@ struct SharedContext<Input> {
   let lifetime: PageLifetime
 }
 
-/// The owner's list as a shared page shows it.
+/// The owner's list as a shared page shows it: nothing of their other
+/// lists.
 struct SharedList {
-  /// The owner's checklists (for the add form's nonce).
-  var model: DataModel
   /// The shared list.
   var list: Checklist
+  /// The add form's nonce (`DataModel.addFormState(ofList:)`): the list's
+  /// own, never the owner's site-wide next item id.
+  var addNonce: Int
   /// The owner's time zone's name: due dates are shown and typed in it.
   var zoneName: String
 }

@@ -28,7 +28,7 @@ enum SharedListScreen {
     let canEdit = context.access.kind.allowsChanges
     let values = pageContext(
       page, token: context.token, zoneName: context.input.zoneName,
-      edit: canEdit ? (csrf: context.csrfToken, addNonce: context.input.model.nextItemID) : nil)
+      edit: canEdit ? (csrf: context.csrfToken, addNonce: context.input.addNonce) : nil)
     return try context.page(template, title: list.name, values)
   }
 
@@ -143,7 +143,8 @@ enum SharedListScreen {
   /// - Parameters:
   ///   - token: the link's token, for the page's own addresses.
   ///   - edit: for an edit link, its CSRF token and the add form's nonce
-  ///     (the model's next item id); nil for a read-only link: no forms.
+  ///     (the list's own, `DataModel.addFormState(ofList:)`); nil for a
+  ///     read-only link: no forms.
   static func pageContext(
     _ page: ChecklistPage, token: String, zoneName: String, edit: (csrf: String, addNonce: Int)?
   ) -> TemplateValue {
