@@ -11,7 +11,9 @@ import HTMLTemplates
 /// list of the owner's is not found (`404`), and the owner's other lists,
 /// settings, deletions and the list's name and icon are out of reach.
 /// Items deleted here go to the owner's Recently Deleted, as the owner's
-/// own deletions do.
+/// own deletions do, but with a room of their own there (marked as made
+/// through a link), and every change stays within the list's budget
+/// (`SharedListBudget`, `SharedContext.updateList`).
 enum SharedListScreen {
   static let template = "shared-list"
   static let itemTemplate = "shared-item-form"
@@ -71,7 +73,7 @@ enum SharedListScreen {
     let itemID = try context.id(.item)
     try context.updateList { model in
       do {
-        _ = try model.deleteItem(id: itemID, inList: listID, at: context.now)
+        _ = try model.deleteItem(id: itemID, inList: listID, at: context.now, throughLink: true)
       } catch ChecklistsError.noSuchItem {
         guard model.deletion(ofItem: itemID, inList: listID) != nil else {
           throw ChecklistsError.noSuchItem(itemID)
