@@ -69,8 +69,8 @@ def deleted_names(owner):
 def test_a_link_that_adds_and_deletes_110_times_leaves_the_owners_deletions(stack):
     owner = owner_with_taxes_deleted(stack)
     holder = LinkHolder(stack, share(owner, owner.groceries, "edit"))
-    for round in range(110):
-        assert holder.add(f"scrap {round}").status_code == 303
+    for attempt in range(110):
+        assert holder.add(f"scrap {attempt}").status_code == 303
         added = max(holder.item_ids())
         assert holder.post(f"/items/{added}/delete", {}).status_code == 303
     page = deleted_names(owner)
@@ -87,15 +87,15 @@ def test_a_link_is_refused_at_its_lists_share_and_the_owner_keeps_room(stack):
     owner = owner_with_taxes_deleted(stack)
     holder = LinkHolder(stack, share(owner, owner.groceries, "edit"))
     refused = None
-    for round in range(200):  # 200 × 12 KB is far past the owner's 2 MiB
-        answer = holder.add(LARGEST_TEXT[:-(round % 50 + 1)])
+    for attempt in range(200):  # 200 × 12 KB is far past the owner's 2 MiB
+        answer = holder.add(LARGEST_TEXT[:-(attempt % 50 + 1)])
         if answer.status_code != 303:
             refused = answer
             break
     assert refused is not None, "the link filled the owner's 2 MiB"
     assert refused.status_code in (413, 422), refused.status_code
     # Refused early: the link's share leaves the owner most of the 2 MiB.
-    assert round * 12_000 <= 1_100_000, round
+    assert attempt * 12_000 <= 1_100_000, attempt
     stored = sum(path.stat().st_size for path in stack.data.rglob("Checklists.plist"))
     assert stored <= 1_300_000, stored
     # A refused add changes nothing.
