@@ -41,7 +41,7 @@ enum ChecklistsXMLWriter {
 
   // Every dictionary's keys in sorted order, as Foundation writes them.
 
-  private static func write(_ list: Checklist, depth: Int, into out: inout [UInt8]) {
+  static func write(_ list: Checklist, depth: Int, into out: inout [UInt8]) {
     appendTabs(depth, to: &out)
     append("<dict>\n", to: &out)
     appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth + 1, to: &out)
@@ -79,7 +79,7 @@ enum ChecklistsXMLWriter {
     append("</dict>\n", to: &out)
   }
 
-  private static func write(_ deletion: Deletion, depth: Int, into out: inout [UInt8]) {
+  static func write(_ deletion: Deletion, depth: Int, into out: inout [UInt8]) {
     appendTabs(depth, to: &out)
     append("<dict>\n", to: &out)
     appendDate(key: "deletedAt", deletion.deletedAt, depth: depth + 1, to: &out)
@@ -94,6 +94,11 @@ enum ChecklistsXMLWriter {
     }
     appendInteger(key: "listID", deletion.listID, depth: depth + 1, to: &out)
     appendString(key: "listName", deletion.listName, depth: depth + 1, to: &out)
+    if deletion.throughLink {
+      appendKey("throughLink", depth: depth + 1, to: &out)
+      appendTabs(depth + 1, to: &out)
+      append("<true/>\n", to: &out)
+    }
     appendTabs(depth, to: &out)
     append("</dict>\n", to: &out)
   }

@@ -1,4 +1,6 @@
-"""Every screen is valid HTML5, checked by Debian's `tidy`: no errors, no warnings."""
+"""Every screen is valid HTML5, checked by Debian's `tidy`: no errors, no
+warnings; and none of the W3C checker's warnings that tidy does not give
+(a date's year it would call mistyped)."""
 import re
 import subprocess
 
@@ -17,6 +19,18 @@ def tidy_report(html: str) -> str:
     lines = [line for line in result.stderr.strip().splitlines()
              if not line.endswith('<svg> proprietary attribute "shape-rendering"')]
     return "\n".join(lines)
+
+
+DATE_INPUT = re.compile(r'<input\b[^>]*\btype="(?:date|datetime-local|month|week)"[^>]*>')
+DATE_ATTRIBUTE = re.compile(r'\b(min|max|value)="(\d+)-')
+
+
+def mistyped_years(html: str) -> list:
+    """The date attributes of date inputs whose year the W3C checker (vnu)
+    warns may be mistyped: before 1000 or from 3000 on (its
+    `AbstractDatetime.checkYear`), e.g. `max="9999-12-31T23:59"`."""
+    return [f"{name}={year}" for tag in DATE_INPUT.findall(html)
+            for name, year in DATE_ATTRIBUTE.findall(tag) if not 1000 <= int(year) < 3000]
 
 
 def test_every_screen_is_valid_html(stack):
@@ -79,6 +93,8 @@ def test_every_screen_is_valid_html(stack):
     for name, page in pages.items():
         html = page if isinstance(page, str) else page.text
         report = tidy_report(html)
-        if report:
+        if mistyped := mistyped_years(html):
+            report += f"\nyear may be mistyped: {mistyped}"
+        if report.strip():
             problems[name] = report
     assert problems == {}
