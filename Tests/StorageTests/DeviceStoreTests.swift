@@ -522,24 +522,41 @@ import Testing
 
   // MARK: A damaged file
 
-  @Test func aCorruptDevicesFileIsSetAsideAndTheFoundingBrowserGoesOn() throws {
+  /// A devices file that cannot be read (damaged, or of a newer version)
+  /// fails closed: every browser of the owner, the founding one (maybe a
+  /// signed-out lost phone) included, is refused until an operator repairs
+  /// it, and the file stays where it is. Setting it aside would let the
+  /// founding browser act again and lock every linked browser out.
+  @Test(arguments: ["damaged", "newer"])
+  func aDevicesFileThatCannotBeReadKeepsEveryBrowserOut(_ damage: String) throws {
     let first = founded()
     let linked = try link(first)
     let path = DeviceStore.path(of: first.owner)
-    try Data("<?xml version=\"1.0\"?><plist><dict><key>version".utf8).write(
-      to: URL(fileURLWithPath: path))
+    let good = try Data(contentsOf: URL(fileURLWithPath: path))
+    var stored = try #require(try devicesOnDisk(of: first.owner))
+    stored.version = Devices.currentVersion + 1
+    let bytes =
+      damage == "newer"
+      ? try stored.encoded() : Data("<?xml version=\"1.0\"?><plist><dict><key>version".utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
     let fresh = DeviceStore(dataDirectory: data, durable: false)
-    #expect(try fresh.resolve(token: first.token) == .owner(first.owner, browserID: nil))
-    #expect(!FileManager.default.fileExists(atPath: path))
+    for token in [first.token, linked] {
+      #expect(throws: (any Error).self) { try fresh.resolve(token: token) }
+      #expect(throws: (any Error).self) { try devices.resolve(token: token) }
+    }
+    #expect(throws: (any Error).self) {
+      try fresh.createCode(for: first.owner, token: first.token, name: "A", now: now)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "kept in place")
     let names = try FileManager.default.contentsOfDirectory(atPath: first.owner.path)
-    #expect(names.contains { $0.hasPrefix("\(DeviceStore.fileName).corrupt-") }, "\(names)")
-    // The linked browser must be linked again.
-    #expect(try fresh.resolve(token: linked) == .signedOut)
-    // The founding browser goes on, and can link again.
-    _ = try link(first)
+    #expect(!names.contains { $0.contains(".corrupt-") }, "\(names)")
+    // Repaired (the operator puts a good file back), both act again.
+    try good.write(to: URL(fileURLWithPath: path))
+    #expect(try fresh.resolve(token: first.token) == .owner(first.owner, browserID: 1))
+    #expect(try fresh.resolve(token: linked) == .owner(first.owner, browserID: 2))
   }
 
-  /// A file of another version, or one that breaks its own rules (a
+  /// A file of a newer version, or one that breaks its own rules (a
   /// browser listed twice), is not read either.
   @Test func aDevicesFileBreakingItsRulesIsNotRead() throws {
     let first = founded()
@@ -550,7 +567,10 @@ import Testing
     #expect(throws: Devices.Invalid.self) { try Devices.decode(try stored.encoded()) }
     var newer = try #require(try devicesOnDisk(of: first.owner))
     newer.version = 2
-    #expect(throws: Devices.Invalid.self) { try Devices.decode(try newer.encoded()) }
+    #expect(throws: Devices.NewerVersion.self) { try Devices.decode(try newer.encoded()) }
+    var older = try #require(try devicesOnDisk(of: first.owner))
+    older.version = 0
+    #expect(throws: Devices.Invalid.self) { try Devices.decode(try older.encoded()) }
     var manyIDs = try #require(try devicesOnDisk(of: first.owner))
     manyIDs.nextBrowserID = 2
     #expect(throws: Devices.Invalid.self) { try Devices.decode(try manyIDs.encoded()) }

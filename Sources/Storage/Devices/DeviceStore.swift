@@ -21,6 +21,11 @@ import Logging
 /// `signOut`), so a crash at any point leaves either the state before or
 /// the state after, plus at worst an entry that leads nowhere (`checklists
 /// check` counts it).
+///
+/// A devices file that cannot be read fails closed: it stays in place and
+/// every browser of its owner is refused (`Unreadable`) until an operator
+/// repairs it. Read as no file, it would let a signed-out founding browser
+/// (a lost phone) act again and sign every linked browser out.
 package final class DeviceStore: Sendable {
   /// The devices file's name in an owner's directory.
   package static let fileName = "Devices.plist"
@@ -52,8 +57,17 @@ package final class DeviceStore: Sendable {
       directory: "\(dataDirectory)/links", durable: durable, documents: documents)
     file = VersionedFile(
       documents: documents, lockName: VisitorDirectory.checklistsLockName,
-      cacheCapacity: cacheCapacity,
-      setAsideDurably: durable, decode: { try Devices.decode($0) })
+      cacheCapacity: cacheCapacity, decode: { try Devices.decode($0) },
+      keepsInPlace: { _ in true })  // see `Unreadable`
+  }
+
+  /// The owner's devices file cannot be read (damaged, or written by a
+  /// newer backend): it is left where it is, and nobody acts for the owner
+  /// until an operator repairs it (`checklists check` reports it).
+  package struct Unreadable: Error, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var description: String { "\(path): \(reason)" }
   }
 
   /// The path of an owner's devices file.
@@ -75,10 +89,15 @@ package final class DeviceStore: Sendable {
   /// The owner `token` acts for. Costs one failed `open` and one `stat`
   /// for a browser without devices; a linked browser's owner is read from
   /// the index and its devices file from the cache.
-  package func resolve(token: String) throws(StoreError) -> Resolution {
+  ///
+  /// - Throws: `Unreadable` for an owner whose devices file cannot be
+  ///   read, whichever of their browsers asks; `StoreError`.
+  package func resolve(token: String) throws -> Resolution {
     let digest = SecretDigest.of(token)
     let linkedOwner: String?
-    do { linkedOwner = try browserIndex.owner(ofDigest: digest) } catch { throw .io(error) }
+    do { linkedOwner = try browserIndex.owner(ofDigest: digest) } catch {
+      throw StoreError.io(error)
+    }
     let owner = VisitorDirectory(dataDirectory: dataDirectory, key: linkedOwner ?? digest)
     guard let devices = try devices(of: owner) else {
       return linkedOwner == nil ? .owner(owner, browserID: nil) : .signedOut
@@ -87,10 +106,10 @@ package final class DeviceStore: Sendable {
     return .owner(owner, browserID: browser.id)
   }
 
-  /// The owner's devices file; nil when they have none (one browser). A
-  /// file that cannot be read is set aside and logged, and reads as none:
-  /// the founding browser goes on, linked browsers must be linked again.
-  package func devices(of owner: VisitorDirectory) throws(StoreError) -> Devices? {
+  /// The owner's devices file; nil when they have none (one browser).
+  ///
+  /// - Throws: `Unreadable` (logged; the file stays in place), `StoreError`.
+  package func devices(of owner: VisitorDirectory) throws -> Devices? {
     try load(owner, locked: false)
   }
 
@@ -98,9 +117,7 @@ package final class DeviceStore: Sendable {
 
   /// The owner's secret as `token`'s browser holds it; nil when it has none
   /// yet (a founding browser before its first code or share link).
-  package func existingSecret(of owner: VisitorDirectory, token: String) throws(StoreError)
-    -> OwnerSecret?
-  {
+  package func existingSecret(of owner: VisitorDirectory, token: String) throws -> OwnerSecret? {
     guard let devices = try devices(of: owner),
       let browser = devices.browser(digest: SecretDigest.of(token))
     else { return nil }
@@ -294,10 +311,27 @@ package final class DeviceStore: Sendable {
     }
   }
 
-  private func load(_ owner: VisitorDirectory, locked: Bool) throws(StoreError) -> Devices? {
-    try OwnerFile.load(
-      file, at: Self.path(of: owner), owner: owner, locked: locked, what: "devices",
-      logger: logger)
+  /// The owner's devices file, nil when there is none; one that cannot be
+  /// read is left in place, logged, and thrown as `Unreadable`.
+  private func load(_ owner: VisitorDirectory, locked: Bool) throws -> Devices? {
+    let path = Self.path(of: owner)
+    do {
+      let version =
+        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
+      return version?.value
+    } catch {
+      switch error {
+      case .io(let error): throw StoreError.io(error)
+      case .busy(let busy): throw StoreError.busy(busy)
+      case .setAside(let path, _, let reason), .leftInPlace(let path, let reason):
+        logger.error(
+          "devices file cannot be read; its owner's browsers are refused until it is repaired",
+          metadata: ["path": "\(path)", "reason": "\(reason)"])
+        throw Unreadable(path: path, reason: "\(reason)")
+      case .unsettled(let path):
+        throw StoreError.io(FileError(operation: "load", path: path, errno: .ioError))
+      }
+    }
   }
 
   private static func day(_ date: Date) -> Int { Int(date.timeIntervalSince1970 / 86_400) }

@@ -96,9 +96,18 @@ package struct Devices: Codable, Sendable, Equatable {
     package var description: String
   }
 
+  /// A file written by a newer backend: not damaged, and never set aside.
+  package struct NewerVersion: Error, CustomStringConvertible {
+    package var version: Int
+    package var description: String {
+      "devices file of a newer version (\(version); this backend reads \(Devices.currentVersion))"
+    }
+  }
+
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     version = try container.decode(Int.self, forKey: .version)
+    guard version <= Self.currentVersion else { throw NewerVersion(version: version) }
     guard version == Self.currentVersion else {
       throw Invalid(description: "devices file version \(version) is not \(Self.currentVersion)")
     }
