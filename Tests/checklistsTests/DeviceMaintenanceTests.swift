@@ -75,7 +75,8 @@ import checklists
       to: URL(fileURLWithPath: DeviceStore.path(of: corrupt.directory)))
     // A browser signed out: its entry stays, counted apart.
     let signedOut = try owner(linked: 1)
-    try devices.signOut(browser: 2, of: signedOut.directory)
+    try devices.signOut(
+      browser: 2, of: signedOut.directory, askedBy: signedOut.founding, now: Date())
     // Entries that lead nowhere: one of an owner removed by hand, an
     // expired code's, a replaced code's, and an entry whose temporary file
     // a crash left an hour ago. A temporary file of a write under way is

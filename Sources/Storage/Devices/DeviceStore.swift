@@ -167,6 +167,13 @@ package final class DeviceStore: Sendable {
     /// The browser asking is no longer one of the owner's (signed out by
     /// another one a moment ago).
     case signedOut
+    /// The sign-out would leave the owner no browser, and was not
+    /// confirmed, or something still reaches their lists (see `LastBrowser`).
+    case lastBrowser
+    /// The browser asking was linked less than `Devices.newBrowserWait`
+    /// ago, and the sign-out takes a browser linked before it; it may
+    /// from `until` on.
+    case newBrowser(until: Date)
   }
 
   /// Spends `code`: the browser of `newToken` (a token never used before:
@@ -204,9 +211,21 @@ package final class DeviceStore: Sendable {
 
   // MARK: Signing out
 
-  /// Signs out the owner's browser `id`; false when it is not theirs (or
-  /// already signed out). It becomes a new visitor, with a new token, at
-  /// its next request.
+  /// What a sign-out that would leave the owner no browser may do: their
+  /// lists would be reached by no browser again, so it is refused unless
+  /// the owner confirmed it, and even then while a share link or the
+  /// calendar address still reaches them (nobody would be left to end it).
+  package enum LastBrowser {
+    /// Refused (`Refusal.lastBrowser`).
+    case refuse
+    /// Confirmed: allowed when `nothingElseReaches`, asked under the
+    /// owner's lock (so that no link is made meanwhile), answers true.
+    case confirmed(nothingElseReaches: () throws -> Bool)
+  }
+
+  /// Signs out the owner's browser `id`, asked by `token`'s browser; false
+  /// when it is not theirs (or already signed out). It becomes a new
+  /// visitor, with a new token, at its next request.
   ///
   /// A linked browser's index entry stays: it still leads to the owner,
   /// who no longer lists it, so its token resolves as signed out and the
@@ -214,36 +233,62 @@ package final class DeviceStore: Sendable {
   /// read as the founding browser of an empty directory of its own: a new
   /// visitor as well, but one that kept a token once linked. `prune`
   /// removes such entries with their owner.
+  ///
+  /// - Throws: `Refusal.signedOut` when the asking browser is no longer
+  ///   the owner's; `Refusal.newBrowser` when it was linked a moment ago
+  ///   and `id` was linked before it; `Refusal.lastBrowser` (see
+  ///   `LastBrowser`). Nobody is then signed out.
   @discardableResult
-  package func signOut(browser id: Int, of owner: VisitorDirectory) throws -> Bool {
-    try signOut(of: owner) { devices in devices.browsers.filter { $0.id == id } } > 0
+  package func signOut(
+    browser id: Int, of owner: VisitorDirectory, askedBy token: String, now: Date,
+    lastBrowser: LastBrowser = .refuse
+  ) throws -> Bool {
+    try signOut(of: owner, askedBy: token, now: now, lastBrowser: lastBrowser) { devices in
+      devices.browsers.filter { $0.id == id }
+    } > 0
   }
 
   /// Signs out every browser of the owner but `token`'s; returns how many.
   ///
   /// - Throws: `Refusal.signedOut` when `token`'s browser is itself no
-  ///   longer the owner's (another browser signed it out a moment ago):
-  ///   then nobody is signed out.
-  package func signOutOthers(of owner: VisitorDirectory, keeping token: String) throws -> Int {
+  ///   longer the owner's (another browser signed it out a moment ago);
+  ///   `Refusal.newBrowser` when it was linked a moment ago. Nobody is
+  ///   then signed out.
+  package func signOutOthers(of owner: VisitorDirectory, keeping token: String, now: Date) throws
+    -> Int
+  {
     let kept = SecretDigest.of(token)
-    return try signOut(of: owner) { devices in
-      guard !devices.hasListedAnyBrowser || devices.browser(digest: kept) != nil else {
-        throw Refusal.signedOut
-      }
-      return devices.browsers.filter { $0.digest != kept }
+    return try signOut(of: owner, askedBy: token, now: now, lastBrowser: .refuse) { devices in
+      devices.browsers.filter { $0.digest != kept }
     }
   }
 
-  /// Signs out the browsers `chosen` picks and returns how many. When any
-  /// goes, the pending code goes with them: it may be one of theirs (a
-  /// lost phone's), which must not let another browser in. Its index
-  /// entry is removed after the write; the browsers' stay (see above).
+  /// Signs out the browsers `chosen` picks and returns how many, under
+  /// the rules above. When any goes, the pending code goes with them: it
+  /// may be one of theirs (a lost phone's), which must not let another
+  /// browser in. Its index entry is removed after the write; the
+  /// browsers' stay (see above).
   private func signOut(
-    of owner: VisitorDirectory, _ chosen: (Devices) throws -> [Devices.Browser]
+    of owner: VisitorDirectory, askedBy token: String, now: Date, lastBrowser: LastBrowser,
+    _ chosen: (Devices) -> [Devices.Browser]
   ) throws -> Int {
     let (count, code): (Int, String?) = try change(owner) { devices in
-      let ids = Set(try chosen(devices).map(\.id))
+      // An owner who never listed a browser has one, the founding one.
+      guard devices.hasListedAnyBrowser else { return (0, nil) }
+      guard let asking = devices.browser(digest: SecretDigest.of(token)) else {
+        throw Refusal.signedOut
+      }
+      let ids = Set(chosen(devices).map(\.id))
       guard !ids.isEmpty else { return (0, nil) }
+      if let until = devices.newBrowserWait(of: asking, now: now),
+        ids.contains(where: { $0 < asking.id })
+      {
+        throw Refusal.newBrowser(until: until)
+      }
+      if devices.browsers.allSatisfy({ ids.contains($0.id) }) {
+        guard case .confirmed(let nothingElseReaches) = lastBrowser, try nothingElseReaches()
+        else { throw Refusal.lastBrowser }
+      }
       devices.browsers.removeAll { ids.contains($0.id) }
       let code = devices.code?.digest
       devices.code = nil

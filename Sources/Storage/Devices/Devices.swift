@@ -17,6 +17,10 @@ package struct Devices: Codable, Sendable, Equatable {
   package static let codeLifetime: TimeInterval = 15 * 60
   /// The longest browser name kept.
   package static let maximumNameLength = 80
+  /// How long a newly linked browser may sign out only itself and the
+  /// browsers linked after it: a leaked code must not let its holder
+  /// sign the owner's own browsers out.
+  package static let newBrowserWait: TimeInterval = 24 * 3_600
 
   /// A browser that acts for the owner.
   package struct Browser: Codable, Sendable, Equatable {
@@ -74,6 +78,14 @@ package struct Devices: Codable, Sendable, Equatable {
   /// The browser whose token has this digest.
   package func browser(digest: String) -> Browser? {
     browsers.first { $0.digest == digest }
+  }
+
+  /// Until when `browser` may not sign out the browsers linked before it
+  /// (see `newBrowserWait`); nil once it may.
+  package func newBrowserWait(of browser: Browser, now: Date) -> Date? {
+    let until = browser.firstSeen.addingTimeInterval(Self.newBrowserWait)
+    let older = browsers.contains { $0.id < browser.id }
+    return older && until > now ? until : nil
   }
 
   /// Adds a browser and returns it.
