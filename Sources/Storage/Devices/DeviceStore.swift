@@ -336,8 +336,8 @@ package final class DeviceStore: Sendable {
 
   /// Runs `body` on the owner's devices (empty when they have none) under
   /// their lock, and writes the file when it changed. A file that its own
-  /// reader would refuse (and set aside, signing out every linked browser)
-  /// is never written: the change throws `Devices.Invalid` instead.
+  /// reader would refuse (and so keep every browser of the owner out) is
+  /// never written: the change throws `Devices.Invalid` instead.
   private func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
     -> T
   {
