@@ -153,6 +153,30 @@ import Testing
     #expect(attacker.text(attacker.get("/lists/1")).contains("Bait"))
   }
 
+  /// The way back is kept 30 days from the redeem, never longer: the
+  /// cookie's Max-Age counts down, and a value older than that (or from
+  /// the future, or malformed) is no way back at all.
+  @Test func theWayBackIsKeptThirtyDays() throws {
+    let id = VisitorID()
+    let today = 20_000
+    func previous(_ value: String, https: Bool = false) -> PreviousBrowser? {
+      let name = https ? "__Host-previous-visitor" : "previous-visitor"
+      return PreviousBrowser(
+        cookies: Cookies(header: "\(name)=\(value)"), isHTTPS: https, today: today)
+    }
+    let kept = PreviousBrowser(id: id, day: today - 29)
+    #expect(previous(kept.kept.value) == kept)
+    #expect(previous(kept.kept.value, https: true) == kept)
+    #expect(kept.cookie(secure: false, today: today).maxAge == 86_400)
+    #expect(kept.cookie(secure: true, today: today).name == "__Host-previous-visitor")
+    #expect(
+      PreviousBrowser(id: id, day: today).cookie(secure: false, today: today).maxAge == 30 * 86_400)
+    #expect(previous(PreviousBrowser(id: id, day: today - 30).kept.value) == nil)
+    #expect(previous(PreviousBrowser(id: id, day: today + 1).kept.value) == nil)
+    #expect(previous(id.cookieValue) == nil, "no day: no way to tell its age")
+    #expect(previous("../etc") == nil)
+  }
+
   // MARK: Point 10: what a signed-out browser saw
 
   /// Signing a browser out can replace, in the same step, the calendar
