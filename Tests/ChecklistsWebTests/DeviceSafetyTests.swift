@@ -128,6 +128,7 @@ import Testing
     let page = victim.text(victim.get("/link/\(code.replacing("-", with: "").lowercased())"))
     #expect(page.contains("Taxes") && page.contains("List"), "\(page)")
     #expect(page.contains("Switch Back"))
+    #expect(!page.contains("the calendar address"), "nothing else reaches its lists")
     // A browser with nothing of its own is told nothing of the kind.
     let fresh = try attacker.anotherBrowser()
     #expect(!fresh.text(fresh.get("/link")).contains("Switch Back"))
@@ -203,6 +204,20 @@ import Testing
     ).output.1
     #expect(newToken != token)
     #expect(anonymousStatus(laptop, "/s/\(newToken)") == .ok)
+  }
+
+  /// With only a calendar address, nothing offers or speaks of share
+  /// links (a count of 0 would still open a template's section).
+  @Test func onlyWhatExistsIsOfferedOrEnded() throws {
+    let (laptop, phone) = try laptopAndPhone()
+    #expect(laptop.post("/settings/calendar").status == .seeOther)
+    let devices = laptop.text(laptop.get("/settings/devices"))
+    #expect(devices.contains("name=\"replace-calendar\""))
+    #expect(!devices.contains("name=\"replace-links\""))
+    #expect(laptop.post("/settings/devices/2/sign-out").status == .seeOther)
+    #expect(!seesMilk(phone))
+    let asked = laptop.text(laptop.post("/settings/devices/1/sign-out"))
+    #expect(asked.contains("the calendar address") && !asked.contains("share link"), "\(asked)")
   }
 
   /// A new visitor finds "Use a code from another device" on the first

@@ -107,10 +107,7 @@ extension DevicesScreen {
       "id": .int(id),
       "lists": .int(lists),
       "listsWord": .string(lists == 1 ? "list" : "lists"),
-      "shareLinks": .int(reach.shareLinks),
-      "shareLinksWord": .string(reach.shareLinks == 1 ? "share link" : "share links"),
-      "calendar": .bool(reach.calendarAddress),
-      "reach": .bool(!reach.isEmpty),
+      "reach": reach.isEmpty ? .bool(false) : reachContext(reach),
       "csrf": .string(context.csrfToken),
     ]
     var response = try context.application.renderer.response(

@@ -104,18 +104,23 @@ enum DevicesScreen {
           "untilISO": .string(DueDateLabel.machineReadable(wait)),
         ]))
     }
-    if !reach.isEmpty {
-      values["replace"] = .object(
-        TemplateObject([
-          "calendar": .bool(reach.calendarAddress),
-          "shareLinks": .int(reach.shareLinks),
-          "shareLinksWord": .string(reach.shareLinks == 1 ? "share link" : "share links"),
-        ]))
-    }
+    if !reach.isEmpty { values["replace"] = reachContext(reach) }
     if let back = try switchBackContext(context, label: label) { values["switchBack"] = back }
     if let notice { values["notice"] = .string(notice) }
     if let code {
       values["code"] = codeContext(code.code, expires: code.expires, context, label: label)
+    }
+    return .object(TemplateObject(values))
+  }
+
+  /// What reaches the lists from outside, for a template: `calendar`
+  /// (bool), and `shareLinks` (a count) with `shareLinksWord` only when
+  /// there are any (a number is true in a section, even 0).
+  static func reachContext(_ reach: OutsideAccess.Summary) -> TemplateValue {
+    var values: [String: TemplateValue] = ["calendar": .bool(reach.calendarAddress)]
+    if reach.shareLinks > 0 {
+      values["shareLinks"] = .int(reach.shareLinks)
+      values["shareLinksWord"] = .string(reach.shareLinks == 1 ? "share link" : "share links")
     }
     return .object(TemplateObject(values))
   }

@@ -128,6 +128,12 @@ enum LinkScreen {
       values["aside"] = .list(lists)
       values["hasAside"] = true
       let session = context.session
+      // Put aside, the lists stay reachable by their links; once the way
+      // back is gone, by nobody who could end those.
+      let reach = try DevicesScreen.deviceFiles(context) {
+        try context.application.outsideAccess.summary(of: session.directory)
+      }
+      if !reach.isEmpty { values["asideReach"] = DevicesScreen.reachContext(reach) }
       if let previous = PreviousBrowser(
         cookies: session.cookies, isHTTPS: session.isHTTPS, today: session.today)
       {
