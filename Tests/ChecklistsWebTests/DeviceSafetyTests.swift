@@ -176,6 +176,12 @@ import Testing
     #expect(previous(PreviousBrowser(id: id, day: today + 1).kept.value) == nil)
     #expect(previous(id.cookieValue) == nil, "no day: no way to tell its age")
     #expect(previous("../etc") == nil)
+    // Under HTTPS a plain cookie (planted from a sibling host or over
+    // plain HTTP) is no way back.
+    #expect(
+      PreviousBrowser(
+        cookies: Cookies(header: "previous-visitor=\(kept.kept.value)"), isHTTPS: true,
+        today: today) == nil)
   }
 
   // MARK: Point 10: what a signed-out browser saw

@@ -23,9 +23,12 @@ struct PreviousBrowser: Equatable {
   }
 
   /// The browser's previous token; nil when there is none, it is
-  /// malformed, or it was put aside `keptDays` ago or more.
+  /// malformed, or it was put aside `keptDays` ago or more. Under HTTPS
+  /// only `__Host-previous-visitor` counts: a plain cookie may have been
+  /// planted from a sibling host or over plain HTTP, and switching to it
+  /// would store this browser's lists where the planter reads them.
   init?(cookies: Cookies, isHTTPS: Bool, today: Int) {
-    guard let value = cookies.value(named: Self.cookieName, isHTTPS: isHTTPS),
+    guard let value = cookies[Cookie.name(Self.cookieName, secure: isHTTPS)],
       let kept = VisitorCookie(value: value), let day = kept.day,
       day <= today, today - day < Self.keptDays
     else { return nil }
