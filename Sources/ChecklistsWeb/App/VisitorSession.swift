@@ -25,8 +25,7 @@ struct VisitorSession {
     /// Why the browser's owner could not be looked up (the page says so).
     let problem: (any Error)?
     /// True when the visitor cookie must be sent again (see `VisitorCookie`):
-    /// it is a day old, has no day, or is the plain cookie of an HTTPS
-    /// visitor from before `__Host-`. Always true for a new visitor.
+    /// it is a day old or has no day. Always true for a new visitor.
     let needsCookie: Bool
     /// When a response that does not send the cookie stops being the right
     /// answer to this request (seconds since 1970): the moment the cookie
@@ -39,7 +38,7 @@ struct VisitorSession {
 
     init(cookies: Cookies, isHTTPS: Bool, devices: DeviceStore, today: Int) {
       var problem: (any Error)?
-      if let value = cookies.value(named: VisitorCookie.name, isHTTPS: isHTTPS),
+      if let value = cookies[Self.cookieName(isHTTPS: isHTTPS)],
         let cookie = VisitorCookie(value: value),
         let owner = Self.owner(of: cookie.id, in: devices, problem: &problem)
       {
@@ -47,8 +46,7 @@ struct VisitorSession {
         isNew = false
         browserID = owner.browserID
         directory = owner.directory
-        let legacy = isHTTPS && cookies[Cookie.name(VisitorCookie.name, secure: true)] == nil
-        needsCookie = problem == nil && (legacy || cookie.needsRenewal(today: today))
+        needsCookie = problem == nil && cookie.needsRenewal(today: today)
         cookieDue = needsCookie ? Int64.min : cookie.renewalDue(today: today)
       } else {
         id = VisitorID()
@@ -60,6 +58,22 @@ struct VisitorSession {
       }
       self.problem = problem
       self.today = today
+    }
+
+    /// The only cookie that names a browser: `__Host-visitor` under HTTPS,
+    /// `visitor` over HTTP.
+    ///
+    /// Under HTTPS a plain `visitor` cookie is never adopted, not even once
+    /// to move it over: a sibling host (`Domain=`) or anyone on the path of
+    /// a plain HTTP request can plant one, and the browser that took it
+    /// would store its lists where the planter reads them (session
+    /// fixation). A window for ids whose directory already exists would not
+    /// help: one post makes a directory for any id the planter likes. So
+    /// the browser starts afresh (its plain cookie is dropped with the new
+    /// one); browsers of an HTTPS site have carried `__Host-visitor` since
+    /// it was introduced, each moved over on its first visit then.
+    static func cookieName(isHTTPS: Bool) -> String {
+      Cookie.name(VisitorCookie.name, secure: isHTTPS)
     }
 
     /// The owner `token` acts for; nil when it was signed out. When the
