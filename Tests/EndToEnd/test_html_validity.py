@@ -87,6 +87,20 @@ def test_every_screen_is_valid_html(stack):
     digest = re.search(r'name="digest" value="([0-9a-f]{64})"', pages["import preview"].text).group(1)
     confirmed = visitor.post("/settings/import/confirm", {"digest": digest})
     pages["all lists after an import"] = visitor.get(confirmed.headers["Location"])
+    # Devices: the last browser's confirmation, the link page naming the
+    # lists it puts aside, a newly linked browser's Devices (waiting, with
+    # Switch Back) and the owner's (replacing what a browser saw).
+    pages["last browser's sign-out"] = visitor.post("/settings/devices/1/sign-out")
+    assert pages["last browser's sign-out"].status_code == 200
+    pages["link with lists aside"] = visitor.get("/link/" + "k" * 28)
+    code = re.search(r"Code: </span><strong>([0-9A-Z-]+)</strong>",
+                     visitor.post("/settings/devices/code").text).group(1)
+    phone = Visitor(stack)
+    phone.add_item(1, "The phone's own <item>")
+    assert phone.post("/link", {"code": code}).status_code == 303
+    pages["devices of a new browser"] = phone.get("/settings/devices")
+    pages["devices offering to replace links"] = visitor.get("/settings/devices")
+    assert 'name="replace-links"' in pages["devices offering to replace links"].text
     for name in ("404.html", "413-import.html", "429.html", "50x.html", "about.html"):
         pages[f"static {name}"] = (stack.public / name).read_text()
     problems = {}

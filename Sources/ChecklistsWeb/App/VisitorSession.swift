@@ -23,7 +23,7 @@ struct VisitorSession {
     /// owner has only this one browser (or it is new).
     let browserID: Int?
     /// Why the browser's owner could not be looked up (the page says so).
-    let problem: StoreError?
+    let problem: (any Error)?
     /// True when the visitor cookie must be sent again (see `VisitorCookie`):
     /// it is a day old or has no day. Always true for a new visitor.
     let needsCookie: Bool
@@ -37,7 +37,7 @@ struct VisitorSession {
     let today: Int
 
     init(cookies: Cookies, isHTTPS: Bool, devices: DeviceStore, today: Int) {
-      var problem: StoreError?
+      var problem: (any Error)?
       if let value = cookies[Self.cookieName(isHTTPS: isHTTPS)],
         let cookie = VisitorCookie(value: value),
         let owner = Self.owner(of: cookie.id, in: devices, problem: &problem)
@@ -78,15 +78,20 @@ struct VisitorSession {
 
     /// The owner `token` acts for; nil when it was signed out. When the
     /// look-up fails, `problem` says why and the browser keeps its cookie:
-    /// the request is answered with an error page, never as somebody new.
+    /// the request is answered with an error page, never as somebody new
+    /// (an owner's devices file that cannot be read refuses every browser
+    /// of theirs: `503` until it is repaired).
     private static func owner(
-      of token: VisitorID, in devices: DeviceStore, problem: inout StoreError?
+      of token: VisitorID, in devices: DeviceStore, problem: inout (any Error)?
     ) -> (directory: VisitorDirectory, browserID: Int?)? {
       do {
         switch try devices.resolve(token: token.hex) {
         case .owner(let directory, let browserID): return (directory, browserID)
         case .signedOut: return nil
         }
+      } catch is DeviceStore.Unreadable {
+        problem = WebError.devicesUnreadable
+        return (VisitorDirectory(dataDirectory: devices.dataDirectory, visitorID: token.hex), nil)
       } catch {
         problem = error
         return (VisitorDirectory(dataDirectory: devices.dataDirectory, visitorID: token.hex), nil)
