@@ -14,6 +14,13 @@ package enum ChecklistsError: Error, Sendable, Equatable {
   /// The change would make the visitor's stored checklists larger than
   /// `limit` bytes.
   case storageFull(limit: Int)
+  /// A change through an edit link would make its list (with what its
+  /// links deleted) larger than the list's share of the owner's room,
+  /// `limit` bytes.
+  case sharedListFull(limit: Int)
+  /// A change through an edit link would pass the owner's cap: their
+  /// checklists are full, and a link makes no room in them.
+  case ownersStorageFull
   /// No list has this id (never existed, or deleted).
   case noSuchList(Int)
   /// The list has no item with this id.
@@ -36,6 +43,10 @@ package enum ChecklistsError: Error, Sendable, Equatable {
       "This list already has \(limit) items, the most it can hold. Delete some first."
     case .storageFull(let limit):
       "Your checklists are full: together they may take \(limit / 1_048_576) MB, and this change would go beyond that. Delete some items or lists first."
+    case .sharedListFull(let limit):
+      "This shared list is full: through its link it may take \(limit / 1024) KB, and this change would go beyond that. Delete some items first, or ask the list's owner."
+    case .ownersStorageFull:
+      "This shared list cannot grow: its owner's checklists are full. Delete some items first, or ask the list's owner."
     case .noSuchList: "That list does not exist. It may have been deleted."
     case .noSuchItem: "That item does not exist. It may have been deleted."
     case .dueDateOutOfRange: "Please choose a due date between the years 1970 and 9999."

@@ -97,6 +97,6 @@ extension DataModel: Codable {
       itemIDs.formUnion(items)
       kept.append(deletion)
     }
-    return Array(kept.suffix(Limits.maximumDeletions))
+    return withinDeletionQuotas(kept)
   }
 }

@@ -82,38 +82,85 @@ extension DataModel {
     return restored
   }
 
-  /// Forgets the deletions made before `now - deletionsKeptFor`.
-  package mutating func purgeDeletions(at now: Date) {
-    deletions.removeAll { !$0.isKept(at: now) }
+  /// Forgets the deletions made before `now - deletionsKeptFor` (of
+  /// those `among` selects: all of them, unless a change through a share
+  /// link, which reaches only its own list's).
+  package mutating func purgeDeletions(
+    at now: Date, among selected: (Deletion) -> Bool = { _ in true }
+  ) {
+    deletions.removeAll { selected($0) && !$0.isKept(at: now) }
   }
 
-  /// Forgets the oldest deletion, making room in a full visitor's file.
+  /// Forgets the oldest deletion (of those `among` selects), making room
+  /// in a full visitor's file.
   ///
   /// - Returns: false when there was none.
-  package mutating func forgetOldestDeletion() -> Bool {
-    guard !deletions.isEmpty else { return false }
-    deletions.removeFirst()
+  package mutating func forgetOldestDeletion(
+    among selected: (Deletion) -> Bool = { _ in true }
+  ) -> Bool {
+    guard let oldest = deletions.firstIndex(where: selected) else { return false }
+    deletions.remove(at: oldest)
     return true
   }
 
-  /// Forgets the `count` oldest deletions (all of them when there are fewer).
-  package mutating func forgetOldestDeletions(_ count: Int) {
-    deletions.removeFirst(min(max(count, 0), deletions.count))
+  /// Forgets the `count` oldest deletions of those `among` selects (all of
+  /// them when there are fewer).
+  package mutating func forgetOldestDeletions(
+    _ count: Int, among selected: (Deletion) -> Bool = { _ in true }
+  ) {
+    var left = count
+    deletions.removeAll { deletion in
+      guard left > 0, selected(deletion) else { return false }
+      left -= 1
+      return true
+    }
   }
 
-  /// Keeps a deletion; the oldest go beyond `Limits.maximumDeletions`.
+  /// Keeps a deletion, made by the owner or (`throughLink`) through an
+  /// edit link of list `listID`; the oldest of its kind go beyond their
+  /// quota (`keepWithinDeletionQuotas()`).
   mutating func record(
-    listID: Int, listName: String, list: Checklist?, items: [RemovedItem], at now: Date
+    listID: Int, listName: String, list: Checklist?, items: [RemovedItem], at now: Date,
+    throughLink: Bool = false
   ) -> Int {
     let id = nextDeletionID
     nextDeletionID += 1
     deletions.append(
       Deletion(
         id: id, deletedAt: DueDate.wholeSeconds(now), listID: listID, listName: listName,
-        list: list, items: items))
-    if deletions.count > Limits.maximumDeletions {
-      deletions.removeFirst(deletions.count - Limits.maximumDeletions)
-    }
+        list: list, items: items, throughLink: throughLink))
+    keepWithinDeletionQuotas()
     return id
+  }
+
+  /// Forgets the oldest deletions beyond their quotas: the owner's own
+  /// beyond `Limits.maximumDeletions`, and for each list those made
+  /// through its links beyond `Limits.maximumLinkDeletionsPerList`. So a
+  /// link's holder, deleting as often as they like, pushes out only what
+  /// links of that list deleted before, never the owner's deletions or
+  /// another list's.
+  mutating func keepWithinDeletionQuotas() {
+    deletions = Self.withinDeletionQuotas(deletions)
+  }
+
+  /// `deletions` (oldest first) less the oldest beyond their quotas (see
+  /// `keepWithinDeletionQuotas()`).
+  static func withinDeletionQuotas(_ deletions: [Deletion]) -> [Deletion] {
+    var owners = 0
+    var throughLinks: [Int: Int] = [:]
+    var kept: [Deletion] = []
+    for deletion in deletions.reversed() {
+      if deletion.throughLink {
+        throughLinks[deletion.listID, default: 0] += 1
+        guard throughLinks[deletion.listID]! <= Limits.maximumLinkDeletionsPerList else {
+          continue
+        }
+      } else {
+        owners += 1
+        guard owners <= Limits.maximumDeletions else { continue }
+      }
+      kept.append(deletion)
+    }
+    return kept.count == deletions.count ? deletions : kept.reversed()
   }
 }

@@ -30,6 +30,18 @@ extension DataModel {
     return try addItem(text: text, toList: listID)
   }
 
+  /// The `formState` of an add form on a page that shows one list and
+  /// nothing else (a shared list's): one past the highest id among the
+  /// list's items. An item added from that page gets an id at or above it,
+  /// as it would above `nextItemID`, so a re-sent add is still a no-op; but
+  /// it moves only with this list's items, so it says nothing of the
+  /// owner's other lists (`nextItemID` grows with every item added
+  /// anywhere).
+  package func addFormState(ofList listID: Int) -> Int? {
+    guard let list = checklist(id: listID) else { return nil }
+    return (list.items.lazy.map(\.id).max() ?? 0) + 1
+  }
+
   /// Gives an item the checkmark the visitor asked for: sending the state,
   /// not "the other one", makes a second delivery harmless, where a second
   /// toggle would undo the first.

@@ -10,8 +10,9 @@ package struct DataModel: Sendable, Equatable {
   package internal(set) var nextListID: Int
   /// The id the next new item gets (shared by all lists); never reused.
   package internal(set) var nextItemID: Int
-  /// What was deleted in the last `deletionsKeptFor`, oldest first, at
-  /// most `Limits.maximumDeletions`.
+  /// What was deleted in the last `deletionsKeptFor`, oldest first: at
+  /// most `Limits.maximumDeletions` of the owner's own, and
+  /// `Limits.maximumLinkDeletionsPerList` made through each list's links.
   package internal(set) var deletions: [Deletion]
   /// The id the next deletion gets; never reused.
   package internal(set) var nextDeletionID: Int
@@ -130,16 +131,18 @@ package struct DataModel: Sendable, Equatable {
 
   /// Deletes an item; Recently deleted keeps it, with its position.
   ///
+  /// - Parameter throughLink: true when an edit link of the list deletes
+  ///   it (the deletion then counts against that list's links' quota).
   /// - Returns: the id of the deletion, which `restore(deletion:)` undoes.
   @discardableResult
-  package mutating func deleteItem(id: Int, inList listID: Int, at now: Date)
-    throws(ChecklistsError) -> Int
-  {
+  package mutating func deleteItem(
+    id: Int, inList listID: Int, at now: Date, throughLink: Bool = false
+  ) throws(ChecklistsError) -> Int {
     let (row, index) = try locate(item: id, inList: listID)
     let item = lists[row].items.remove(at: index)
     return record(
       listID: listID, listName: lists[row].name, list: nil,
-      items: [RemovedItem(position: index, item: item)], at: now)
+      items: [RemovedItem(position: index, item: item)], at: now, throughLink: throughLink)
   }
 
   // MARK: Internals

@@ -17,10 +17,15 @@ package struct Deletion: Sendable, Equatable, Identifiable {
   package let list: Checklist?
   /// The items deleted from the list, by ascending position; empty for a list.
   package let items: [RemovedItem]
+  /// True when it was made through an edit link of the list rather than by
+  /// the owner: such deletions have their own room in Recently deleted
+  /// (see `DataModel.keepWithinDeletionQuotas()`), so a link's holder never
+  /// pushes out the owner's.
+  package let throughLink: Bool
 
   package init(
     id: Int, deletedAt: Date, listID: Int, listName: String, list: Checklist?,
-    items: [RemovedItem]
+    items: [RemovedItem], throughLink: Bool = false
   ) {
     self.id = id
     self.deletedAt = deletedAt
@@ -28,6 +33,13 @@ package struct Deletion: Sendable, Equatable, Identifiable {
     self.listName = listName
     self.list = list
     self.items = items
+    self.throughLink = throughLink
+  }
+
+  /// True for a deletion made through an edit link of list `listID`: what
+  /// a change through such a link may forget to make room.
+  package func isThroughLink(ofList listID: Int) -> Bool {
+    throughLink && self.listID == listID
   }
 
   /// True while Recently deleted keeps it at `now`: for
@@ -55,7 +67,7 @@ package struct RemovedItem: Sendable, Equatable {
 
 extension Deletion: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, deletedAt, listID, listName, list, items
+    case id, deletedAt, listID, listName, list, items, throughLink
   }
 
   package init(from decoder: any Decoder) throws {
@@ -66,6 +78,7 @@ extension Deletion: Codable {
     listName = try container.decode(String.self, forKey: .listName)
     list = try container.decodeIfPresent(Checklist.self, forKey: .list)
     items = try container.decodeIfPresent([RemovedItem].self, forKey: .items) ?? []
+    throughLink = try container.decodeIfPresent(Bool.self, forKey: .throughLink) ?? false
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -76,6 +89,8 @@ extension Deletion: Codable {
     try container.encodeIfPresent(list, forKey: .list)
     try container.encode(listID, forKey: .listID)
     try container.encode(listName, forKey: .listName)
+    // Absent for the owner's own: their files stay as they were.
+    if throughLink { try container.encode(true, forKey: .throughLink) }
   }
 }
 

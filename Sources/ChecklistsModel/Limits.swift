@@ -31,4 +31,13 @@ package enum Limits {
   /// first. Each may hold a whole list, and all of them live in the
   /// visitor's one file, which `maximumStoredBytes` bounds as well.
   package static let maximumDeletions = 100
+  /// Deletions Recently deleted keeps for each list from its edit links,
+  /// beside the owner's own `maximumDeletions`: a link's holder may undo
+  /// their own recent deletions, and never pushes out the owner's.
+  package static let maximumLinkDeletionsPerList = 30
+  /// Bytes of the owner's `maximumStoredBytes` that their shared lists
+  /// may grow to through edit links, shared equally among the lists that
+  /// have one (see `SharedListBudget`): the other half is always left to
+  /// the owner.
+  package static let maximumBytesThroughLinks = maximumStoredBytes / 2
 }

@@ -10,7 +10,9 @@ package struct Request: Sendable {
   /// sent them (`REQUEST_URI`), still percent-encoded: `%2e%2e` reaches the
   /// router as typed.
   package var head: HTTPRequest
-  /// True when the request reached nginx over TLS (`HTTPS=on`).
+  /// True when the request reached nginx over TLS (`HTTPS=on`), or the
+  /// browser reached the site over HTTPS before a proxy that ends TLS
+  /// (the application sets it when its public origin is `https`).
   package var isHTTPS: Bool
   /// The port nginx accepted the connection on (`SERVER_PORT`), nil when
   /// nginx did not pass it. Not the client's word: the origin check needs

@@ -70,7 +70,7 @@ package final class PostgresDocuments: DocumentStore {
     if try sharesReads(path) {
       return try identities.value(for: document) { (wanted, connection) throws(FileError) in
         try readMany(DocumentStatements.identities, wanted, on: connection) { row in
-          Self.identity(version: row[2], size: Self.bigEndian(row[3]))
+          Self.identity(version: row[2], size: Self.bigEndian(row[3]), written: row[4])
         }
       }
     }
@@ -78,7 +78,7 @@ package final class PostgresDocuments: DocumentStore {
       DocumentStatements.identity, [document.directory, document.name], path: path,
       doing: "identity")
     guard let row = rows.first else { return nil }
-    return Self.identity(version: row[0], size: Self.bigEndian(row[1]))
+    return Self.identity(version: row[0], size: Self.bigEndian(row[1]), written: row[2])
   }
 
   /// Shares reads with other threads as `identity(of:)` does.
@@ -89,7 +89,8 @@ package final class PostgresDocuments: DocumentStore {
         try readMany(DocumentStatements.snapshots, wanted, on: connection) { row in
           let bytes = row[2] ?? Data()
           return FileSnapshot(
-            contents: bytes, identity: Self.identity(version: row[3], size: Int64(bytes.count)))
+            contents: bytes,
+            identity: Self.identity(version: row[3], size: Int64(bytes.count), written: row[4]))
         }
       }
     }
@@ -97,7 +98,7 @@ package final class PostgresDocuments: DocumentStore {
       DocumentStatements.snapshot, [document.directory, document.name], path: path,
       doing: "read")
     guard let row = rows.first, let bytes = row[0] else { return nil }
-    let identity = Self.identity(version: row[1], size: Int64(bytes.count))
+    let identity = Self.identity(version: row[1], size: Int64(bytes.count), written: row[2])
     return FileSnapshot(contents: bytes, identity: identity)
   }
 
@@ -146,7 +147,7 @@ package final class PostgresDocuments: DocumentStore {
       throw FileError(
         operation: "PostgreSQL write: no version returned", path: path, errno: .ioError)
     }
-    return Self.identity(version: row[0], size: Int64(bytes.count))
+    return Self.identity(version: row[0], size: Int64(bytes.count), written: row[1])
   }
 
   /// As `write`: the database reuses space by itself.
@@ -194,12 +195,14 @@ package final class PostgresDocuments: DocumentStore {
       }
       guard let row = rows.first else { return .replaced(by: nil) }
       if row[0] == Data([1]) {
-        return .written(Self.identity(version: row[1], size: Int64(bytes.count)))
+        return .written(
+          Self.identity(version: row[1], size: Int64(bytes.count), written: row[3]))
       }
       let current = row[2] ?? Data()
       return .replaced(
         by: FileSnapshot(
-          contents: current, identity: Self.identity(version: row[1], size: Int64(current.count))))
+          contents: current,
+          identity: Self.identity(version: row[1], size: Int64(current.count), written: row[3])))
     }
   }
 
@@ -503,11 +506,15 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   /// A version (and size) as a file identity: the version where a file
-  /// has its inode.
-  private static func identity(version: Data?, size: Int64) -> FileIdentity {
+  /// has its inode, and the second it was written (`written`, a bigint)
+  /// where a file has its modification time; nil for a directory's
+  /// version, which has none (0, as long ago as can be).
+  private static func identity(version: Data?, size: Int64, written: Data? = nil)
+    -> FileIdentity
+  {
     FileIdentity(
       device: 0, inode: UInt64(bitPattern: bigEndian(version)), size: size,
-      modifiedSeconds: 0, modifiedNanoseconds: 0)
+      modifiedSeconds: bigEndian(written), modifiedNanoseconds: 0)
   }
 
   private static func bigEndian(_ bytes: Data?) -> Int64 {

@@ -81,6 +81,10 @@ package final class ChecklistStore: Sendable {
   ///     nothing is stored); e.g. `FirstRun.model(stored:preferences:commit:)`.
   ///   - change: the change; if it throws, nothing is written and its error
   ///     is rethrown.
+  ///   - forgettable: the deletions Recently deleted may forget to make
+  ///     room under the cap: any of the owner's (the default); a change
+  ///     through a share link may forget only what its own list's links
+  ///     deleted (`Deletion.isThroughLink(ofList:)`).
   /// - Returns: what `change` returned.
   /// - Throws: `StoreError` (`.unreadable`, `.io`), `ChecklistsError.storageFull`
   ///   when the result would pass `Limits.maximumStoredBytes` (see
@@ -96,9 +100,11 @@ package final class ChecklistStore: Sendable {
   @discardableResult
   package func update<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
-    _ change: (inout DataModel) throws -> T
+    forgettable: (Deletion) -> Bool = { _ in true }, _ change: (inout DataModel) throws -> T
   ) throws -> T {
-    if let written = try updateCached(visitor, initial: initial, change) { return written }
+    if let written = try updateCached(visitor, initial: initial, forgettable: forgettable, change) {
+      return written
+    }
     do {
       // The lock file lives in the visitor's directory, so the first change
       // creates it; a load never does.
@@ -115,7 +121,8 @@ package final class ChecklistStore: Sendable {
         let changed = stored.map { $0 != model } ?? (model != DataModel())
         if changed {
           let bytes = try self.encode(
-            &model, for: visitor, stored: stored, storedBytes: current.version?.size)
+            &model, for: visitor, stored: stored, storedBytes: current.version?.size,
+            forgettable: forgettable)
           try self.write(bytes, model, for: visitor)
         }
         return result
@@ -136,7 +143,7 @@ package final class ChecklistStore: Sendable {
   /// kept changing. Only what the store said about a write is thrown.
   private func updateCached<T>(
     _ visitor: VisitorDirectory, initial: (DataModel?) -> DataModel,
-    _ change: (inout DataModel) throws -> T
+    forgettable: (Deletion) -> Bool, _ change: (inout DataModel) throws -> T
   ) throws -> T? {
     guard var base = file.cachedVersion(forKey: visitor.key) else { return nil }
     for _ in 0..<Self.conditionalAttempts {
@@ -147,7 +154,8 @@ package final class ChecklistStore: Sendable {
         result = try change(&model)
         guard model != base.value else { return nil }
         bytes = try encode(
-          &model, for: visitor, stored: base.value, storedBytes: base.identity.size)
+          &model, for: visitor, stored: base.value, storedBytes: base.identity.size,
+          forgettable: forgettable)
       } catch {
         return nil
       }
@@ -230,21 +238,22 @@ package final class ChecklistStore: Sendable {
   }
 
   /// `model` encoded to replace `stored` (of `storedBytes`). A full
-  /// visitor's Recently deleted makes room, oldest first, so that a
-  /// deletion (which keeps what went) is never refused. The size is
-  /// counted first, stopping at the cap (`StoredSize.makeRoom`), and the
-  /// model encoded once, when it fits.
+  /// visitor's Recently deleted makes room, oldest first (of the
+  /// `forgettable` ones), so that a deletion (which keeps what went) is
+  /// never refused. The size is counted first, stopping at the cap
+  /// (`StoredSize.makeRoom`), and the model encoded once, when it fits.
   ///
   /// - Throws: `ChecklistsError.storageFull` when even so it would pass
   ///   `Limits.maximumStoredBytes` (see `StoredSize`).
   private func encode(
     _ model: inout DataModel, for visitor: VisitorDirectory, stored: DataModel?,
-    storedBytes: Int64?
+    storedBytes: Int64?, forgettable: (Deletion) -> Bool
   ) throws -> Data {
     // The file's length is the XML count only when the file is XML.
     let knownBytes = configuration.format == .xml ? storedBytes : nil
     try StoredSize.makeRoom(
-      in: &model, ceiling: StoredSize.ceiling(replacing: stored, storedBytes: knownBytes))
+      in: &model, ceiling: StoredSize.ceiling(replacing: stored, storedBytes: knownBytes),
+      forgetting: forgettable)
     return try encode(model, for: visitor)
   }
 

@@ -51,7 +51,7 @@ enum ChecklistsXMLWriter {
 
   // Every dictionary's keys in sorted order, as Foundation writes them.
 
-  private static func write<Out: XMLOutput>(_ list: Checklist, depth: Int, into out: inout Out) {
+  static func write<Out: XMLOutput>(_ list: Checklist, depth: Int, into out: inout Out) {
     appendTabs(depth, to: &out)
     append("<dict>\n", to: &out)
     appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth + 1, to: &out)
@@ -105,6 +105,11 @@ enum ChecklistsXMLWriter {
     }
     appendInteger(key: "listID", deletion.listID, depth: depth + 1, to: &out)
     appendString(key: "listName", deletion.listName, depth: depth + 1, to: &out)
+    if deletion.throughLink {
+      appendKey("throughLink", depth: depth + 1, to: &out)
+      appendTabs(depth + 1, to: &out)
+      append("<true/>\n", to: &out)
+    }
     appendTabs(depth, to: &out)
     append("</dict>\n", to: &out)
   }

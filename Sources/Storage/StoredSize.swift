@@ -68,32 +68,35 @@ extension StoredSize {
   }
 
   /// Makes `model` count at most `ceiling` by forgetting its oldest
-  /// deletions, as few as it takes: what `forgetOldestDeletion` one at a
-  /// time until the model fits would leave, found by counting each
-  /// deletion once. The document writes its deletions first, so the rest
-  /// is counted without them (stopping at the ceiling), then the deletions
-  /// newest first while they fit: no encoding at all, where forgetting
-  /// one and measuring the whole model again took up to 101 encodings of
-  /// it.
+  /// deletions of those `forgettable` selects, as few as it takes: what
+  /// `forgetOldestDeletion(among:)` one at a time until the model fits
+  /// would leave, found by counting each deletion once. The document
+  /// writes its deletions first, so the rest is counted without the
+  /// forgettable ones (stopping at the ceiling), then those newest first
+  /// while they fit: no encoding at all, where forgetting one and
+  /// measuring the whole model again took up to 101 encodings of it.
   ///
   /// - Returns: the bytes counted on the way (tests hold it to the ceiling's
   ///   order, not the model's size times its deletions).
-  /// - Throws: `.storageFull` when even without any deletion the model
-  ///   counts more than `ceiling` (then `model` is left as it was).
+  /// - Throws: `.storageFull` when even without any forgettable deletion
+  ///   the model counts more than `ceiling` (then `model` is left as it was).
   @discardableResult
-  static func makeRoom(in model: inout DataModel, ceiling: Int) throws(ChecklistsError) -> Int {
+  static func makeRoom(
+    in model: inout DataModel, ceiling: Int,
+    forgetting forgettable: (Deletion) -> Bool = { _ in true }
+  ) throws(ChecklistsError) -> Int {
     let whole = tally(model, upTo: ceiling)
     if whole.count - uncheckedItems(model) <= ceiling { return whole.count }
     var rest = model
-    rest.forgetOldestDeletions(rest.deletions.count)
+    rest.forgetOldestDeletions(.max, among: forgettable)
     let restTally = tally(rest, upTo: ceiling)
     var counted = whole.count + restTally.count
     guard let restCount = count(rest, tallied: restTally), restCount <= ceiling else {
       throw .storageFull(limit: Limits.maximumStoredBytes)
     }
-    var room = ceiling - restCount - deletedArrayFrame
+    var room = ceiling - restCount - (rest.deletions.isEmpty ? deletedArrayFrame : 0)
     var kept = 0
-    for deletion in model.deletions.reversed() {
+    for deletion in model.deletions.reversed() where forgettable(deletion) {
       var size = ByteCount(limit: max(room, 0))
       ChecklistsXMLWriter.write(deletion, depth: 2, into: &size)
       counted += size.count
@@ -101,7 +104,8 @@ extension StoredSize {
       room -= size.count
       kept += 1
     }
-    model.forgetOldestDeletions(model.deletions.count - kept)
+    let forgettableCount = model.deletions.reduce(0) { $0 + (forgettable($1) ? 1 : 0) }
+    model.forgetOldestDeletions(forgettableCount - kept, among: forgettable)
     return counted
   }
 

@@ -40,4 +40,23 @@ struct ResentChangeModelTests {
     #expect(model.checklist(id: list)?.item(id: item)?.checked == false)
     #expect(throws: (any Error).self) { try model.setItem(id: 99, inList: list, checked: true) }
   }
+
+  @Test("A one-list page's add nonce is the list's own, and a re-sent add is still a no-op")
+  func addFormStateOfAList() throws {
+    var model = DataModel()
+    let groceries = try model.addList(name: "Groceries", icon: .none)
+    let work = try model.addList(name: "Work", icon: .none)
+    #expect(model.addFormState(ofList: groceries) == 1)
+    let milk = try model.addItem(text: "Milk", toList: groceries)
+    let nonce = try #require(model.addFormState(ofList: groceries))
+    #expect(nonce == milk + 1)
+    // The owner's work elsewhere does not move it.
+    for text in ["Report", "Slides"] { try model.addItem(text: text, toList: work) }
+    #expect(model.addFormState(ofList: groceries) == nonce)
+    #expect(nonce < model.nextItemID)
+    let jam = try model.addItem(text: "Jam", toList: groceries, formState: nonce)
+    #expect(try model.addItem(text: "Jam", toList: groceries, formState: nonce) == jam)
+    #expect(model.checklist(id: groceries)?.items.map(\.text) == ["Milk", "Jam"])
+    #expect(model.addFormState(ofList: 999) == nil)
+  }
 }

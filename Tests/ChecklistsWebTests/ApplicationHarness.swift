@@ -15,13 +15,17 @@ final class ApplicationHarness {
   let application: Application
   var cookies: [String: String] = [:]
 
-  init(directory: TemporaryDirectory = TemporaryDirectory("checklists-app")) throws {
+  init(
+    directory: TemporaryDirectory = TemporaryDirectory("checklists-app"),
+    publicOrigin: PublicOrigin? = nil
+  ) throws {
     self.directory = directory
     application = try Application(
       configuration: ApplicationConfiguration(
         dataDirectory: directory.path,
         templatesDirectory: BuiltTool.packageRoot + "/Templates",
-        publicDirectory: BuiltTool.packageRoot + "/Public", durable: false),
+        publicDirectory: BuiltTool.packageRoot + "/Public", durable: false,
+        publicOrigin: publicOrigin),
       logger: Logger(label: "test"))
   }
 

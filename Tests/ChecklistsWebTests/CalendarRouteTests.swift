@@ -104,11 +104,13 @@ import Testing
         Request(method: .get, path: "/settings", authority: "lists.example", serverPort: 8080)))
     #expect(behindPort.contains("http://lists.example:8080/calendar/\(secret).ics"))
     #expect(behindPort.contains("webcal://lists.example:8080/calendar/\(secret).ics"))
+    // Over HTTPS the same browser carries its cookie as `__Host-visitor`.
+    let prefixed = "__Host-visitor=" + (browser.cookies["visitor"] ?? "")
     let https = browser.text(
       browser.send(
         Request(
-          method: .get, path: "/settings", authority: "lists.example", isHTTPS: true,
-          serverPort: 443)))
+          method: .get, path: "/settings", authority: "lists.example",
+          headerFields: [.cookie: prefixed], isHTTPS: true, serverPort: 443)))
     #expect(https.contains("https://lists.example/calendar/\(secret).ics"))
     let origin = PublicOrigin("https://calendar.example.org")
     #expect(

@@ -101,31 +101,14 @@ import Testing
     #expect(browser.application.memo.entry(for: key, now: due) == nil)
   }
 
-  /// Over HTTPS every cookie is `__Host-` (Secure, Path=/, no Domain); a
-  /// visitor whose browser kept the plain cookie from before is the same
-  /// visitor, moved to the prefixed cookie, the plain one dropped.
-  @Test func httpsCookiesAreHostPrefixedAndOldOnesMoveOver() throws {
+  /// Over HTTPS every cookie is `__Host-` (Secure, Path=/, no Domain).
+  @Test func httpsCookiesAreHostPrefixed() throws {
     let browser = try ApplicationHarness()
     let first = browser.send(Request(method: .get, path: "/lists/1", isHTTPS: true))
     let sent = setCookies(first)
     #expect(sent.contains { $0.hasPrefix("__Host-visitor=") && $0.hasSuffix("; Secure") })
     #expect(sent.contains { $0.hasPrefix("__Host-ChecklistIndex=0;") && $0.hasSuffix("; Secure") })
     #expect(!sent.contains { $0.hasPrefix("visitor=") || $0.hasPrefix("ChecklistIndex=") })
-
-    let plain = try browser.anotherBrowser()
-    plain.post("/lists/1/items", [("text", "milk")])
-    let value = try #require(plain.cookies["visitor"])
-    let moved = plain.send(
-      Request(
-        method: .get, path: "/lists/1",
-        headerFields: [.cookie: "visitor=\(value); ChecklistIndex=0"],
-        isHTTPS: true))
-    #expect(plain.text(moved).contains("milk"), "the same visitor")
-    let movedCookies = setCookies(moved)
-    #expect(movedCookies.contains { $0.hasPrefix("__Host-visitor=\(value.prefix(32)).") })
-    #expect(movedCookies.contains { $0.hasPrefix("visitor=; Max-Age=0;") })
-    #expect(movedCookies.contains { $0.hasPrefix("__Host-ChecklistIndex=0;") })
-    #expect(movedCookies.contains { $0.hasPrefix("ChecklistIndex=; Max-Age=0;") })
   }
 
   private func visitorDirectory(_ browser: ApplicationHarness) throws -> String {

@@ -75,6 +75,9 @@ import Testing
         [:]
       ),
       (
+        "POST", "/settings/devices/switch-back", "POST /settings/devices/switch-back", [:]
+      ),
+      (
         "POST", "/settings/devices/3/sign-out", "POST /settings/devices/{browser}/sign-out",
         [.browser: 3]
       ),

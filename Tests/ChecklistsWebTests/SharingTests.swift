@@ -448,6 +448,32 @@ import Testing
 
   // MARK: Conditional requests and the memo
 
+  /// An edit link's page hangs on its list alone: its nonce is the list's
+  /// own (not the owner's site-wide next item id) and its tag does not move
+  /// when the owner works on another list, so the link's holder cannot
+  /// watch the owner's activity elsewhere.
+  @Test func anEditLinksPageSaysNothingOfTheOwnersOtherLists() throws {
+    let owner = try Self.owner()
+    let browser = owner.browser
+    let token = try Self.share(browser, list: owner.groceries, "edit")
+    Thread.sleep(forTimeInterval: 0.03)  // older than the memo's 20 ms
+    let first = Self.get(browser, "/s/\(token)")
+    let tag = try #require(first.headerFields[.eTag])
+    let nonce = try #require(
+      browser.text(first).firstMatch(of: #/name="nonce" value="(\d+)"/#).flatMap {
+        Int($0.output.1)
+      })
+    #expect(nonce == max(owner.milk, owner.bread) + 1)
+    // The owner works on another list: the link's page is the same page.
+    for text in ["Slides", "Budget"] {
+      #expect(browser.post("/lists/\(owner.work)/items", [("text", text)]).status == 303)
+    }
+    #expect(try Self.model(owner).nextItemID > nonce)
+    let again = Self.get(browser, "/s/\(token)", [.ifNoneMatch: tag])
+    #expect(again.status == 304)
+    #expect(Self.get(browser, "/s/\(token)").body == first.body)
+  }
+
   /// An unchanged page is `304` by its tag, with the shared headers; a
   /// change by anyone, a revocation or a deletion is seen at once.
   @Test func revalidationIs304UntilSomethingChanges() throws {

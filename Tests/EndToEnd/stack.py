@@ -41,10 +41,14 @@ class Stack:
     # the test of the limit itself runs with the real budget of settings.env.
     UNLIMITED_CHANGES = {"CHANGES_PER_SECOND": "100000", "CHANGE_BURST": "100000"}
 
-    def __init__(self, change_limit=None):
+    def __init__(self, change_limit=None, tls=None, real_ip_from=None):
         """`change_limit`: None for no practical limit on POSTs per client
         address, {} for settings.env's, or explicit CHANGES_PER_SECOND /
-        CHANGE_BURST values."""
+        CHANGE_BURST values. `tls`: a tls.CertificateAuthority whose
+        certificate nginx serves HTTPS with (and HSTS), None for plain HTTP.
+        `real_ip_from`: the address of a proxy in front, whose
+        X-Forwarded-For nginx takes as the client's address."""
+        self.tls = tls
         self.dir = Path(tempfile.mkdtemp(prefix="checklists-e2e-"))
         os.chmod(self.dir, 0o755)  # nginx's workers run as another user under root
         self.public = self.dir / "Public"
@@ -63,14 +67,28 @@ class Stack:
                        check=True, capture_output=True)
         limit = self.UNLIMITED_CHANGES if change_limit is None else change_limit
         environment = {key: value for key, value in os.environ.items()
-                       if key not in ("CHANGES_PER_SECOND", "CHANGE_BURST")}
+                       if key not in ("CHANGES_PER_SECOND", "CHANGE_BURST", "TLS_CERTIFICATE",
+                                      "TLS_CERTIFICATE_KEY", "REAL_IP_FROM")}
+        if tls is not None:
+            environment.update(TLS_CERTIFICATE=str(tls.server_certificate),
+                               TLS_CERTIFICATE_KEY=str(tls.server_key))
+        if real_ip_from is not None:
+            environment["REAL_IP_FROM"] = real_ip_from
         conf = subprocess.run(
             [SCRIPTS / "render-nginx-conf", str(self.port), f"unix:{self.socket}", str(self.public)],
             check=True, capture_output=True, text=True, env={**environment, **limit}).stdout
         (self.dir / "nginx.conf").write_text(conf)
 
+    @property
+    def scheme(self) -> str:
+        return "https" if self.tls else "http"
+
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return f"{self.scheme}://127.0.0.1:{self.port}{path}"
+
+    def cookie_name(self, name: str) -> str:
+        """The name the product gives cookie `name` here: `__Host-` over HTTPS."""
+        return f"__Host-{name}" if self.tls else name
 
     def start(self):
         self.start_backend()
@@ -136,4 +154,11 @@ class Stack:
         raise RuntimeError(f"timed out waiting for {what}")
 
     def session(self) -> requests.Session:
-        return requests.Session()
+        """A client of this stack; over HTTPS it verifies nginx's certificate
+        against the tests' certificate authority."""
+        session = requests.Session()
+        if self.tls:
+            session.verify = str(self.tls.certificate_path)
+            # Else REQUESTS_CA_BUNDLE, when set, would replace `verify`.
+            session.trust_env = False
+        return session

@@ -4,6 +4,7 @@ JavaScript and without, closes, and comes back with the same profile.
 Screenshots of every screen at phone and desktop width are saved under
 Tests/EndToEnd/artifacts/screenshots/.
 """
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,7 +21,9 @@ PHONE = (360, 800)
 DESKTOP = (1280, 900)
 
 
-def chromium(profile: Path, javascript: bool, size=DESKTOP):
+def chromium(profile: Path, javascript: bool, size=DESKTOP, home: Path = None):
+    """`home`: the HOME Chromium runs with, whose NSS database holds the
+    certificate authorities it trusts besides the system's (tls.py)."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -29,7 +32,8 @@ def chromium(profile: Path, javascript: bool, size=DESKTOP):
         options.add_argument(argument)
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    environment = {**os.environ, "HOME": str(home)} if home else None
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", env=environment)
     return webdriver.Chrome(service=service, options=options)
 
 

@@ -35,6 +35,16 @@ def redeem(visitor, code):
     return visitor.post("/link", {"code": code})
 
 
+def age_browsers(stack, days=2):
+    """Moves every browser's link date `days` into the past, as if linked
+    then: a browser linked less than a day ago signs out no older one."""
+    for devices_file in (stack.data / "users").rglob("Devices.plist"):
+        text = devices_file.read_text()
+        then = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - days * 86_400))
+        devices_file.write_text(re.sub(
+            r"(<key>firstSeen</key>\s*<date>)[^<]+(</date>)", rf"\g<1>{then}\g<2>", text))
+
+
 def item_texts(visitor, list_id):
     page = visitor.get(f"/lists/{list_id}")
     assert page.status_code == 200, page.status_code
@@ -202,7 +212,11 @@ def test_sign_out_everywhere_else_and_signing_out_the_first_browser(stack):
     third = Visitor(stack)
     assert redeem(third, code).status_code == 303
 
-    # The second signs the first (founding) browser out: its lists stay.
+    # Linked a moment ago, the second may not sign the first out yet.
+    assert second.post("/settings/devices/1/sign-out").status_code == 403
+    assert item_texts(first, 1) == ["Milk"]
+    age_browsers(stack)
+    # A day on, the second signs the first (founding) browser out: its lists stay.
     ids = SIGN_OUT.findall(second.get("/settings/devices").text)
     assert len(ids) == 3
     # Browser 1 is the first one: its entry was made with the first code.

@@ -85,3 +85,44 @@ def test_check_and_repair_keep_a_linked_browser_on_postgresql(hosts):
     assert int(rows) == 1, "the phone's entry is kept"
     phone.add_item(groceries, "Bread")
     assert item_texts(laptop, groceries) == ["Milk", "Bread"]
+
+
+def test_the_calendar_feed_is_dated_by_real_write_times(hosts):
+    """On PostgreSQL a document's version carried no time, and the feed's
+    `Last-Modified` and `DTSTAMP` were 1970: a calendar app asking
+    `If-Modified-Since` 1970 was told `304` after a reminder was added."""
+    import datetime
+    import email.utils
+    import re
+    import time
+
+    from test_calendar import create_address, fetch
+
+    started = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    visitor = Visitor(hosts)
+
+    def remind(text, hours):
+        visitor.add_item(1, text)
+        item = max(int(found) for found in re.findall(r'items/(\d+)/toggle"', visitor.get("/lists/1").text))
+        due = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=hours))
+        saved = visitor.post(f"/lists/1/items/{item}", {
+            "text": text, "dueDate": due.strftime("%Y-%m-%dT%H:%M"), "dueDateZone": "UTC",
+            "shouldRemind": "on"})
+        assert saved.status_code == 303, saved.status_code
+
+    _, secret = create_address(visitor)
+    remind("Dentist", 2)
+    first = fetch(hosts, secret)
+    assert first.status_code == 200
+    modified = email.utils.parsedate_to_datetime(first.headers["Last-Modified"])
+    assert started - datetime.timedelta(seconds=2) <= modified <= started + datetime.timedelta(minutes=2)
+    stamps = set(re.findall(rb"DTSTAMP:(\d{8}T\d{6}Z)", first.content))
+    assert stamps == {modified.strftime("%Y%m%dT%H%M%SZ").encode()}, stamps
+    assert fetch(hosts, secret, **{"If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"}).status_code == 200
+    time.sleep(1.1)
+    assert fetch(hosts, secret, **{"If-Modified-Since": first.headers["Last-Modified"]}).status_code == 304
+    # A reminder added since: the date moves on, and the old date is not 304.
+    remind("Pharmacy", 3)
+    second = fetch(hosts, secret, **{"If-Modified-Since": first.headers["Last-Modified"]})
+    assert second.status_code == 200 and b"Pharmacy" in second.content
+    assert email.utils.parsedate_to_datetime(second.headers["Last-Modified"]) > modified

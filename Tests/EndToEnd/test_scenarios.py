@@ -1,9 +1,23 @@
-"""The product's scenarios, end to end through real nginx and the real backend."""
+"""The product's scenarios, end to end through real nginx and the real
+backend, over plain HTTP and over HTTPS (nginx with a certificate of the
+tests' own authority, as every deployment runs)."""
 import re
 
 import pytest
 
+from stack import Stack
 from visitor import Visitor
+
+
+@pytest.fixture(params=["http", "https"])
+def stack(request):
+    """A fresh nginx + backend for one test, over `request.param`."""
+    authority = request.getfixturevalue("certificate_authority") if request.param == "https" else None
+    running = Stack(tls=authority)
+    try:
+        yield running.start()
+    finally:
+        running.stop()
 
 
 def landing(visitor):
@@ -26,6 +40,10 @@ def test_a_new_visitor_lands_in_list(stack):
     # The visitor's 128-bit id and the day the cookie was set (renewed daily).
     assert re.fullmatch(r"[0-9a-f]{32}\.\d+", visitor.cookie("visitor"))
     assert visitor.cookie("ChecklistIndex") == "0"
+    # Over HTTPS only the __Host- cookies (Secure, Path=/, no Domain).
+    assert sorted(visitor.http.cookies.keys()) == sorted(
+        stack.cookie_name(name) for name in ("visitor", "ChecklistIndex"))
+    assert all(cookie.secure == bool(stack.tls) for cookie in visitor.http.cookies)
 
 
 def test_a_get_never_writes_a_file(stack):
@@ -75,9 +93,9 @@ def test_a_stale_index_after_deleting_lists_shows_all_lists(stack):
 def test_a_tampered_index_shows_all_lists(stack, tampered):
     visitor = Visitor(stack)
     visitor.add_item(1, "milk")  # stores the first-run List
-    visitor.http.cookies.set("ChecklistIndex", "0", domain="127.0.0.1", path="/")
+    visitor.set_cookie("ChecklistIndex", "0")
     assert landing(visitor) == 1  # the control: a valid index opens the list
-    visitor.http.cookies.set("ChecklistIndex", tampered, domain="127.0.0.1", path="/")
+    visitor.set_cookie("ChecklistIndex", tampered)
     assert landing(visitor) is None
 
 
@@ -225,6 +243,8 @@ def test_pages_carry_security_and_cache_headers_and_revalidate(stack):
     assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "same-origin"
+    # HSTS over HTTPS (README, deployment step 5), never over plain HTTP.
+    assert headers.get("Strict-Transport-Security") == ("max-age=31536000" if stack.tls else None)
     again = visitor.get("/lists/1", headers={"If-None-Match": headers["ETag"]})
     assert again.status_code == 304
     assert again.content == b""

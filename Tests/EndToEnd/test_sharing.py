@@ -1,8 +1,9 @@
 """Sharing a list by a secret link, through nginx: a read-only link opened
 with no cookie at all (no form on the page, every POST 403), an edit link
 that changes the list's items and reaches nothing else of the owner's,
-revoked links 404 like unknown ones, two clients toggling one shared list
-at once losing nothing, and no token in nginx's or the backend's logs."""
+revoked links 404 like unknown ones, an edit link's page that says nothing
+of the owner's other lists, two clients toggling one shared list at once
+losing nothing, and no token in nginx's or the backend's logs."""
 import random
 import re
 import threading
@@ -159,6 +160,30 @@ def test_an_edit_link_changes_items_and_reaches_nothing_else(stack, owner):
     assert "Groceries" not in get("/settings").text
     assert snapshot(stack) == before
 
+
+
+def test_an_edit_links_page_says_nothing_of_the_owners_other_lists(stack, owner):
+    """Its nonce was the owner's site-wide next item id and its ETag moved
+    with every list: a link's holder could watch the owner work elsewhere."""
+    token = share(owner, owner.groceries, "edit")
+    sharee = requests.Session()
+    first = sharee.get(stack.url(f"/s/{token}"))
+    tag, nonce = first.headers["ETag"], int(NONCE.search(first.text).group(1))
+    assert nonce == max(owner.items.values()) + 1
+    for text in ("Slides", "Budget"):
+        owner.add_item(owner.work, text)
+    assert nonce < int(NONCE.search(owner.get(f"/lists/{owner.work}").text).group(1))
+    again = sharee.get(stack.url(f"/s/{token}"), headers={"If-None-Match": tag})
+    assert again.status_code == 304, "the page's tag moved with another list"
+    page = sharee.get(stack.url(f"/s/{token}"))
+    assert page.headers["ETag"] == tag and int(NONCE.search(page.text).group(1)) == nonce
+    # A re-sent add through the link is still harmless.
+    csrf = CSRF.search(page.text).group(1)
+    for _ in range(2):
+        sent = sharee.post(stack.url(f"/s/{token}/items"), data={"text": "Jam", "nonce": nonce, "csrf": csrf},
+                           allow_redirects=False)
+        assert sent.status_code == 303
+    assert sharee.get(stack.url(f"/s/{token}")).text.count(">Jam<") == 1
 
 def test_revoked_links_are_404_exactly_like_unknown_ones(stack, owner):
     reader = share(owner, owner.groceries, "read-only")

@@ -11,7 +11,7 @@ HEADING = re.compile(r"<h1>(?:<span[^>]*>.*?</span>)?(.*?)</h1>", re.S)
 class Visitor:
     def __init__(self, stack, session=None):
         self.stack = stack
-        self.http = session or requests.Session()
+        self.http = session or stack.session()
 
     def get(self, path, **kwargs):
         kwargs.setdefault("allow_redirects", False)
@@ -53,4 +53,10 @@ class Visitor:
         return HEADING.search(response.text).group(1).strip()
 
     def cookie(self, name):
-        return self.http.cookies.get(name)
+        """The product's cookie `name` (`__Host-name` over HTTPS)."""
+        return self.http.cookies.get(self.stack.cookie_name(name))
+
+    def set_cookie(self, name, value):
+        """Sets the product's cookie `name` as the product would have."""
+        self.http.cookies.set(self.stack.cookie_name(name), value, domain="127.0.0.1", path="/",
+                              secure=bool(self.stack.tls))

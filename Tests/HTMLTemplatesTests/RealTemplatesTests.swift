@@ -38,9 +38,9 @@ struct RealTemplatesTests {
   func loadsEveryTemplate() throws {
     #expect(
       try library().names == [
-        "about", "all-lists", "checklist", "csrf-field", "devices", "error", "export",
-        "import", "import-preview", "item-form", "item-row", "layout", "link", "list-form",
-        "list-row", "recently-deleted", "reorder", "settings", "shared-item-form",
+        "about", "all-lists", "checklist", "csrf-field", "devices", "devices-sign-out", "error",
+        "export", "import", "import-preview", "item-form", "item-row", "layout", "link",
+        "list-form", "list-row", "recently-deleted", "reorder", "settings", "shared-item-form",
         "shared-layout", "shared-list", "shared-row", "undo-notice",
       ])
   }

@@ -62,7 +62,8 @@ import Testing
         if Bool.random(using: &generator) { try model.setSort(.dueDate, ofList: list) }
         let items = model.checklist(id: list)!.items
         if let item = items.randomElement(using: &generator) {
-          try model.deleteItem(id: item.id, inList: list, at: Date())
+          try model.deleteItem(
+            id: item.id, inList: list, at: Date(), throughLink: Bool.random(using: &generator))
         }
         if Bool.random(using: &generator) {
           try model.deleteList(id: list, at: Date(timeIntervalSince1970: 1_790_000_000))

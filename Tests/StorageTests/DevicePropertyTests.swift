@@ -17,6 +17,7 @@ import Testing
     struct Browser: Equatable {
       var id: Int
       var token: String
+      var linked: Date
     }
     struct Owner {
       var founding: String
@@ -106,7 +107,7 @@ import Testing
             for: directory, token: token, name: "Browser", now: now)
           try #require(acts, "\(context): a code for a browser not the owner's")
           if owner.nextID == 1 {
-            model.owners[ownerIndex].browsers = [Model.Browser(id: 1, token: token)]
+            model.owners[ownerIndex].browsers = [Model.Browser(id: 1, token: token, linked: now)]
             model.owners[ownerIndex].nextID = 2
             model.owners[ownerIndex].secret = try devices.existingSecret(
               of: directory, token: token)?.bytes
@@ -142,7 +143,7 @@ import Testing
           try #require(model.owners[index].browsers.count < Devices.maximumBrowsers)
           try #require(redeemedFor.key == model.owners[index].key, "\(context)")
           let id = model.owners[index].nextID
-          model.owners[index].browsers.append(Model.Browser(id: id, token: token))
+          model.owners[index].browsers.append(Model.Browser(id: id, token: token, linked: now))
           model.owners[index].tokens.append(token)
           model.owners[index].nextID += 1
           model.owners[index].code = nil
@@ -167,22 +168,48 @@ import Testing
           try devices.resolve(token: token) == model.resolution(token, data: data), "\(context)")
 
       case 55..<72:
-        // Sign out one browser (sometimes an id that is not listed).
-        // The last browser rarely: an owner none reaches is a dead end.
+        // Sign out one browser (sometimes an id that is not listed), asked
+        // by one of the owner's browsers (sometimes another token). The
+        // last browser goes only confirmed (then sometimes), and a browser
+        // linked less than a day ago signs out no older one.
         let id =
-          owner.browsers.isEmpty
-            || (owner.browsers.count == 1 && Int.random(in: 0..<8, using: &random) != 0)
-            || Int.random(in: 0..<8, using: &random) == 0
+          owner.browsers.isEmpty || Int.random(in: 0..<8, using: &random) == 0
           ? Int.random(in: 1...(owner.nextID + 1), using: &random)
           : owner.browsers.randomElement(using: &random)!.id
+        let asker =
+          owner.browsers.isEmpty || Int.random(in: 0..<8, using: &random) == 0
+          ? tokens.randomElement(using: &random)!
+          : owner.browsers.randomElement(using: &random)!.token
+        let confirmed = Int.random(in: 0..<8, using: &random) == 0
         let listed = owner.browsers.contains { $0.id == id }
-        let signedOut = try devices.signOut(browser: id, of: directory)
-        try #require(signedOut == listed, "\(context): sign out \(id)")
-        if listed {
-          model.owners[ownerIndex].browsers.removeAll { $0.id == id }
-          model.owners[ownerIndex].code = nil
+        let asking = owner.browsers.first { $0.token == asker }
+        let isNew = asking.map { asking in
+          asking.linked.addingTimeInterval(Devices.newBrowserWait) > now
+            && owner.browsers.contains { $0.id < asking.id }
         }
-        counts[listed ? "signed out" : "sign out nobody", default: 0] += 1
+        do {
+          let signedOut = try devices.signOut(
+            browser: id, of: directory, askedBy: asker, now: now,
+            lastBrowser: confirmed ? .confirmed { true } : .refuse)
+          try #require(signedOut == (listed && asking != nil), "\(context): sign out \(id)")
+          try #require(asking != nil || owner.nextID == 1, "\(context): asked by a stranger")
+          if signedOut {
+            try #require(!(isNew == true && id < asking!.id), "\(context): a new browser's")
+            try #require(owner.browsers.count > 1 || confirmed, "\(context): the last one")
+            model.owners[ownerIndex].browsers.removeAll { $0.id == id }
+            model.owners[ownerIndex].code = nil
+          }
+          counts[signedOut ? "signed out" : "sign out nobody", default: 0] += 1
+        } catch DeviceStore.Refusal.signedOut {
+          try #require(asking == nil && owner.nextID > 1, "\(context): refused its browser")
+          counts["sign out refused", default: 0] += 1
+        } catch DeviceStore.Refusal.newBrowser {
+          try #require(listed && isNew == true && id < asking!.id, "\(context): refused")
+          counts["new browser refused", default: 0] += 1
+        } catch DeviceStore.Refusal.lastBrowser {
+          try #require(listed && owner.browsers.count == 1 && !confirmed, "\(context)")
+          counts["last browser refused", default: 0] += 1
+        }
 
       case 72..<80:
         // Sign out everywhere else, mostly from one of the owner's browsers.
@@ -190,10 +217,15 @@ import Testing
           owner.browsers.isEmpty || Int.random(in: 0..<4, using: &random) == 0
           ? tokens.randomElement(using: &random)!
           : owner.browsers.randomElement(using: &random)!.token
-        let listed = owner.browsers.contains { $0.token == token }
+        let asking = owner.browsers.first { $0.token == token }
+        let waits = asking.map { asking in
+          asking.linked.addingTimeInterval(Devices.newBrowserWait) > now
+            && owner.browsers.contains { $0.id < asking.id }
+        }
         do {
-          let count = try devices.signOutOthers(of: directory, keeping: token)
-          try #require(listed || owner.nextID == 1, "\(context): signed out by a stranger")
+          let count = try devices.signOutOthers(of: directory, keeping: token, now: now)
+          try #require(asking != nil || owner.nextID == 1, "\(context): signed out by a stranger")
+          try #require(waits != true || count == 0, "\(context): by a new browser")
           try #require(count == max(0, owner.browsers.count - 1), "\(context)")
           if count > 0 {
             model.owners[ownerIndex].browsers.removeAll { $0.token != token }
@@ -201,8 +233,12 @@ import Testing
           }
           counts["signed out others", default: 0] += 1
         } catch DeviceStore.Refusal.signedOut {
-          try #require(!listed && owner.nextID > 1, "\(context): a browser's sign-out refused")
+          try #require(
+            asking == nil && owner.nextID > 1, "\(context): a browser's sign-out refused")
           counts["others refused", default: 0] += 1
+        } catch DeviceStore.Refusal.newBrowser {
+          try #require(waits == true, "\(context): refused a browser that may")
+          counts["others refused to a new browser", default: 0] += 1
         }
 
       default:
@@ -241,7 +277,9 @@ import Testing
     // Every kind of step happened.
     for kind in [
       "code", "code refused", "redeemed", "expired", "reused", "guess", "signed out",
-      "sign out nobody", "signed out others", "others refused", "resolved", "new owner",
+      "sign out nobody", "sign out refused", "new browser refused", "last browser refused",
+      "signed out others", "others refused", "others refused to a new browser", "resolved",
+      "new owner",
     ] {
       #expect(counts[kind, default: 0] > 0, "seed \(seed): no \(kind) in \(counts)")
     }

@@ -239,7 +239,7 @@ import Testing
     // The refused code is still pending; once a browser is signed out
     // (which cancels it), a new one works.
     #expect(try devicesOnDisk(of: first.owner)?.code?.digest == code.digest)
-    #expect(try devices.signOut(browser: 2, of: first.owner))
+    #expect(try devices.signOut(browser: 2, of: first.owner, askedBy: first.token, now: now))
     let (again, _) = try devices.createCode(
       for: first.owner, token: first.token, name: "A", now: now)
     _ = try devices.redeem(again, newToken: extra, name: "B", now: now)
@@ -259,7 +259,7 @@ import Testing
     let first = founded()
     let linked = try link(first)
     let id = try browserID(linked, of: first.owner)
-    #expect(try devices.signOut(browser: id, of: first.owner))
+    #expect(try devices.signOut(browser: id, of: first.owner, askedBy: first.token, now: now))
     #expect(try devices.resolve(token: linked) == .signedOut)
     #expect(try devices.browserIndex.owner(ofDigest: SecretDigest.of(linked)) == first.owner.key)
     #expect(try devices.resolve(token: first.token) == .owner(first.owner, browserID: 1))
@@ -268,8 +268,8 @@ import Testing
       try devices.createCode(for: first.owner, token: linked, name: "A", now: now)
     }
     // Again, or an id never given: nothing to sign out.
-    #expect(try !devices.signOut(browser: id, of: first.owner))
-    #expect(try !devices.signOut(browser: 99, of: first.owner))
+    #expect(try !devices.signOut(browser: id, of: first.owner, askedBy: first.token, now: now))
+    #expect(try !devices.signOut(browser: 99, of: first.owner, askedBy: first.token, now: now))
     try devices.browserIndex.remove(digest: SecretDigest.of(linked), ifLeadingTo: first.owner.key)
     #expect(try devices.resolve(token: linked) == .owner(owner(of: linked), browserID: nil))
     #expect(!FileManager.default.fileExists(atPath: owner(of: linked).path))
@@ -279,7 +279,8 @@ import Testing
     let first = founded()
     try makeStore(data).update(first.owner, initial: storedOrFirstRun) { _ in }
     let linked = try link(first)
-    #expect(try devices.signOut(browser: 1, of: first.owner))
+    let dayLater = now.addingTimeInterval(Devices.newBrowserWait)
+    #expect(try devices.signOut(browser: 1, of: first.owner, askedBy: linked, now: dayLater))
     #expect(try devices.resolve(token: first.token) == .signedOut)
     #expect(try devices.resolve(token: linked) == .owner(first.owner, browserID: 2))
     #expect(try makeStore(data).load(first.owner) == .firstRun(), "the lists stay the owner's")
@@ -293,17 +294,18 @@ import Testing
   @Test func signOutEverywhereElse() throws {
     let first = founded()
     let linked = try (0..<3).map { _ in try link(first) }
-    #expect(try devices.signOutOthers(of: first.owner, keeping: linked[1]) == 3)
+    let dayLater = now.addingTimeInterval(Devices.newBrowserWait)
+    #expect(try devices.signOutOthers(of: first.owner, keeping: linked[1], now: dayLater) == 3)
     #expect(try devices.resolve(token: linked[1]) == .owner(first.owner, browserID: 3))
     #expect(try devices.resolve(token: first.token) == .signedOut)
     for token in [linked[0], linked[2]] {
       #expect(try devices.resolve(token: token) == .signedOut)
     }
     #expect(try devicesOnDisk(of: first.owner)?.browsers.map(\.id) == [3])
-    #expect(try devices.signOutOthers(of: first.owner, keeping: linked[1]) == 0)
+    #expect(try devices.signOutOthers(of: first.owner, keeping: linked[1], now: dayLater) == 0)
     // An owner with one browser and no devices file has nobody to sign out.
     let alone = founded()
-    #expect(try devices.signOutOthers(of: alone.owner, keeping: alone.token) == 0)
+    #expect(try devices.signOutOthers(of: alone.owner, keeping: alone.token, now: now) == 0)
     #expect(!FileManager.default.fileExists(atPath: DeviceStore.path(of: alone.owner)))
   }
 
@@ -314,7 +316,10 @@ import Testing
   @Test func aSignedOutFoundingBrowserDoesNotComeBackWhenNoneIsLeft() throws {
     let first = founded()
     _ = try devices.secret(of: first.owner, token: first.token, name: "A", now: now)
-    #expect(try devices.signOut(browser: 1, of: first.owner))
+    #expect(
+      try devices.signOut(
+        browser: 1, of: first.owner, askedBy: first.token, now: now,
+        lastBrowser: .confirmed { true }))
     #expect(try devicesOnDisk(of: first.owner)?.browsers == [])
     #expect(try devices.resolve(token: first.token) == .signedOut)
     #expect(throws: DeviceStore.Refusal.signedOut) {
@@ -332,9 +337,12 @@ import Testing
     let first = founded()
     let one = try link(first)
     let other = try link(first)
-    #expect(try devices.signOut(browser: try browserID(other, of: first.owner), of: first.owner))
+    #expect(
+      try devices.signOut(
+        browser: try browserID(other, of: first.owner), of: first.owner, askedBy: first.token,
+        now: now))
     #expect(throws: DeviceStore.Refusal.signedOut) {
-      try devices.signOutOthers(of: first.owner, keeping: other)
+      try devices.signOutOthers(of: first.owner, keeping: other, now: now)
     }
     #expect(try devices.resolve(token: first.token) == .owner(first.owner, browserID: 1))
     #expect(try devices.resolve(token: one) == .owner(first.owner, browserID: 2))
@@ -346,7 +354,7 @@ import Testing
     let first = founded()
     let lost = try link(first)
     let (code, _) = try devices.createCode(for: first.owner, token: lost, name: "A", now: now)
-    #expect(try devices.signOutOthers(of: first.owner, keeping: first.token) == 1)
+    #expect(try devices.signOutOthers(of: first.owner, keeping: first.token, now: now) == 1)
     #expect(throws: DeviceStore.Refusal.invalidCode) {
       try devices.redeem(code, newToken: browserToken(), name: "B", now: now)
     }
@@ -356,7 +364,9 @@ import Testing
     let (again, _) = try devices.createCode(
       for: first.owner, token: lostAgain, name: "A", now: now)
     #expect(
-      try devices.signOut(browser: try browserID(lostAgain, of: first.owner), of: first.owner))
+      try devices.signOut(
+        browser: try browserID(lostAgain, of: first.owner), of: first.owner,
+        askedBy: first.token, now: now))
     #expect(throws: DeviceStore.Refusal.invalidCode) {
       try devices.redeem(again, newToken: browserToken(), name: "B", now: now)
     }
@@ -364,8 +374,8 @@ import Testing
     // Signing out nobody leaves a pending code alone.
     let (kept, _) = try devices.createCode(
       for: first.owner, token: first.token, name: "A", now: now)
-    #expect(try !devices.signOut(browser: 99, of: first.owner))
-    #expect(try devices.signOutOthers(of: first.owner, keeping: first.token) == 0)
+    #expect(try !devices.signOut(browser: 99, of: first.owner, askedBy: first.token, now: now))
+    #expect(try devices.signOutOthers(of: first.owner, keeping: first.token, now: now) == 0)
     _ = try devices.redeem(kept, newToken: browserToken(), name: "B", now: now)
   }
 
@@ -386,6 +396,62 @@ import Testing
     #expect(after.browsers == before.browsers)
     #expect(try fresh.resolve(token: linked) == .owner(first.owner, browserID: 2))
     #expect(try fresh.resolve(token: first.token) == .owner(first.owner, browserID: 1))
+  }
+
+  /// The last browser goes only when the owner confirmed and nothing
+  /// else reaches their lists, asked under their lock; refused, nothing
+  /// is written.
+  @Test func theLastBrowserGoesOnlyConfirmedAndWhenNothingElseReaches() throws {
+    let first = founded()
+    _ = try devices.secret(of: first.owner, token: first.token, name: "A", now: now)
+    let before = try filesUnder(data)
+    #expect(throws: DeviceStore.Refusal.lastBrowser) {
+      try devices.signOut(browser: 1, of: first.owner, askedBy: first.token, now: now)
+    }
+    #expect(throws: DeviceStore.Refusal.lastBrowser) {
+      try devices.signOut(
+        browser: 1, of: first.owner, askedBy: first.token, now: now,
+        lastBrowser: .confirmed { false })
+    }
+    #expect(try filesUnder(data) == before)
+    #expect(try devices.resolve(token: first.token) == .owner(first.owner, browserID: 1))
+    var askedUnderTheLock = false
+    #expect(
+      try devices.signOut(
+        browser: 1, of: first.owner, askedBy: first.token, now: now,
+        lastBrowser: .confirmed {
+          askedUnderTheLock = FileLock.threads(waitingForOrHolding: first.owner.lockPath) == 1
+          return true
+        }))
+    #expect(askedUnderTheLock)
+    #expect(try devices.resolve(token: first.token) == .signedOut)
+  }
+
+  /// A browser linked less than a day ago signs out only itself and the
+  /// browsers linked after it; a day on, any.
+  @Test func aBrowserLinkedLessThanADayAgoSignsOutNoOlderOne() throws {
+    let first = founded()
+    let phone = try link(first)
+    let tablet = try link(first, at: now.addingTimeInterval(3_600))
+    let soon = now.addingTimeInterval(7_200)
+    #expect(throws: DeviceStore.Refusal.newBrowser(until: now + Devices.newBrowserWait)) {
+      try devices.signOut(browser: 1, of: first.owner, askedBy: phone, now: soon)
+    }
+    #expect(throws: DeviceStore.Refusal.newBrowser(until: now + Devices.newBrowserWait)) {
+      try devices.signOutOthers(of: first.owner, keeping: phone, now: soon)
+    }
+    #expect(try devicesOnDisk(of: first.owner)?.browsers.map(\.id) == [1, 2, 3])
+    // The founding browser may at once; the phone may sign out the tablet
+    // (linked after it) and itself.
+    #expect(try devices.signOut(browser: 3, of: first.owner, askedBy: phone, now: soon))
+    #expect(try devices.resolve(token: tablet) == .signedOut)
+    let later = now.addingTimeInterval(Devices.newBrowserWait)
+    #expect(try devices.signOut(browser: 1, of: first.owner, askedBy: phone, now: later))
+    #expect(try devices.resolve(token: first.token) == .signedOut)
+    // A browser signed out asks nothing any more.
+    #expect(throws: DeviceStore.Refusal.signedOut) {
+      try devices.signOut(browser: 2, of: first.owner, askedBy: first.token, now: later)
+    }
   }
 
   // MARK: The owner's secret
@@ -522,24 +588,41 @@ import Testing
 
   // MARK: A damaged file
 
-  @Test func aCorruptDevicesFileIsSetAsideAndTheFoundingBrowserGoesOn() throws {
+  /// A devices file that cannot be read (damaged, or of a newer version)
+  /// fails closed: every browser of the owner, the founding one (maybe a
+  /// signed-out lost phone) included, is refused until an operator repairs
+  /// it, and the file stays where it is. Setting it aside would let the
+  /// founding browser act again and lock every linked browser out.
+  @Test(arguments: ["damaged", "newer"])
+  func aDevicesFileThatCannotBeReadKeepsEveryBrowserOut(_ damage: String) throws {
     let first = founded()
     let linked = try link(first)
     let path = DeviceStore.path(of: first.owner)
-    try Data("<?xml version=\"1.0\"?><plist><dict><key>version".utf8).write(
-      to: URL(fileURLWithPath: path))
+    let good = try Data(contentsOf: URL(fileURLWithPath: path))
+    var stored = try #require(try devicesOnDisk(of: first.owner))
+    stored.version = Devices.currentVersion + 1
+    let bytes =
+      damage == "newer"
+      ? try stored.encoded() : Data("<?xml version=\"1.0\"?><plist><dict><key>version".utf8)
+    try bytes.write(to: URL(fileURLWithPath: path))
     let fresh = DeviceStore(dataDirectory: data, durable: false)
-    #expect(try fresh.resolve(token: first.token) == .owner(first.owner, browserID: nil))
-    #expect(!FileManager.default.fileExists(atPath: path))
+    for token in [first.token, linked] {
+      #expect(throws: (any Error).self) { try fresh.resolve(token: token) }
+      #expect(throws: (any Error).self) { try devices.resolve(token: token) }
+    }
+    #expect(throws: (any Error).self) {
+      try fresh.createCode(for: first.owner, token: first.token, name: "A", now: now)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "kept in place")
     let names = try FileManager.default.contentsOfDirectory(atPath: first.owner.path)
-    #expect(names.contains { $0.hasPrefix("\(DeviceStore.fileName).corrupt-") }, "\(names)")
-    // The linked browser must be linked again.
-    #expect(try fresh.resolve(token: linked) == .signedOut)
-    // The founding browser goes on, and can link again.
-    _ = try link(first)
+    #expect(!names.contains { $0.contains(".corrupt-") }, "\(names)")
+    // Repaired (the operator puts a good file back), both act again.
+    try good.write(to: URL(fileURLWithPath: path))
+    #expect(try fresh.resolve(token: first.token) == .owner(first.owner, browserID: 1))
+    #expect(try fresh.resolve(token: linked) == .owner(first.owner, browserID: 2))
   }
 
-  /// A file of another version, or one that breaks its own rules (a
+  /// A file of a newer version, or one that breaks its own rules (a
   /// browser listed twice), is not read either.
   @Test func aDevicesFileBreakingItsRulesIsNotRead() throws {
     let first = founded()
@@ -550,7 +633,10 @@ import Testing
     #expect(throws: Devices.Invalid.self) { try Devices.decode(try stored.encoded()) }
     var newer = try #require(try devicesOnDisk(of: first.owner))
     newer.version = 2
-    #expect(throws: Devices.Invalid.self) { try Devices.decode(try newer.encoded()) }
+    #expect(throws: Devices.NewerVersion.self) { try Devices.decode(try newer.encoded()) }
+    var older = try #require(try devicesOnDisk(of: first.owner))
+    older.version = 0
+    #expect(throws: Devices.Invalid.self) { try Devices.decode(try older.encoded()) }
     var manyIDs = try #require(try devicesOnDisk(of: first.owner))
     manyIDs.nextBrowserID = 2
     #expect(throws: Devices.Invalid.self) { try Devices.decode(try manyIDs.encoded()) }

@@ -241,6 +241,29 @@ import Testing
     #expect(tooBig == unchanged)
   }
 
+  /// Only the deletions a change may forget make room (an edit link's
+  /// change: those of its own list's links), the others stay.
+  @Test func makingRoomForgetsOnlyWhatItMay() throws {
+    var model = DataModel()
+    let text = String(repeating: "w", count: Limits.maximumTextLength)
+    for number in 0..<Limits.maximumDeletions {
+      let list = try model.addList(name: "Gone \(number)", icon: .folder)
+      for _ in 0..<6 { try model.addItem(text: text, toList: list) }
+      _ = try model.deleteList(id: list, at: Date())
+    }
+    let kept = try model.addList(name: "Kept", icon: .folder)
+    for _ in 0..<1_400 { try model.addItem(text: text, toList: kept) }
+    let mayForget: (Deletion) -> Bool = { $0.id % 2 == 0 }
+    var expected = model
+    while Self.encodedCount(expected) > Limits.maximumStoredBytes,
+      expected.forgetOldestDeletion(among: mayForget)
+    {}
+    #expect(expected.deletions.count < model.deletions.count)
+    try StoredSize.makeRoom(in: &model, ceiling: Limits.maximumStoredBytes, forgetting: mayForget)
+    #expect(model == expected)
+    #expect(model.deletions.filter { !mayForget($0) }.count == 50)
+  }
+
   /// The store does the same when it writes: the change is kept, the
   /// oldest deletions go.
   @Test func theStoreMakesRoomAsBefore() throws {

@@ -75,7 +75,8 @@ import checklists
       to: URL(fileURLWithPath: DeviceStore.path(of: corrupt.directory)))
     // A browser signed out: its entry stays, counted apart.
     let signedOut = try owner(linked: 1)
-    try devices.signOut(browser: 2, of: signedOut.directory)
+    try devices.signOut(
+      browser: 2, of: signedOut.directory, askedBy: signedOut.founding, now: Date())
     // Entries that lead nowhere: one of an owner removed by hand, an
     // expired code's, a replaced code's, and an entry whose temporary file
     // a crash left an hour ago. A temporary file of a write under way is
@@ -124,23 +125,56 @@ import checklists
     #expect(reasons.contains("the pending link code has no index entry leading here"))
     #expect(!reasons.contains(cutOff.linked[0]) && !reasons.contains(code.canonical))
 
-    // Only --repair moves the unreadable file aside, and nothing else.
+    // Even --repair leaves the unreadable devices file in place (see
+    // aDevicesFileThatCannotBeReadIsReportedAndKeptInPlace); moved aside
+    // by hand, that owner's linked browser is signed out.
     let repaired = DataCheck.run(dataDirectory: data, repair: true)
-    #expect(repaired.problems.first { $0.path == devicesPath(corrupt) }?.keptAs != nil)
-    #expect(!FileManager.default.fileExists(atPath: devicesPath(corrupt)))
-    // Then that owner's linked browser is signed out.
+    #expect(repaired.problems.first { $0.path == devicesPath(corrupt) }?.keptAs == nil)
+    #expect(FileManager.default.fileExists(atPath: devicesPath(corrupt)))
+    try FileManager.default.moveItem(
+      atPath: devicesPath(corrupt), toPath: devicesPath(corrupt) + ".corrupt-by-hand")
     let afterRepair = DataCheck.run(dataDirectory: data, repair: false)
     #expect(afterRepair.signedOutBrowserEntries == 2 && afterRepair.staleBrowserEntries == 2)
+  }
+
+  /// A devices file the backend cannot read (damaged, or written by a
+  /// newer backend) keeps the owner's browsers out until an operator
+  /// repairs it: `check` reports it, and `--repair` leaves it where it is,
+  /// since moving it aside would let a signed-out founding browser in
+  /// again and sign every linked one out.
+  @Test func aDevicesFileThatCannotBeReadIsReportedAndKeptInPlace() throws {
+    let newer = try owner(linked: 1)
+    let path = DeviceStore.path(of: newer.directory)
+    var plist = try #require(
+      try PropertyListSerialization.propertyList(
+        from: try Data(contentsOf: URL(fileURLWithPath: path)), format: nil) as? [String: Any])
+    plist["version"] = 2
+    try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+      .write(to: URL(fileURLWithPath: path))
+    let corrupt = try owner(linked: 1)
+    try Data("garbage".utf8).write(
+      to: URL(fileURLWithPath: DeviceStore.path(of: corrupt.directory)))
+
+    let before = try snapshot()
+    let repaired = DataCheck.run(dataDirectory: data, repair: true)
+    #expect(try snapshot() == before, "repair moved or wrote something")
+    let problems = Dictionary(uniqueKeysWithValues: repaired.problems.map { ($0.path, $0) })
+    let newerProblem = try #require(problems[path])
+    #expect(newerProblem.reason.contains("newer version") && newerProblem.keptAs == nil)
+    let corruptProblem = try #require(problems[DeviceStore.path(of: corrupt.directory)])
+    #expect(corruptProblem.reason.contains("kept in place") && corruptProblem.keptAs == nil)
+    #expect(corruptProblem.reason.contains("backup"))
   }
 
   @Test func pruneTakesAnOwnersBrowsersAndCodeWithThemAndSweepsTheRest() throws {
     let devices = self.devices
     let idle = try owner(linked: 3)
-    try devices.signOut(browser: 4, of: idle.directory)
+    try devices.signOut(browser: 4, of: idle.directory, askedBy: idle.founding, now: Date())
     let (idleCode, _) = try devices.createCode(
       for: idle.directory, token: idle.linked[0], name: "A", now: Date())
     let active = try owner(linked: 2)
-    try devices.signOut(browser: 3, of: active.directory)
+    try devices.signOut(
+      browser: 3, of: active.directory, askedBy: active.founding, now: Date())
     // An owner removed by hand leaves an entry that leads nowhere.
     let vanished = try owner(linked: 1)
     try FileManager.default.removeItem(atPath: vanished.directory.path)

@@ -86,8 +86,10 @@ package final class Application: Sendable {
   package var largerBodies: [String: Int] { routes.largerBodies }
 
   /// Answers one request. Never throws: every failure becomes a page with
-  /// its status, and a failed change has changed nothing.
-  package func respond(to request: Request) -> Response {
+  /// its status, and a failed change has changed nothing. A request is
+  /// HTTPS when nginx says so or the public origin is `https`.
+  package func respond(to received: Request) -> Response {
+    let request = configuration.publicOrigin?.asSentByBrowser(received) ?? received
     if request.path == HealthPage.path { return HealthPage.respond(to: request) }
     let now = Date()
     let memoKey = ResponseMemo.Key(request)

@@ -31,7 +31,9 @@ package struct ApplicationConfiguration: Sendable {
   package var memoCapacity: Int
   /// The one origin browsers reach the site at, when the operator gives it:
   /// then the only `Origin` a post may carry. Nil: posts are compared with
-  /// the request's `Host` and listening port.
+  /// the request's `Host` and listening port. An `https` origin also
+  /// makes every request HTTPS for the cookies (`Secure`, `__Host-`), as
+  /// where TLS ends at a proxy before nginx.
   package var publicOrigin: PublicOrigin?
 
   package init(

@@ -23,10 +23,9 @@ struct VisitorSession {
     /// owner has only this one browser (or it is new).
     let browserID: Int?
     /// Why the browser's owner could not be looked up (the page says so).
-    let problem: StoreError?
+    let problem: (any Error)?
     /// True when the visitor cookie must be sent again (see `VisitorCookie`):
-    /// it is a day old, has no day, or is the plain cookie of an HTTPS
-    /// visitor from before `__Host-`. Always true for a new visitor.
+    /// it is a day old or has no day. Always true for a new visitor.
     let needsCookie: Bool
     /// When a response that does not send the cookie stops being the right
     /// answer to this request (seconds since 1970): the moment the cookie
@@ -38,8 +37,8 @@ struct VisitorSession {
     let today: Int
 
     init(cookies: Cookies, isHTTPS: Bool, devices: DeviceStore, today: Int) {
-      var problem: StoreError?
-      if let value = cookies.value(named: VisitorCookie.name, isHTTPS: isHTTPS),
+      var problem: (any Error)?
+      if let value = cookies[Self.cookieName(isHTTPS: isHTTPS)],
         let cookie = VisitorCookie(value: value),
         let owner = Self.owner(of: cookie.id, in: devices, problem: &problem)
       {
@@ -47,8 +46,7 @@ struct VisitorSession {
         isNew = false
         browserID = owner.browserID
         directory = owner.directory
-        let legacy = isHTTPS && cookies[Cookie.name(VisitorCookie.name, secure: true)] == nil
-        needsCookie = problem == nil && (legacy || cookie.needsRenewal(today: today))
+        needsCookie = problem == nil && cookie.needsRenewal(today: today)
         cookieDue = needsCookie ? Int64.min : cookie.renewalDue(today: today)
       } else {
         id = VisitorID()
@@ -62,17 +60,38 @@ struct VisitorSession {
       self.today = today
     }
 
+    /// The only cookie that names a browser: `__Host-visitor` under HTTPS,
+    /// `visitor` over HTTP.
+    ///
+    /// Under HTTPS a plain `visitor` cookie is never adopted, not even once
+    /// to move it over: a sibling host (`Domain=`) or anyone on the path of
+    /// a plain HTTP request can plant one, and the browser that took it
+    /// would store its lists where the planter reads them (session
+    /// fixation). A window for ids whose directory already exists would not
+    /// help: one post makes a directory for any id the planter likes. So
+    /// the browser starts afresh (its plain cookie is dropped with the new
+    /// one); browsers of an HTTPS site have carried `__Host-visitor` since
+    /// it was introduced, each moved over on its first visit then.
+    static func cookieName(isHTTPS: Bool) -> String {
+      Cookie.name(VisitorCookie.name, secure: isHTTPS)
+    }
+
     /// The owner `token` acts for; nil when it was signed out. When the
     /// look-up fails, `problem` says why and the browser keeps its cookie:
-    /// the request is answered with an error page, never as somebody new.
+    /// the request is answered with an error page, never as somebody new
+    /// (an owner's devices file that cannot be read refuses every browser
+    /// of theirs: `503` until it is repaired).
     private static func owner(
-      of token: VisitorID, in devices: DeviceStore, problem: inout StoreError?
+      of token: VisitorID, in devices: DeviceStore, problem: inout (any Error)?
     ) -> (directory: VisitorDirectory, browserID: Int?)? {
       do {
         switch try devices.resolve(token: token.hex) {
         case .owner(let directory, let browserID): return (directory, browserID)
         case .signedOut: return nil
         }
+      } catch is DeviceStore.Unreadable {
+        problem = WebError.devicesUnreadable
+        return (VisitorDirectory(dataDirectory: devices.dataDirectory, visitorID: token.hex), nil)
       } catch {
         problem = error
         return (VisitorDirectory(dataDirectory: devices.dataDirectory, visitorID: token.hex), nil)

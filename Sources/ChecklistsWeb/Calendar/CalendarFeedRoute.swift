@@ -21,12 +21,16 @@ enum CalendarFeedRoute {
       return nil
     }
     let stored = try application.store.loadVersioned(visitor)
+    // When the lists or (with none yet) the secret were written: a file's
+    // modification time, a database row's write time (never 1970, which a
+    // client's `If-Modified-Since` of any date would find unchanged).
     let storedAt: Int64
     if let version = stored.version {
       storedAt = version.modifiedSeconds
     } else {
+      let documents = application.store.configuration.documents
       storedAt =
-        try FileStatus.of(CalendarAddresses.secretPath(of: visitor))?.modifiedSeconds ?? 0
+        try documents.identity(of: CalendarAddresses.secretPath(of: visitor))?.modifiedSeconds ?? 0
     }
     let feed = CalendarFeed(
       model: stored.model ?? DataModel(), visitorKey: visitor.key, now: context.now,

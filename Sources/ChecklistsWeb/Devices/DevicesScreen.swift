@@ -25,7 +25,7 @@ enum DevicesScreen {
 
   /// `POST /settings/devices/code`: a new link code, shown once.
   static func createCode(_ context: ChangeContext) throws -> Response {
-    let made = try deviceFiles {
+    let made = try deviceFiles(context) {
       try context.application.devices.createCode(
         for: context.session.directory, token: context.session.id.hex,
         name: BrowserName.of(context.request), now: context.now)
@@ -38,34 +38,18 @@ enum DevicesScreen {
     return response
   }
 
-  /// `POST /settings/devices/{browser}/sign-out`: that browser is a new
-  /// visitor at its next request. This browser may sign itself out too.
-  static func signOut(_ context: ChangeContext) throws -> Response {
-    let id = try context.id(.browser)
-    let done = try deviceFiles {
-      try context.application.devices.signOut(browser: id, of: context.session.directory)
-    }
-    guard done else { return .redirect(to: "/settings/devices?already-signed-out") }
-    if id == context.session.browserID { return .redirect(to: "/lists") }
-    return .redirect(to: "/settings/devices?signed-out")
-  }
-
-  /// `POST /settings/devices/sign-out-others`: every browser but this one.
-  static func signOutOthers(_ context: ChangeContext) throws -> Response {
-    _ = try deviceFiles {
-      try context.application.devices.signOutOthers(
-        of: context.session.directory, keeping: context.session.id.hex)
-    }
-    return .redirect(to: "/settings/devices?signed-out-others")
-  }
-
   /// The sentence after a change, by the redirect's query.
   static func notice(query: String) -> String? {
     switch query {
     case "signed-out": "Signed out. That browser no longer sees these lists."
     case "signed-out-others": "Every other browser is signed out. Only this one sees these lists."
+    case "signed-out-replaced", "signed-out-others-replaced":
+      "Signed out, and what you chose is replaced: the old calendar address and share links no longer work. Subscribe to the new address (Settings) and send the new links (Edit List) to whoever should keep them."
     case "already-signed-out": "That browser was signed out already. Nothing was changed."
     case "linked": "This browser now uses these lists."
+    case "nothing-to-switch-back": "This browser has no other lists to switch back to."
+    case "switch-back-signed-out":
+      "The lists this browser used before were signed out on another browser, so there is nothing to switch back to."
     default: nil
     }
   }
@@ -74,11 +58,16 @@ enum DevicesScreen {
   static func pageContext<Input>(
     _ context: RequestContext<Input>, code: (code: LinkCode, expires: Date)?, notice: String?
   ) throws -> TemplateValue {
-    let devices = try context.application.devices.devices(of: context.session.directory)
+    let owner = context.session.directory
+    let devices = try deviceFiles(context) {
+      try context.application.devices.devices(of: owner)
+    }
     let label = DueDateLabel(zone: VisitorTimeZone.current(context.preferences), now: context.now)
+    let current = context.session.browserID
+    let asking = devices?.browsers.first { $0.id == current }
+    let wait = asking.flatMap { devices?.newBrowserWait(of: $0, now: context.now) }
     var rows: [TemplateValue] = []
     if let devices {
-      let current = context.session.browserID
       // This browser first, then the most recently seen.
       let sorted = devices.browsers.sorted {
         ($0.id == current ? 0 : 1, -$0.lastSeen.timeIntervalSince1970)
@@ -88,20 +77,35 @@ enum DevicesScreen {
         rows.append(
           row(
             id: browser.id, name: browser.name, isCurrent: browser.id == current,
-            firstSeen: browser.firstSeen, lastSeen: browser.lastSeen, label: label))
+            firstSeen: browser.firstSeen, lastSeen: browser.lastSeen, label: label,
+            waitUntil: wait.flatMap { browser.id < (current ?? 0) ? $0 : nil }))
       }
     } else {
       rows.append(
         row(
           id: nil, name: BrowserName.of(context.request), isCurrent: true, firstSeen: nil,
-          lastSeen: context.now, label: label))
+          lastSeen: context.now, label: label, waitUntil: nil))
+    }
+    let reach = try deviceFiles(context) {
+      try context.application.outsideAccess.summary(of: owner)
     }
     var values: [String: TemplateValue] = [
       "browsers": .list(rows),
       "hasOthers": .bool(rows.count > 1),
+      "isLast": .bool(devices?.browsers.count == 1 && asking != nil),
       "csrf": .string(context.csrfToken),
       "codeMinutes": .int(Int(Devices.codeLifetime / 60)),
+      "waitHours": .int(Int(Devices.newBrowserWait / 3_600)),
     ]
+    if let wait {
+      values["wait"] = .object(
+        TemplateObject([
+          "until": .string(label.text(wait)),
+          "untilISO": .string(DueDateLabel.machineReadable(wait)),
+        ]))
+    }
+    if !reach.isEmpty { values["replace"] = reachContext(reach) }
+    if let back = try switchBackContext(context, label: label) { values["switchBack"] = back }
     if let notice { values["notice"] = .string(notice) }
     if let code {
       values["code"] = codeContext(code.code, expires: code.expires, context, label: label)
@@ -109,10 +113,44 @@ enum DevicesScreen {
     return .object(TemplateObject(values))
   }
 
-  /// A browser's row.
+  /// What reaches the lists from outside, for a template: `calendar`
+  /// (bool), and `shareLinks` (a count) with `shareLinksWord` only when
+  /// there are any (a number is true in a section, even 0).
+  static func reachContext(_ reach: OutsideAccess.Summary) -> TemplateValue {
+    var values: [String: TemplateValue] = ["calendar": .bool(reach.calendarAddress)]
+    if reach.shareLinks > 0 {
+      values["shareLinks"] = .int(reach.shareLinks)
+      values["shareLinksWord"] = .string(reach.shareLinks == 1 ? "share link" : "share links")
+    }
+    return .object(TemplateObject(values))
+  }
+
+  /// The Switch Back section's values: the lists of the token this
+  /// browser had before it redeemed a code, while that token still acts
+  /// for its owner and is kept (see `PreviousBrowser`); nil otherwise.
+  static func switchBackContext<Input>(_ context: RequestContext<Input>, label: DueDateLabel)
+    throws -> TemplateValue?
+  {
+    let session = context.session
+    guard
+      let previous = PreviousBrowser(
+        cookies: session.cookies, isHTTPS: session.isHTTPS, today: session.today),
+      case .owner(let directory, _)? = try? context.application.devices.resolve(
+        token: previous.id.hex)
+    else { return nil }
+    return .object(
+      TemplateObject([
+        "lists": .list(try ListNames.of(directory, in: context.application.store)),
+        "until": .string(label.text(previous.until)),
+        "untilISO": .string(DueDateLabel.machineReadable(previous.until)),
+      ]))
+  }
+
+  /// A browser's row; `waitUntil` is when this browser may sign it out,
+  /// when not yet.
   static func row(
     id: Int?, name: String, isCurrent: Bool, firstSeen: Date?, lastSeen: Date,
-    label: DueDateLabel
+    label: DueDateLabel, waitUntil: Date?
   ) -> TemplateValue {
     var values: [String: TemplateValue] = [
       "name": .string(name),
@@ -120,7 +158,12 @@ enum DevicesScreen {
       "lastSeen": .string(label.text(lastSeen)),
       "lastSeenISO": .string(DueDateLabel.machineReadable(lastSeen)),
     ]
-    if let id { values["id"] = .int(id) }
+    if let waitUntil {
+      values["waitUntil"] = .string(label.text(waitUntil))
+      values["waitUntilISO"] = .string(DueDateLabel.machineReadable(waitUntil))
+    } else if let id {
+      values["id"] = .int(id)
+    }
     if let firstSeen {
       values["firstSeen"] = .string(label.text(firstSeen))
       values["firstSeenISO"] = .string(DueDateLabel.machineReadable(firstSeen))
@@ -152,14 +195,30 @@ enum DevicesScreen {
     return .object(TemplateObject(values))
   }
 
-  /// Runs a change of the devices files, its failures told as the store's
-  /// (a busy lock is `503`, a failed system call `500`); a browser signed
-  /// out a moment ago by another one is refused.
-  static func deviceFiles<T>(_ body: () throws -> T) throws -> T {
+  /// Runs a change or a read of the devices files, its failures told as
+  /// the store's (a busy lock is `503`, a failed system call `500`); a
+  /// devices file that cannot be read is `503`, a browser signed out a
+  /// moment ago by another one is refused, and so is a browser linked a
+  /// moment ago that signs out an older one.
+  static func deviceFiles<Input, T>(_ context: RequestContext<Input>, _ body: () throws -> T)
+    throws -> T
+  {
     do {
       return try StoreError.reporting(body)
+    } catch is DeviceStore.Unreadable {
+      throw WebError.devicesUnreadable
     } catch DeviceStore.Refusal.signedOut {
       throw WebError.forbidden
+    } catch DeviceStore.Refusal.newBrowser(let until) {
+      let label = DueDateLabel(
+        zone: VisitorTimeZone.current(context.preferences), now: context.now)
+      throw WebError.newBrowser(until: label.text(until))
     }
   }
+}
+
+extension Application {
+  /// The share links and the calendar address: what reaches an owner's
+  /// lists without a browser.
+  var outsideAccess: OutsideAccess { OutsideAccess(shares: shares, calendars: calendars) }
 }

@@ -12,6 +12,11 @@ import Storage
 /// link spends nothing; and the page of the link tells nothing about the
 /// code (it looks the same for any), so it is no way to test guesses. The
 /// `POST` is limited per client address (`AttemptLimiter`).
+///
+/// A code redeemed replaces this browser's token, so the page names the
+/// lists it would put aside first (a code sent by someone else must not
+/// take them silently), and the old token is kept for Switch Back
+/// (`PreviousBrowser`).
 enum LinkScreen {
   static let template = "link"
   static let title = "Use Lists from Another Device"
@@ -30,7 +35,7 @@ enum LinkScreen {
 
   /// `GET /link`: a form to type the code the other device shows.
   static func enter(_ context: ScreenContext) throws -> Response {
-    try respond(context, values(context, code: "", fromLink: false, error: nil), status: .ok)
+    try respond(context, try values(context, code: "", fromLink: false, error: nil), status: .ok)
   }
 
   /// `GET /link/{code}`: the link's page, the code filled in, one button
@@ -38,7 +43,7 @@ enum LinkScreen {
   static func confirm(_ context: ScreenContext) throws -> Response {
     let code = context.parameters.secret.flatMap { LinkCode(typed: $0) }?.grouped ?? ""
     return try respond(
-      context, values(context, code: code, fromLink: true, error: nil), status: .ok)
+      context, try values(context, code: code, fromLink: true, error: nil), status: .ok)
   }
 
   /// `POST /link` with `code`: this browser becomes one of the code's
@@ -59,8 +64,9 @@ enum LinkScreen {
       )
     }
     let token = VisitorID()
+    let keeps = try ownLists(context).isEmpty ? nil : context.session.id
     do {
-      _ = try DevicesScreen.deviceFiles {
+      _ = try DevicesScreen.deviceFiles(context) {
         try context.application.devices.redeem(
           code, newToken: token.hex, name: BrowserName.of(context.request), now: context.now)
       }
@@ -76,11 +82,17 @@ enum LinkScreen {
         "These lists are already used on \(Devices.maximumBrowsers) browsers. Sign one out on the Devices screen of another device first."
       )
     }
+    let session = context.session
     var response = Response.redirect(to: "/lists")
     response.setCookie(
       .longLived(
-        name: VisitorCookie.name, value: VisitorCookie(id: token, day: context.session.today).value,
+        name: VisitorCookie.name, value: VisitorCookie(id: token, day: session.today).value,
         secure: context.request.isHTTPS))
+    if let keeps {
+      response.setCookie(
+        PreviousBrowser(id: keeps, day: session.today).cookie(
+          secure: session.isHTTPS, today: session.today))
+    }
     return response
   }
 
@@ -89,7 +101,7 @@ enum LinkScreen {
     -> Response
   {
     try respond(
-      context, values(context, code: typed, fromLink: false, error: message),
+      context, try values(context, code: typed, fromLink: false, error: message),
       status: .unprocessableContent)
   }
 
@@ -104,24 +116,44 @@ enum LinkScreen {
 
   private static func values<Input>(
     _ context: RequestContext<Input>, code: String, fromLink: Bool, error: String?
-  ) -> TemplateValue {
+  ) throws -> TemplateValue {
     var values: [String: TemplateValue] = [
       "code": .string(code),
       "fromLink": .bool(fromLink),
       "csrf": .string(context.csrfToken),
+      "keptDays": .int(PreviousBrowser.keptDays),
     ]
+    let lists = try ownLists(context)
+    if !lists.isEmpty {
+      values["aside"] = .list(lists)
+      values["hasAside"] = true
+      let session = context.session
+      // Put aside, the lists stay reachable by their links; once the way
+      // back is gone, by nobody who could end those.
+      let reach = try DevicesScreen.deviceFiles(context) {
+        try context.application.outsideAccess.summary(of: session.directory)
+      }
+      if !reach.isEmpty { values["asideReach"] = DevicesScreen.reachContext(reach) }
+      if let previous = PreviousBrowser(
+        cookies: session.cookies, isHTTPS: session.isHTTPS, today: session.today)
+      {
+        let label = DueDateLabel(
+          zone: VisitorTimeZone.current(context.preferences), now: context.now)
+        values["forgets"] = .object(
+          TemplateObject([
+            "until": .string(label.text(previous.until)),
+            "untilISO": .string(DueDateLabel.machineReadable(previous.until)),
+          ]))
+      }
+    }
     if let error { values["error"] = .string(error) }
     return .object(TemplateObject(values))
   }
-}
 
-extension WebError {
-  /// Too many wrong link codes from one address (`429`).
-  static func tooManyAttempts(retryAfter seconds: Int) -> WebError {
-    WebError(
-      status: .tooManyRequests, title: "Too many tries",
-      message:
-        "Too many wrong codes were sent from here in the last minute. Nothing was changed; wait \(seconds) seconds and try again.",
-      backHref: "/link", backLabel: "Try Again", headerFields: [.retryAfter: String(seconds)])
+  /// The lists this browser shows now, which a code redeemed puts aside;
+  /// empty for a new browser or one with nothing stored.
+  private static func ownLists<Input>(_ context: RequestContext<Input>) throws -> [TemplateValue] {
+    guard !context.session.isNew else { return [] }
+    return try ListNames.of(context.session.directory, in: context.application.store)
   }
 }

@@ -46,6 +46,7 @@ extension RouteTable {
     .get("/settings/devices", DevicesScreen.show),
     .post("/settings/devices/code", DevicesScreen.createCode),
     .post("/settings/devices/sign-out-others", DevicesScreen.signOutOthers),
+    .post("/settings/devices/switch-back", DevicesScreen.switchBack),
     .post("/settings/devices/{browser}/sign-out", DevicesScreen.signOut),
     .get("/link", LinkScreen.enter),
     .post("/link", LinkScreen.redeem),

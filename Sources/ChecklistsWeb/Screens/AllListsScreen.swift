@@ -36,7 +36,10 @@ enum AllListsScreen {
   /// first change, as a `GET` writes nothing).
   static func landingList(_ context: ScreenContext) -> Int? {
     let preferences = context.preferences
-    if context.input.isFirstRun && context.session.cookies[PreferenceKey.checklistIndex] == nil {
+    let session = context.session
+    if context.input.isFirstRun
+      && session.cookies.value(named: PreferenceKey.checklistIndex, isHTTPS: session.isHTTPS) == nil
+    {
       guard preferences.bool(forKey: PreferenceKey.openLastList) else { return nil }
       return context.model.checklist(atRow: 0)?.id
     }

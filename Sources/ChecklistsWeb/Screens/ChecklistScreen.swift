@@ -27,7 +27,9 @@ enum ChecklistScreen {
       undo: UndoNotice.value(
         query: context.request.query, on: .checklist(id: id), model: context.model,
         now: context.now, csrf: { csrf }))
-    return try context.page(template, title: list.name, values)
+    return try context.page(
+      template, title: list.name,
+      FirstRunLink.adding(to: values, isFirstRun: context.input.isFirstRun))
   }
 
   /// `POST /lists/{list}/items`: add an item (fields `text`, and `nonce`,

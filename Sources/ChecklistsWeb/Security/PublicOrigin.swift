@@ -50,6 +50,17 @@ package struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
     return PublicOrigin(scheme: scheme, authority: authority)
   }
 
+  /// `request` as the browser sent it: over HTTPS when this origin is
+  /// `https`, whatever nginx passed. Where TLS ends at a proxy before
+  /// nginx, nginx sees plain HTTP and passes no `HTTPS=on`; without this
+  /// the cookies would go out without `Secure` and `__Host-`.
+  func asSentByBrowser(_ request: Request) -> Request {
+    guard scheme == "https", !request.isHTTPS else { return request }
+    var upgraded = request
+    upgraded.isHTTPS = true
+    return upgraded
+  }
+
   /// `scheme://host[:port]`, the default port left out, as browsers send it.
   package var description: String {
     "\(scheme)://\(authority.host)" + (authority.port.map { ":\($0)" } ?? "")

@@ -80,11 +80,12 @@ extension Application {
   /// when nothing is stored or the list is gone (deleted: the link works
   /// again if it is restored from Recently Deleted).
   func sharedList(_ access: ShareLinks.Access) throws -> SharedList {
-    guard let model = try store.load(access.owner), let list = model.checklist(id: access.listID)
+    guard let model = try store.load(access.owner), let list = model.checklist(id: access.listID),
+      let addNonce = model.addFormState(ofList: access.listID)
     else { throw WebError.pageNotFound }
     let owner = defaults.visitor(directory: access.owner.path)
     return SharedList(
-      model: model, list: list, zoneName: VisitorTimeZone.currentIdentifier(owner))
+      list: list, addNonce: addNonce, zoneName: VisitorTimeZone.currentIdentifier(owner))
   }
 
   /// `403` for a `POST` under `/s/` that no route takes when its token is a

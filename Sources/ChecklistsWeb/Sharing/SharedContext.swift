@@ -27,12 +27,14 @@ struct SharedContext<Input> {
   let lifetime: PageLifetime
 }
 
-/// The owner's list as a shared page shows it.
+/// The owner's list as a shared page shows it: nothing of their other
+/// lists.
 struct SharedList {
-  /// The owner's checklists (for the add form's nonce).
-  var model: DataModel
   /// The shared list.
   var list: Checklist
+  /// The add form's nonce (`DataModel.addFormState(ofList:)`): the list's
+  /// own, never the owner's site-wide next item id.
+  var addNonce: Int
   /// The owner's time zone's name: due dates are shown and typed in it.
   var zoneName: String
 }
@@ -77,17 +79,39 @@ extension SharedContext {
   /// (`ChecklistStore.update`), so two people changing it at once both
   /// keep their change. `change` runs on the owner's model; the list must
   /// still exist (`404` otherwise: deleted meanwhile).
+  ///
+  /// The change stays within the list's budget (`SharedListBudget`): it
+  /// purges, and forgets to make room, only what this list's links
+  /// deleted, and is refused (`422`: `.sharedListFull`, or
+  /// `.ownersStorageFull` when the owner's own file is full) rather than
+  /// take anything else of the owner's.
   @discardableResult
   func updateList<T>(_ change: (inout DataModel) throws -> T) throws -> T {
+    let budget = try self.budget()
     let listID = access.listID
     let now = self.now
-    return try application.store.update(
-      access.owner, initial: { $0 ?? DataModel() },
-      { model in
-        guard model.checklist(id: listID) != nil else { throw WebError.pageNotFound }
-        model.purgeDeletions(at: now)
-        return try change(&model)
-      })
+    do {
+      return try application.store.update(
+        access.owner, initial: { $0 ?? DataModel() }, forgettable: budget.mayForget,
+        { model in
+          guard model.checklist(id: listID) != nil else { throw WebError.pageNotFound }
+          model.purgeDeletions(at: now, among: budget.mayForget)
+          let before = model
+          let result = try change(&model)
+          try budget.fit(&model, changedFrom: before)
+          return result
+        })
+    } catch ChecklistsError.storageFull(_) {
+      throw ChecklistsError.ownersStorageFull
+    }
+  }
+
+  /// The link's list's budget, from the owner's links as they are now.
+  private func budget() throws -> SharedListBudget {
+    let links = try application.shares.shares(of: access.owner)?.links ?? []
+    return SharedListBudget(
+      listID: access.listID,
+      editLinkedLists: Set(links.lazy.filter { $0.kind.allowsChanges }.map(\.list)))
   }
 }
 

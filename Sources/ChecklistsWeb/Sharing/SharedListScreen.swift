@@ -11,7 +11,9 @@ import HTMLTemplates
 /// list of the owner's is not found (`404`), and the owner's other lists,
 /// settings, deletions and the list's name and icon are out of reach.
 /// Items deleted here go to the owner's Recently Deleted, as the owner's
-/// own deletions do.
+/// own deletions do, but with a room of their own there (marked as made
+/// through a link), and every change stays within the list's budget
+/// (`SharedListBudget`, `SharedContext.updateList`).
 enum SharedListScreen {
   static let template = "shared-list"
   static let itemTemplate = "shared-item-form"
@@ -28,7 +30,7 @@ enum SharedListScreen {
     let canEdit = context.access.kind.allowsChanges
     let values = pageContext(
       page, token: context.token, zoneName: context.input.zoneName,
-      edit: canEdit ? (csrf: context.csrfToken, addNonce: context.input.model.nextItemID) : nil)
+      edit: canEdit ? (csrf: context.csrfToken, addNonce: context.input.addNonce) : nil)
     return try context.page(template, title: list.name, values)
   }
 
@@ -71,7 +73,7 @@ enum SharedListScreen {
     let itemID = try context.id(.item)
     try context.updateList { model in
       do {
-        _ = try model.deleteItem(id: itemID, inList: listID, at: context.now)
+        _ = try model.deleteItem(id: itemID, inList: listID, at: context.now, throughLink: true)
       } catch ChecklistsError.noSuchItem {
         guard model.deletion(ofItem: itemID, inList: listID) != nil else {
           throw ChecklistsError.noSuchItem(itemID)
@@ -143,7 +145,8 @@ enum SharedListScreen {
   /// - Parameters:
   ///   - token: the link's token, for the page's own addresses.
   ///   - edit: for an edit link, its CSRF token and the add form's nonce
-  ///     (the model's next item id); nil for a read-only link: no forms.
+  ///     (the list's own, `DataModel.addFormState(ofList:)`); nil for a
+  ///     read-only link: no forms.
   static func pageContext(
     _ page: ChecklistPage, token: String, zoneName: String, edit: (csrf: String, addNonce: Int)?
   ) -> TemplateValue {

@@ -21,6 +21,11 @@ import Logging
 /// `signOut`), so a crash at any point leaves either the state before or
 /// the state after, plus at worst an entry that leads nowhere (`checklists
 /// check` counts it).
+///
+/// A devices file that cannot be read fails closed: it stays in place and
+/// every browser of its owner is refused (`Unreadable`) until an operator
+/// repairs it. Read as no file, it would let a signed-out founding browser
+/// (a lost phone) act again and sign every linked browser out.
 package final class DeviceStore: Sendable {
   /// The devices file's name in an owner's directory.
   package static let fileName = "Devices.plist"
@@ -52,8 +57,17 @@ package final class DeviceStore: Sendable {
       directory: "\(dataDirectory)/links", durable: durable, documents: documents)
     file = VersionedFile(
       documents: documents, lockName: VisitorDirectory.checklistsLockName,
-      cacheCapacity: cacheCapacity,
-      setAsideDurably: durable, decode: { try Devices.decode($0) })
+      cacheCapacity: cacheCapacity, decode: { try Devices.decode($0) },
+      keepsInPlace: { _ in true })  // see `Unreadable`
+  }
+
+  /// The owner's devices file cannot be read (damaged, or written by a
+  /// newer backend): it is left where it is, and nobody acts for the owner
+  /// until an operator repairs it (`checklists check` reports it).
+  package struct Unreadable: Error, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var description: String { "\(path): \(reason)" }
   }
 
   /// The path of an owner's devices file.
@@ -75,10 +89,15 @@ package final class DeviceStore: Sendable {
   /// The owner `token` acts for. Costs one failed `open` and one `stat`
   /// for a browser without devices; a linked browser's owner is read from
   /// the index and its devices file from the cache.
-  package func resolve(token: String) throws(StoreError) -> Resolution {
+  ///
+  /// - Throws: `Unreadable` for an owner whose devices file cannot be
+  ///   read, whichever of their browsers asks; `StoreError`.
+  package func resolve(token: String) throws -> Resolution {
     let digest = SecretDigest.of(token)
     let linkedOwner: String?
-    do { linkedOwner = try browserIndex.owner(ofDigest: digest) } catch { throw .io(error) }
+    do { linkedOwner = try browserIndex.owner(ofDigest: digest) } catch {
+      throw StoreError.io(error)
+    }
     let owner = VisitorDirectory(dataDirectory: dataDirectory, key: linkedOwner ?? digest)
     guard let devices = try devices(of: owner) else {
       return linkedOwner == nil ? .owner(owner, browserID: nil) : .signedOut
@@ -87,10 +106,10 @@ package final class DeviceStore: Sendable {
     return .owner(owner, browserID: browser.id)
   }
 
-  /// The owner's devices file; nil when they have none (one browser). A
-  /// file that cannot be read is set aside and logged, and reads as none:
-  /// the founding browser goes on, linked browsers must be linked again.
-  package func devices(of owner: VisitorDirectory) throws(StoreError) -> Devices? {
+  /// The owner's devices file; nil when they have none (one browser).
+  ///
+  /// - Throws: `Unreadable` (logged; the file stays in place), `StoreError`.
+  package func devices(of owner: VisitorDirectory) throws -> Devices? {
     try load(owner, locked: false)
   }
 
@@ -98,9 +117,7 @@ package final class DeviceStore: Sendable {
 
   /// The owner's secret as `token`'s browser holds it; nil when it has none
   /// yet (a founding browser before its first code or share link).
-  package func existingSecret(of owner: VisitorDirectory, token: String) throws(StoreError)
-    -> OwnerSecret?
-  {
+  package func existingSecret(of owner: VisitorDirectory, token: String) throws -> OwnerSecret? {
     guard let devices = try devices(of: owner),
       let browser = devices.browser(digest: SecretDigest.of(token))
     else { return nil }
@@ -150,6 +167,13 @@ package final class DeviceStore: Sendable {
     /// The browser asking is no longer one of the owner's (signed out by
     /// another one a moment ago).
     case signedOut
+    /// The sign-out would leave the owner no browser, and was not
+    /// confirmed, or something still reaches their lists (see `LastBrowser`).
+    case lastBrowser
+    /// The browser asking was linked less than `Devices.newBrowserWait`
+    /// ago, and the sign-out takes a browser linked before it; it may
+    /// from `until` on.
+    case newBrowser(until: Date)
   }
 
   /// Spends `code`: the browser of `newToken` (a token never used before:
@@ -187,9 +211,21 @@ package final class DeviceStore: Sendable {
 
   // MARK: Signing out
 
-  /// Signs out the owner's browser `id`; false when it is not theirs (or
-  /// already signed out). It becomes a new visitor, with a new token, at
-  /// its next request.
+  /// What a sign-out that would leave the owner no browser may do: their
+  /// lists would be reached by no browser again, so it is refused unless
+  /// the owner confirmed it, and even then while a share link or the
+  /// calendar address still reaches them (nobody would be left to end it).
+  package enum LastBrowser {
+    /// Refused (`Refusal.lastBrowser`).
+    case refuse
+    /// Confirmed: allowed when `nothingElseReaches`, asked under the
+    /// owner's lock (so that no link is made meanwhile), answers true.
+    case confirmed(nothingElseReaches: () throws -> Bool)
+  }
+
+  /// Signs out the owner's browser `id`, asked by `token`'s browser; false
+  /// when it is not theirs (or already signed out). It becomes a new
+  /// visitor, with a new token, at its next request.
   ///
   /// A linked browser's index entry stays: it still leads to the owner,
   /// who no longer lists it, so its token resolves as signed out and the
@@ -197,36 +233,62 @@ package final class DeviceStore: Sendable {
   /// read as the founding browser of an empty directory of its own: a new
   /// visitor as well, but one that kept a token once linked. `prune`
   /// removes such entries with their owner.
+  ///
+  /// - Throws: `Refusal.signedOut` when the asking browser is no longer
+  ///   the owner's; `Refusal.newBrowser` when it was linked a moment ago
+  ///   and `id` was linked before it; `Refusal.lastBrowser` (see
+  ///   `LastBrowser`). Nobody is then signed out.
   @discardableResult
-  package func signOut(browser id: Int, of owner: VisitorDirectory) throws -> Bool {
-    try signOut(of: owner) { devices in devices.browsers.filter { $0.id == id } } > 0
+  package func signOut(
+    browser id: Int, of owner: VisitorDirectory, askedBy token: String, now: Date,
+    lastBrowser: LastBrowser = .refuse
+  ) throws -> Bool {
+    try signOut(of: owner, askedBy: token, now: now, lastBrowser: lastBrowser) { devices in
+      devices.browsers.filter { $0.id == id }
+    } > 0
   }
 
   /// Signs out every browser of the owner but `token`'s; returns how many.
   ///
   /// - Throws: `Refusal.signedOut` when `token`'s browser is itself no
-  ///   longer the owner's (another browser signed it out a moment ago):
-  ///   then nobody is signed out.
-  package func signOutOthers(of owner: VisitorDirectory, keeping token: String) throws -> Int {
+  ///   longer the owner's (another browser signed it out a moment ago);
+  ///   `Refusal.newBrowser` when it was linked a moment ago. Nobody is
+  ///   then signed out.
+  package func signOutOthers(of owner: VisitorDirectory, keeping token: String, now: Date) throws
+    -> Int
+  {
     let kept = SecretDigest.of(token)
-    return try signOut(of: owner) { devices in
-      guard !devices.hasListedAnyBrowser || devices.browser(digest: kept) != nil else {
-        throw Refusal.signedOut
-      }
-      return devices.browsers.filter { $0.digest != kept }
+    return try signOut(of: owner, askedBy: token, now: now, lastBrowser: .refuse) { devices in
+      devices.browsers.filter { $0.digest != kept }
     }
   }
 
-  /// Signs out the browsers `chosen` picks and returns how many. When any
-  /// goes, the pending code goes with them: it may be one of theirs (a
-  /// lost phone's), which must not let another browser in. Its index
-  /// entry is removed after the write; the browsers' stay (see above).
+  /// Signs out the browsers `chosen` picks and returns how many, under
+  /// the rules above. When any goes, the pending code goes with them: it
+  /// may be one of theirs (a lost phone's), which must not let another
+  /// browser in. Its index entry is removed after the write; the
+  /// browsers' stay (see above).
   private func signOut(
-    of owner: VisitorDirectory, _ chosen: (Devices) throws -> [Devices.Browser]
+    of owner: VisitorDirectory, askedBy token: String, now: Date, lastBrowser: LastBrowser,
+    _ chosen: (Devices) -> [Devices.Browser]
   ) throws -> Int {
     let (count, code): (Int, String?) = try change(owner) { devices in
-      let ids = Set(try chosen(devices).map(\.id))
+      // An owner who never listed a browser has one, the founding one.
+      guard devices.hasListedAnyBrowser else { return (0, nil) }
+      guard let asking = devices.browser(digest: SecretDigest.of(token)) else {
+        throw Refusal.signedOut
+      }
+      let ids = Set(chosen(devices).map(\.id))
       guard !ids.isEmpty else { return (0, nil) }
+      if let until = devices.newBrowserWait(of: asking, now: now),
+        ids.contains(where: { $0 < asking.id })
+      {
+        throw Refusal.newBrowser(until: until)
+      }
+      if devices.browsers.allSatisfy({ ids.contains($0.id) }) {
+        guard case .confirmed(let nothingElseReaches) = lastBrowser, try nothingElseReaches()
+        else { throw Refusal.lastBrowser }
+      }
       devices.browsers.removeAll { ids.contains($0.id) }
       let code = devices.code?.digest
       devices.code = nil
@@ -274,8 +336,8 @@ package final class DeviceStore: Sendable {
 
   /// Runs `body` on the owner's devices (empty when they have none) under
   /// their lock, and writes the file when it changed. A file that its own
-  /// reader would refuse (and set aside, signing out every linked browser)
-  /// is never written: the change throws `Devices.Invalid` instead.
+  /// reader would refuse (and so keep every browser of the owner out) is
+  /// never written: the change throws `Devices.Invalid` instead.
   private func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
     -> T
   {
@@ -294,10 +356,27 @@ package final class DeviceStore: Sendable {
     }
   }
 
-  private func load(_ owner: VisitorDirectory, locked: Bool) throws(StoreError) -> Devices? {
-    try OwnerFile.load(
-      file, at: Self.path(of: owner), owner: owner, locked: locked, what: "devices",
-      logger: logger)
+  /// The owner's devices file, nil when there is none; one that cannot be
+  /// read is left in place, logged, and thrown as `Unreadable`.
+  private func load(_ owner: VisitorDirectory, locked: Bool) throws -> Devices? {
+    let path = Self.path(of: owner)
+    do {
+      let version =
+        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
+      return version?.value
+    } catch {
+      switch error {
+      case .io(let error): throw StoreError.io(error)
+      case .busy(let busy): throw StoreError.busy(busy)
+      case .setAside(let path, _, let reason), .leftInPlace(let path, let reason):
+        logger.error(
+          "devices file cannot be read; its owner's browsers are refused until it is repaired",
+          metadata: ["path": "\(path)", "reason": "\(reason)"])
+        throw Unreadable(path: path, reason: "\(reason)")
+      case .unsettled(let path):
+        throw StoreError.io(FileError(operation: "load", path: path, errno: .ioError))
+      }
+    }
   }
 
   private static func day(_ date: Date) -> Int { Int(date.timeIntervalSince1970 / 86_400) }

@@ -17,6 +17,10 @@ package struct Devices: Codable, Sendable, Equatable {
   package static let codeLifetime: TimeInterval = 15 * 60
   /// The longest browser name kept.
   package static let maximumNameLength = 80
+  /// How long a newly linked browser may sign out only itself and the
+  /// browsers linked after it: a leaked code must not let its holder
+  /// sign the owner's own browsers out.
+  package static let newBrowserWait: TimeInterval = 24 * 3_600
 
   /// A browser that acts for the owner.
   package struct Browser: Codable, Sendable, Equatable {
@@ -76,6 +80,14 @@ package struct Devices: Codable, Sendable, Equatable {
     browsers.first { $0.digest == digest }
   }
 
+  /// Until when `browser` may not sign out the browsers linked before it
+  /// (see `newBrowserWait`); nil once it may.
+  package func newBrowserWait(of browser: Browser, now: Date) -> Date? {
+    let until = browser.firstSeen.addingTimeInterval(Self.newBrowserWait)
+    let older = browsers.contains { $0.id < browser.id }
+    return older && until > now ? until : nil
+  }
+
   /// Adds a browser and returns it.
   @discardableResult
   package mutating func add(
@@ -96,9 +108,18 @@ package struct Devices: Codable, Sendable, Equatable {
     package var description: String
   }
 
+  /// A file written by a newer backend: not damaged, and never set aside.
+  package struct NewerVersion: Error, CustomStringConvertible {
+    package var version: Int
+    package var description: String {
+      "devices file of a newer version (\(version); this backend reads \(Devices.currentVersion))"
+    }
+  }
+
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     version = try container.decode(Int.self, forKey: .version)
+    guard version <= Self.currentVersion else { throw NewerVersion(version: version) }
     guard version == Self.currentVersion else {
       throw Invalid(description: "devices file version \(version) is not \(Self.currentVersion)")
     }

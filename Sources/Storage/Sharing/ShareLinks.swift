@@ -249,6 +249,53 @@ package final class ShareLinks: Sendable {
     }
   }
 
+  /// Revokes every link of the owner, of every list (those Recently
+  /// deleted holds included); returns how many there were. What ending
+  /// every way to the owner's lists does, when their last browser goes.
+  @discardableResult
+  package func revokeAll(of owner: VisitorDirectory) throws -> Int {
+    let ownerExists = try mapped { () throws in try documents.directoryExists(owner.path) }
+    guard ownerExists else { return 0 }
+    return try locked(owner, creating: false) { () throws -> Int in
+      guard var shares = try load(owner, locked: true), !shares.links.isEmpty else { return 0 }
+      let gone = shares.links
+      shares.links = []
+      try write(shares, for: owner)
+      try removeEntries(of: gone, owner: owner)
+      return gone.count
+    }
+  }
+
+  /// Replaces every link of the owner by a new one of the same list and
+  /// kind (a new generation, so a new token): the old tokens are `404`
+  /// from now on, and Edit List shows the new ones. Returns how many.
+  /// What signing out a browser that saw the links offers.
+  @discardableResult
+  package func replaceAll(of owner: VisitorDirectory, secret: OwnerSecret) throws -> Int {
+    let ownerExists = try mapped { () throws in try documents.directoryExists(owner.path) }
+    guard ownerExists else { return 0 }
+    return try locked(owner, creating: false) { () throws -> Int in
+      guard var shares = try load(owner, locked: true), !shares.links.isEmpty else { return 0 }
+      let gone = shares.links
+      var replacements: [Shares.Link] = []
+      for link in gone {
+        let generation = shares.nextGeneration
+        shares.nextGeneration += 1
+        let token = ShareToken.derive(
+          secret: secret, listID: link.list, kind: link.kind, generation: generation)
+        try mapped { () throws in try index.add(digest: token.digest, leadingTo: owner.key) }
+        var replaced = link
+        replaced.generation = generation
+        replaced.digest = token.digest
+        replacements.append(replaced)
+      }
+      shares.links = replacements
+      try write(shares, for: owner)
+      try removeEntries(of: gone, owner: owner)
+      return gone.count
+    }
+  }
+
   /// A new owner's file. Its generations start at a random point, not 1:
   /// should an owner's file ever be lost (set aside as unreadable), the
   /// links made afterwards still never repeat a revoked link's token.

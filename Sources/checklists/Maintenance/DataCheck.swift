@@ -67,7 +67,8 @@ package enum DataCheck {
   ///
   /// - Parameters:
   ///   - repair: move unreadable files aside (`<name>.corrupt-<timestamp>`),
-  ///     as the stores do when they meet one.
+  ///     as the stores do when they meet one; never a `Devices.plist` (see
+  ///     `checkDevicesFile`).
   ///   - now: when pending link codes expire from.
   ///   - documents: where the documents are (the files in `dataDirectory`
   ///     unless told otherwise).
@@ -114,7 +115,7 @@ package enum DataCheck {
           guard plist is [String: Any] else { throw NotADictionary() }
         }
         checkCalendarSecret(of: visitor, calendars, into: &report)
-        checkDevices(of: visitor, in: devices, repair: repair, now: now, into: &report)
+        checkDevices(of: visitor, in: devices, now: now, into: &report)
         checkPendingImport(of: visitor, in: documents, repair: repair, now: now, into: &report)
       }
     }
@@ -207,16 +208,12 @@ package enum DataCheck {
   /// lists), and so has a pending code that has not expired (else it
   /// cannot be redeemed).
   private static func checkDevices(
-    of owner: VisitorDirectory, in devices: DeviceStore, repair: Bool, now: Date,
-    into report: inout Report
+    of owner: VisitorDirectory, in devices: DeviceStore, now: Date, into report: inout Report
   ) {
     let path = DeviceStore.path(of: owner)
-    var decoded: Devices?
-    check(path, lock: owner.lockPath, in: devices.documents, repair: repair, into: &report) {
-      data in
-      decoded = try Devices.decode(data)
+    guard let decoded = checkDevicesFile(path, in: devices.documents, into: &report) else {
+      return
     }
-    guard let decoded else { return }
     for browser in decoded.browsers where browser.digest != owner.key {
       guard (try? devices.browserIndex.owner(ofDigest: browser.digest)) == owner.key else {
         report.problems.append(
@@ -236,6 +233,43 @@ package enum DataCheck {
           path: path,
           reason: "the pending link code has no index entry leading here: it cannot be redeemed"))
     }
+  }
+
+  /// An owner's `Devices.plist` decoded; nil when there is none, or when it
+  /// cannot be read, which is reported. Even `--repair` leaves such a file
+  /// where it is: the store refuses every browser of its owner meanwhile
+  /// (it fails closed), while a file set aside would read as none, letting
+  /// the founding browser (maybe a signed-out lost phone) in again and
+  /// signing every linked browser out. Which to do is the operator's call.
+  private static func checkDevicesFile(
+    _ path: String, in documents: any DocumentStore, into report: inout Report
+  ) -> Devices? {
+    let data: Data
+    do {
+      guard let contents = try documents.read(path) else { return nil }
+      data = contents
+    } catch {
+      report.problems.append(Problem(path: path, reason: "\(error)"))
+      return nil
+    }
+    report.filesChecked += 1
+    do {
+      return try Devices.decode(data)
+    } catch let newer as Devices.NewerVersion {
+      report.problems.append(
+        Problem(
+          path: path,
+          reason: "\(newer): kept in place for the backend that wrote it; until that backend "
+            + "runs, its owner's browsers are answered 503"))
+    } catch {
+      report.problems.append(
+        Problem(
+          path: path,
+          reason: "unreadable: \(error); kept in place, and its owner's browsers are answered "
+            + "503: put it back from a backup (moving it aside instead lets the owner's first "
+            + "browser in again, even one signed out, and signs out every other)"))
+    }
+    return nil
   }
 
   /// Every file under `DATA/browsers` and `DATA/links` must be an entry

@@ -126,13 +126,15 @@ case "devices":
       } else if roll < 9 {
         let browser = linked.randomElement(using: &random)!
         say("begin signout \(browser.digest)")
-        guard try devices.signOut(browser: browser.id, of: visitor) else {
+        guard
+          try devices.signOut(browser: browser.id, of: visitor, askedBy: founding, now: Date())
+        else {
           fail("browser \(browser.id) was not signed in")
         }
         say("done")
       } else {
         say("begin others")
-        _ = try devices.signOutOthers(of: visitor, keeping: founding)
+        _ = try devices.signOutOthers(of: visitor, keeping: founding, now: Date())
         say("done")
       }
     } catch {
