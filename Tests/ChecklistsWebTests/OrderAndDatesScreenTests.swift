@@ -63,7 +63,7 @@ import Testing
     let cleared = browser.text(browser.get("/lists/1/items/1/edit"))
     #expect(
       cleared.contains(
-        #"type="datetime-local" min="1970-01-01T00:00" value="""#))
+        #"type="datetime-local" min="1970-01-01T00:00" max="2999-12-31T23:59" value="""#))
     #expect(!cleared.contains("checked aria-describedby=\"item-remind-help\""))
     #expect(
       !(Self.row(browser.text(browser.get("/lists/1")), "oat milk")?.contains("<time") ?? true))
