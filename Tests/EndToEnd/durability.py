@@ -21,7 +21,8 @@ that before the first byte of the answer was written to the FastCGI socket:
 - every directory it made (`mkdir`) was itself flushed.
 
 What happened outside any request (the start-up: the server secret) is
-owed by the first acknowledgment after it. Names that only exist on the way
+owed by the first answer of any kind after it: every page carries a form
+token made with that secret. Names that only exist on the way
 (a temporary `.<name>.tmp-…` or `.<name>.new-…`, the reused spare
 `.<name>.spare`) and lock files (made by `open` with `O_CREAT`, never
 written) carry no promise of their own: a crash may leave or lose them and
@@ -236,7 +237,7 @@ class Report:
         return set(self.coverage)
 
     def text(self) -> str:
-        out = [f"{len(self.acknowledged)} acknowledged changes checked, "
+        out = [f"{len(self.acknowledged)} answers checked, "
                f"{len(self.faults)} missing flushes or misordered ones"]
         for fault in self.faults:
             out.append(f"  FAULT {fault}")
@@ -288,7 +289,8 @@ class Checker:
         return path is not None and (path == self.root or path.startswith(self.root + "/"))
 
     def show(self, path: str) -> str:
-        return os.path.relpath(path, self.root) if self.inside(path) else path
+        """A path under the data directory as `<data>/…`."""
+        return "<data>" + path[len(self.root):] if self.inside(path) else path
 
     def inode(self, path: str) -> int:
         if path not in self.names:
@@ -371,7 +373,7 @@ class Checker:
         if pending:
             duty.early = f"named by {call.name} before its bytes were flushed (fsync of the file, then the rename)"
         made = "a rewritten file" if inode in self.rewritten else "a new file" if inode in self.made else "a file"
-        self.coverage[(kind_of(self.show(path)), "first" if first else "steady state")].add(f"{how} of {made}")
+        self.coverage[(kind_of(os.path.relpath(path, self.root)), "first" if first else "steady state")].add(f"{how} of {made}")
 
     def on_open(self, call: Call, offset=0):
         if call.result is None or call.result < 0:
@@ -390,7 +392,7 @@ class Checker:
             if not self.temporary(path):
                 duty = self.entry(call, path, "made by open(O_CREAT|O_EXCL)", self.names[path])
                 duty.early = None
-                self.coverage[(kind_of(self.show(path)), "first")].add("open O_EXCL")
+                self.coverage[(kind_of(os.path.relpath(path, self.root)), "first")].add("open O_EXCL")
         elif path not in self.names:
             # A lock file (or any file opened this way): owed only once written.
             self.bind(path, self.new_inode())
@@ -512,7 +514,7 @@ class Checker:
         if self.temporary(path):
             return
         self.entry(call, path, "removed by " + ("rmdir" if directory else call.name), None)
-        self.coverage[(kind_of(self.show(path)), "removed")].add(call.name)
+        self.coverage[(kind_of(os.path.relpath(path, self.root)), "removed")].add(call.name)
 
     def on_unlinkat(self, call: Call):
         arguments = call.arguments
@@ -535,7 +537,7 @@ class Checker:
                       needs="no fsync of the new directory itself after it")
         self.dirty_directories[inode].append(itself)
         self.owe(itself)
-        self.coverage[(kind_of(self.show(path)) + "/", "first")].add("mkdir")
+        self.coverage[(kind_of(os.path.relpath(path, self.root)) + "/", "first")].add("mkdir")
 
     def on_mkdirat(self, call: Call):
         self.on_mkdir(call, self.resolve(call.arguments[0], call.arguments[1]))
@@ -569,12 +571,16 @@ class Checker:
             return
         request.status = int(status.group(1))
         request.answered = call.start
+        # A change's answer promises what it wrote; any answer at all promises
+        # what was written outside every request before it (the start-up's
+        # server secret, the key of the forms' tokens every page carries).
+        outside = [d for d in self.owed_outside if d.call.end < call.start]
         promised = (request.method == "POST" and 200 <= request.status < 400) or any(
-            not d.conditional for d in request.duties)
+            not d.conditional for d in outside)
         if not promised:
             return
         self.acknowledged.append(request)
-        owed = [d for d in self.owed_outside if d.call.end < call.start] + request.duties
+        owed = outside + request.duties
         self.owed_outside = [d for d in self.owed_outside if d.call.end >= call.start]
         for duty in owed:
             self.judge(duty, request, call.start)
@@ -585,6 +591,9 @@ class Checker:
         if duty.what == "bytes" and not any(not self.temporary(n) for n in self.inode_names[duty.inode]):
             return  # bytes of a file no longer named (a temporary removed): nothing reads them
         shown = self.show(duty.path)
+        if self.temporary(duty.path) and duty.inode is not None:
+            named = sorted(self.show(n) for n in self.inode_names[duty.inode] if not self.temporary(n))
+            shown += f" (the file now named {', '.join(named)})" if named else ""
         where = (duty.call.start, answer)
         owner = "" if duty.request is request else " (outside any request, before it)"
         if duty.flushed is None or duty.flushed >= answer:
@@ -636,8 +645,42 @@ def excerpt(lines, root: str, until: int, stand_in: str = "/data") -> list[str]:
         touched = any(root in argument for argument in call.arguments) or root in (call.result_path or "")
         if touched:
             wanted.update({call.start, call.end})
-    kept = [lines[number - 1] for number in sorted(wanted) if number <= until]
+    kept = [shorten(lines[number - 1]) for number in sorted(wanted) if number <= until]
     return [line.replace(root, stand_in) for line in kept]
+
+
+def escape(data: bytes) -> str:
+    """Bytes as `strace -x` prints them."""
+    named = {0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x0B: "\\v", 0x0C: "\\f", 0x22: '\\"', 0x5C: "\\\\"}
+    return "".join(named.get(b) or (chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}") for b in data)
+
+
+def shorten(line: str) -> str:
+    """A FastCGI read or answer cut (as a smaller `-s` would) just after what
+    the checker reads of it, the request's method and address or the status;
+    the bytes written to or read from a file cut to 32."""
+    match = LINE.match(line)
+    call = CALL.match(match.group(3)) if match else None
+    if call is None or call.group(1) not in ("read", "write", "pwrite64"):
+        return line
+    arguments = split_arguments(call.group(2))
+    data = string_argument(arguments[1]) if len(arguments) > 1 else None
+    if data is None:
+        return line
+    on_socket = (annotation(arguments[0]) or "/").startswith("socket:")
+    ends = [data[0].find(b"\r\n", data[0].find(b"Status: ")) if b"Status: " in data[0] else -1]
+    if not on_socket:
+        ends = [32]  # a file's bytes: the checker reads none of them
+    for name in (b"REQUEST_METHOD", b"REQUEST_URI"):
+        value = fastcgi_parameter(data[0], name)
+        if value is not None:
+            ends.append(data[0].find(name) + len(name) + len(value.encode()))
+    end = max(ends)
+    if end < 0 or end >= len(data[0]):
+        return line
+    arguments[1] = f'"{escape(data[0][:end])}"...'
+    head = line[: match.start(3)] + call.group(1) + "(" + ", ".join(arguments) + ")"
+    return head + match.group(3)[match.group(3).rindex(") = ") + 1:]
 
 
 def main(arguments):
