@@ -228,6 +228,8 @@ class Report:
     faults: list[Fault]
     acknowledged: list[Request]
     coverage: dict[tuple[str, str], set[str]]
+    notes: list[str] = field(default_factory=list)
+    silent: list[str] = field(default_factory=list)   # acknowledged changes that wrote nothing
 
     @property
     def ok(self) -> bool:
@@ -241,7 +243,11 @@ class Report:
                f"{len(self.faults)} missing flushes or misordered ones"]
         for fault in self.faults:
             out.append(f"  FAULT {fault}")
-        out.append("write paths covered (what × how: mechanisms seen):")
+        out += [f"  {note}" for note in self.notes]
+        if self.silent:
+            out.append(f"  acknowledged changes that wrote nothing: {', '.join(self.silent)}")
+        if self.coverage:
+            out.append("write paths covered (what × how: mechanisms seen):")
         width = max((len(kind) for kind, _ in self.coverage), default=10)
         for (kind, how) in sorted(self.coverage):
             out.append(f"  {kind:<{width}}  {how:<12} {', '.join(sorted(self.coverage[(kind, how)]))}")
@@ -336,7 +342,12 @@ class Checker:
             handler = getattr(self, f"on_{call.name}", None)
             if handler is not None:
                 handler(call)
-        return Report(self.display_root, self.faults, self.acknowledged, dict(self.coverage))
+        silent = [f"{r.label} → {r.status}" for r in self.acknowledged
+                  if r.method == "POST" and not self.wrote_for(r)]
+        return Report(self.display_root, self.faults, self.acknowledged, dict(self.coverage), silent=silent)
+
+    def wrote_for(self, request: Request) -> bool:
+        return any(not d.conditional for d in request.duties)
 
     def owe(self, duty: Duty):
         request = self.current.get(duty.call.tid)
@@ -576,7 +587,7 @@ class Checker:
         # server secret, the key of the forms' tokens every page carries).
         outside = [d for d in self.owed_outside if d.call.end < call.start]
         promised = (request.method == "POST" and 200 <= request.status < 400) or any(
-            not d.conditional for d in outside)
+            not d.conditional for d in outside) or self.owed_outside_store(call.start)
         if not promised:
             return
         self.acknowledged.append(request)
@@ -584,6 +595,14 @@ class Checker:
         self.owed_outside = [d for d in self.owed_outside if d.call.end >= call.start]
         for duty in owed:
             self.judge(duty, request, call.start)
+        self.judge_request(request, call.start)
+
+    def judge_request(self, request: Request, answer: int):
+        """What else a store checks of an acknowledged request (PostgreSQL)."""
+
+    def owed_outside_store(self, answer: int) -> bool:
+        """Whether a store's write outside any request awaits an answer."""
+        return False
 
     def judge(self, duty: Duty, request: Request, answer: int):
         if duty.conditional and not self.ever_written(duty.inode):
@@ -628,6 +647,179 @@ def check(trace: Path | str, root: str, lines=None) -> Report:
     if lines is None:
         lines = Path(trace).read_text(errors="surrogateescape").splitlines()
     return Checker(root).run(lines)
+
+
+WRITES = re.compile(rb"\b(INSERT|UPDATE|DELETE)\b", re.I)
+
+
+@dataclass
+class Statement:
+    """A statement that changes the database, sent by a request's thread."""
+    request: Request | None
+    call: Call
+    sql: bytes
+    committed: int | None = None   # the line where the server said the transaction ended, committed
+    failed: bool = False
+    judged: bool = False
+
+    @property
+    def summary(self) -> str:
+        return " ".join(self.sql.decode("utf-8", "replace").split())[:60]
+
+
+class Connection:
+    """One PostgreSQL connection's two byte streams, read as protocol messages."""
+
+    def __init__(self):
+        self.sent = bytearray()
+        self.received = bytearray()
+        self.started = False
+        self.statements: dict[bytes, bytes] = {}
+        self.pending: list[Statement] = []
+        self.error = False
+        self.unreadable: int | None = None   # the line from which strace cut the bytes (`-s`)
+
+    @staticmethod
+    def messages(buffer: bytearray):
+        while len(buffer) >= 5:
+            length = int.from_bytes(buffer[1:5], "big")
+            if len(buffer) < 1 + length:
+                return
+            kind, body = bytes(buffer[:1]), bytes(buffer[5:1 + length])
+            del buffer[:1 + length]
+            yield kind, body
+
+
+class PostgresChecker(Checker):
+    """As `Checker`, and for the PostgreSQL store: every statement a change
+    sent that writes (`INSERT`, `UPDATE`, `DELETE`) must be in a transaction
+    the server reported ended (`ReadyForQuery`, idle, no error, not
+    `ROLLBACK`) before the answer's first byte: with `synchronous_commit`
+    on, the server says so only once the commit is flushed. No client
+    message may set `synchronous_commit`. `check_postgres` also fails on
+    any file written in the data directory (none should be)."""
+
+    def __init__(self, root: str):
+        super().__init__(root)
+        self.connections: dict[str, Connection] = defaultdict(Connection)
+        self.statements: list[Statement] = []
+
+    def connection(self, call: Call) -> tuple[Connection, bytes] | None:
+        found = annotation(call.arguments[0]) if call.arguments else None
+        data = string_argument(call.arguments[1]) if len(call.arguments) > 1 else None
+        if found is None or not found.startswith("socket:") or data is None or not call.result or call.result < 0:
+            return None
+        connection = self.connections[found]
+        if data[1] and connection.unreadable is None:
+            connection.unreadable = call.end
+        return connection, data[0]
+
+    def on_sendto(self, call: Call):
+        found = self.connection(call)
+        if found is None:
+            return
+        connection, data = found
+        connection.sent += data
+        if not connection.started and len(connection.sent) >= 4:
+            length = int.from_bytes(connection.sent[:4], "big")
+            if len(connection.sent) < length:
+                return
+            self.settings(call, bytes(connection.sent[8:length]))
+            del connection.sent[:length]
+            connection.started = True
+        for kind, body in Connection.messages(connection.sent):
+            sql = None
+            if kind == b"Q":
+                sql = body.rstrip(b"\x00")
+            elif kind == b"P":
+                name, rest = body.split(b"\x00", 1)
+                connection.statements[name] = rest.split(b"\x00", 1)[0]
+                self.settings(call, connection.statements[name])
+            elif kind == b"B":
+                statement = body.split(b"\x00", 2)[1]
+                sql = connection.statements.get(statement, b"")
+            if sql is not None:
+                self.settings(call, sql)
+                if WRITES.search(sql):
+                    request = self.current.get(call.tid)
+                    request = request if request is not None and request.answered is None else None
+                    statement = Statement(request, call, sql)
+                    connection.pending.append(statement)
+                    self.statements.append(statement)
+
+    def settings(self, call: Call, text: bytes):
+        if b"synchronous_commit" in text.lower():
+            self.faults.append(Fault("(the backend's session)", None, "PostgreSQL", "a client message",
+                                     "sets synchronous_commit: "
+                                     + text.decode("utf-8", "replace")[:120], (call.start, call.end)))
+
+    def on_recvfrom(self, call: Call):
+        found = self.connection(call)
+        if found is None:
+            return
+        connection, data = found
+        connection.received += data
+        for kind, body in Connection.messages(connection.received):
+            if kind == b"E" or (kind == b"C" and body.startswith(b"ROLLBACK")):
+                connection.error = True
+            elif kind == b"Z" and body[:1] in (b"I", b"E"):
+                for statement in connection.pending:
+                    if connection.error or body[:1] == b"E":
+                        statement.failed = True
+                    else:
+                        statement.committed = call.end
+                connection.pending = []
+                connection.error = False
+
+    def wrote_for(self, request: Request) -> bool:
+        return any(s.request is request for s in self.statements)
+
+    def owed_outside_store(self, answer: int) -> bool:
+        return any(s.request is None and not s.judged and s.call.end < answer for s in self.statements)
+
+    def judge_request(self, request: Request, answer: int):
+        for statement in self.statements:
+            # A change's own statements, and those of no request (the start-up's
+            # server secret) that no answer has judged yet.
+            outside = statement.request is None and not statement.judged and statement.call.end < answer
+            if statement.request is not request and not outside:
+                continue
+            statement.judged = True
+            where = (statement.call.start, answer)
+            if statement.failed:
+                missing = "the server reported an error or a rollback for its transaction"
+            elif statement.committed is None or statement.committed >= answer:
+                missing = "missing: the server's end of its transaction (COMMIT answered, ready and idle) before the answer"
+            else:
+                continue
+            self.faults.append(Fault(request.label, request.status, "PostgreSQL", statement.summary, missing, where))
+        for key, connection in self.connections.items():
+            if connection.unreadable is not None and connection.unreadable < answer:
+                self.faults.append(Fault(request.label, request.status, "PostgreSQL", key,
+                                         "unreadable: the trace cut its bytes (raise strace's -s)",
+                                         (connection.unreadable, answer)))
+                connection.unreadable = answer + 10**9  # reported once
+
+
+def check_postgres(trace: Path | str, root: str, lines=None) -> Report:
+    """The report of a PostgreSQL store's trace; `root` is `--data`, where
+    nothing may be written."""
+    if lines is None:
+        lines = Path(trace).read_text(errors="surrogateescape").splitlines()
+    checker = PostgresChecker(root)
+    report = checker.run(lines)
+    for duty in checker.duties:
+        report.faults.append(Fault(duty.request.label if duty.request else "(outside any request)",
+                                   duty.request.status if duty.request else None, checker.show(duty.path),
+                                   duty.operation, "written in the data directory of a PostgreSQL store",
+                                   (duty.call.start, duty.call.end)))
+    statements = checker.statements
+    committed = sum(1 for s in statements if s.committed is not None)
+    outside = sum(1 for s in statements if s.request is None)
+    report.notes.append(f"{len(statements)} statements that write sent ({outside} outside any request), "
+                        f"{committed} in transactions the server reported committed; "
+                        f"{len(checker.duties)} changes to files in the data directory")
+    return report
 
 
 def excerpt(lines, root: str, until: int, stand_in: str = "/data") -> list[str]:

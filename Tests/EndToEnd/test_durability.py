@@ -53,10 +53,10 @@ REQUIRED_MECHANISMS = {
 }
 
 
-def traced(stack: Stack, trace: Path):
+def traced(stack: Stack, trace: Path, size=4096):
     wrapper = stack.dir / "traced-backend"
     wrapper.write_text("#!/bin/sh\nexec " + " ".join(f'"{part}"' for part in durability.command(
-        trace, stack.binary)) + ' "$@"\n')
+        trace, stack.binary, size)) + ' "$@"\n')
     wrapper.chmod(0o755)
     stack.binary = wrapper
 
@@ -202,9 +202,42 @@ def run_and_check(traced_stack):
 def test_every_acknowledged_change_reached_the_disk_before_its_answer(traced_stack):
     made, report = run_and_check(traced_stack)
     assert not report.faults, report.text()
+    assert not report.silent, report.text()
     posts = [r for r in report.acknowledged if r.method == "POST"]
     assert len(posts) == made, (len(posts), made)
     missing = REQUIRED - report.cells()
     assert not missing, f"write paths the stream no longer takes: {sorted(missing)}\n{report.text()}"
     for cell, mechanisms in REQUIRED_MECHANISMS.items():
         assert mechanisms <= report.coverage[cell], (cell, report.coverage[cell])
+
+
+def test_on_postgresql_every_change_is_answered_after_its_commit_and_no_file_is_written(postgres_cluster):
+    """The same stream on the PostgreSQL store: each statement a change sends
+    that writes is in a transaction the server reported ended, committed,
+    before the answer (read from the client's side of the protocol, with
+    `-s` large enough for whole messages); the server's `synchronous_commit`
+    is on for the backend's role and database, so that report means the
+    commit was flushed; and the data directory stays as it was, empty."""
+    if shutil.which("strace") is None:
+        pytest.skip("strace is not installed (scripts/install-deps test installs it)")
+    database = postgres_cluster.create_database("durability")
+    settings = postgres_cluster.psql("SHOW synchronous_commit; SHOW fsync", database).split()
+    assert settings == ["on", "on"], settings
+    stack = Stack()
+    trace = stack.dir / "trace.txt"
+    traced(stack, trace, size=1 << 20)
+    stack.backend_arguments = ["--store", postgres_cluster.conninfo(database)]
+    try:
+        stack.start()
+        made = every_kind_of_change(stack)
+        stop_traced(stack)
+        report = durability.check_postgres(trace, str(stack.data))
+        print(f"\nPostgreSQL: {made} changes")
+        print(report.text())
+        assert not report.faults, report.text()
+        assert not report.silent, report.text()
+        assert len([r for r in report.acknowledged if r.method == "POST"]) == made
+        assert list(stack.data.iterdir()) == []
+    finally:
+        stop_traced(stack)
+        stack.stop()

@@ -158,3 +158,58 @@ def test_a_flush_still_running_when_the_answer_is_written_does_not_count():
 def test_a_get_that_writes_nothing_and_a_refused_post_are_not_acknowledgments():
     lines = [request("GET", "/lists/1"), answer("200 OK"), request(), answer("422 Unprocessable Content")]
     assert durability.check(None, "/data", lines=lines).acknowledged == []
+
+
+# The PostgreSQL store: the protocol as the client's sendto/recvfrom show it.
+
+def message(kind: bytes, body: bytes) -> bytes:
+    return kind + (len(body) + 4).to_bytes(4, "big") + body
+
+
+PARAMETERS = b"\x00\x03\x00\x00user\x00postgres\x00\x00"
+STARTUP = (len(PARAMETERS) + 4).to_bytes(4, "big") + PARAMETERS
+UPDATE = message(b"P", b"replace\x00UPDATE documents SET bytes = $1\x00\x00\x00") + message(
+    b"B", b"\x00replace\x00\x00\x00\x00\x00\x00\x00") + message(b"E", b"\x00\x00\x00\x00\x00") + message(b"S", b"")
+DONE = message(b"C", b"UPDATE 1\x00") + message(b"Z", b"I")
+
+
+def pg(direction, data):
+    name = {"out": "sendto", "in": "recvfrom"}[direction]
+    return f'7 1.0 {name}(3<socket:[4]>, "{durability.escape(data)}", {len(data)}, 0, NULL, 0) = {len(data)}'
+
+
+def test_a_change_answered_after_the_server_ended_its_transaction_passes():
+    lines = [pg("out", STARTUP), pg("in", message(b"Z", b"I")), request(), pg("out", UPDATE), pg("in", DONE), answer()]
+    report = durability.check_postgres(None, "/data", lines=lines)
+    assert report.ok and not report.silent, report.text()
+    assert "1 statements that write sent (0 outside any request), 1 in transactions the server reported committed" \
+        in report.text()
+
+
+def test_a_change_answered_before_the_server_ended_its_transaction_is_caught():
+    lines = [pg("out", STARTUP), request(), pg("out", UPDATE), answer(), pg("in", DONE)]
+    fault = only_fault(durability.check_postgres(None, "/data", lines=lines))
+    assert fault.operation == "UPDATE documents SET bytes = $1"
+    assert fault.missing.startswith("missing: the server's end of its transaction")
+    # Still inside BEGIN: the server's "ready" is not idle, nothing is committed.
+    in_transaction = DONE[:-1] + b"T"
+    lines = [pg("out", STARTUP), request(), pg("out", UPDATE), pg("in", in_transaction), answer()]
+    assert len(durability.check_postgres(None, "/data", lines=lines).faults) == 1
+    rolled_back = message(b"C", b"ROLLBACK\x00") + message(b"Z", b"I")
+    lines = [pg("out", STARTUP), request(), pg("out", UPDATE), pg("in", rolled_back), answer()]
+    assert "rollback" in only_fault(durability.check_postgres(None, "/data", lines=lines)).missing
+
+
+def test_a_session_that_sets_synchronous_commit_or_a_file_written_is_caught():
+    turned_off = message(b"Q", b"SET synchronous_commit = off\x00")
+    lines = [pg("out", STARTUP), pg("out", turned_off), request(), pg("out", UPDATE), pg("in", DONE), answer()]
+    assert "sets synchronous_commit" in only_fault(durability.check_postgres(None, "/data", lines=lines)).missing
+    lines = [pg("out", STARTUP), request(), pg("out", UPDATE), pg("in", DONE), 'mkdir("/data/users", 0700) = 0', answer()]
+    lines[-2] = "7 1.0 " + lines[-2]
+    faults = durability.check_postgres(None, "/data", lines=lines).faults
+    assert "written in the data directory of a PostgreSQL store" in {f.missing for f in faults}
+
+
+def test_a_change_that_sends_nothing_that_writes_is_reported_silent():
+    lines = [pg("out", STARTUP), request(), answer()]
+    assert durability.check_postgres(None, "/data", lines=lines).silent == ["POST /lists/1/items → 303"]
