@@ -45,11 +45,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The calls the checker reads (each has an `on_…` below); a flush by any
+# other call (`sync_file_range`, `syncfs`) is not taken as one.
 TRACED = ",".join([
     "open", "openat", "creat", "write", "pwrite64", "writev", "pwritev", "pwritev2", "ftruncate",
-    "truncate", "fsync", "fdatasync", "sync_file_range", "rename", "renameat", "renameat2", "link",
-    "linkat", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "read", "readv", "sendto",
-    "recvfrom", "sendmsg", "recvmsg",
+    "truncate", "fsync", "fdatasync", "rename", "renameat", "renameat2", "link", "linkat", "unlink",
+    "unlinkat", "mkdir", "mkdirat", "rmdir", "read", "sendto", "recvfrom",
 ])
 
 
@@ -218,6 +219,8 @@ class Fault:
     lines: tuple[int, int]
 
     def __str__(self):
+        if self.status is None:
+            return f"{self.request} (trace line {self.lines[0]}): {self.path}: {self.operation}; {self.missing}"
         return (f"{self.request} → {self.status} (answer at trace line {self.lines[1]}): "
                 f"{self.path}: {self.operation} (line {self.lines[0]}); {self.missing}")
 
@@ -240,7 +243,7 @@ class Report:
 
     def text(self) -> str:
         out = [f"{len(self.acknowledged)} answers checked, "
-               f"{len(self.faults)} missing flushes or misordered ones"]
+               f"{len(self.faults)} faults"]
         for fault in self.faults:
             out.append(f"  FAULT {fault}")
         out += [f"  {note}" for note in self.notes]
@@ -363,7 +366,7 @@ class Checker:
             return
         inode = self.inode(path)
         duty = Duty("bytes", path, f"{how} of its bytes", call, inode=inode,
-                    needs=f"no fsync of the file after it")
+                    needs="no fsync of the file after it")
         self.dirty_bytes[inode].append(duty)
         self.owe(duty)
 
@@ -401,8 +404,7 @@ class Checker:
             self.bind(path, self.new_inode())
             self.made.add(self.names[path])
             if not self.temporary(path):
-                duty = self.entry(call, path, "made by open(O_CREAT|O_EXCL)", self.names[path])
-                duty.early = None
+                self.entry(call, path, "made by open(O_CREAT|O_EXCL)", self.names[path])
                 self.coverage[(kind_of(os.path.relpath(path, self.root)), "first")].add("open O_EXCL")
         elif path not in self.names:
             # A lock file (or any file opened this way): owed only once written.
@@ -428,7 +430,7 @@ class Checker:
 
     def on_write(self, call: Call):
         found = annotation(call.arguments[0]) if call.arguments else None
-        if found is not None and not found.startswith("/"):
+        if found is not None and found.startswith("socket:"):
             self.socket_write(call)
             return
         self.wrote(call, self.file_path(call.arguments[0]), call.name)
@@ -451,8 +453,7 @@ class Checker:
         if inode is not None:
             self.dirty_bytes[inode] = [d for d in self.dirty_bytes[inode] if d.flushed is None]
             self.dirty_directories[inode] = [d for d in self.dirty_directories[inode] if d.flushed is None]
-        if call.name == "fdatasync":
-            pass  # a directory's entries need fsync; fdatasync of a directory is taken as one too
+        # A directory's entries: fdatasync of a directory writes them as fsync does.
         remaining = []
         for duty in self.dirty_entries.get(path, []):
             if duty.flushed is None and duty.call.end < call.start:
@@ -557,7 +558,7 @@ class Checker:
 
     def on_read(self, call: Call):
         found = annotation(call.arguments[0]) if call.arguments else None
-        if found is None or found.startswith("/") or call.result is None or call.result <= 0:
+        if found is None or not found.startswith("socket:") or call.result is None or call.result <= 0:
             return
         data = string_argument(call.arguments[1])
         if data is None:
@@ -748,10 +749,11 @@ class PostgresChecker(Checker):
                     self.statements.append(statement)
 
     def settings(self, call: Call, text: bytes):
-        if b"synchronous_commit" in text.lower():
-            self.faults.append(Fault("(the backend's session)", None, "PostgreSQL", "a client message",
-                                     "sets synchronous_commit: "
-                                     + text.decode("utf-8", "replace")[:120], (call.start, call.end)))
+        at = text.lower().find(b"synchronous_commit")
+        if at >= 0:
+            said = text[at:at + 40].split(b"\x00")[0].decode("utf-8", "replace")
+            self.faults.append(Fault("the backend's connection", None, "PostgreSQL", f"a message says {said!r}",
+                                     "a session must leave synchronous_commit on", (call.start, call.end)))
 
     def on_recvfrom(self, call: Call):
         found = self.connection(call)
