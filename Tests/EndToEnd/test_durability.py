@@ -12,6 +12,7 @@ written or replaced (steady state), and by which mechanism. On the
 PostgreSQL store the same stream must be acknowledged only after the
 server answered its `COMMIT`, and nothing is written in the data directory.
 """
+import inspect
 import os
 import re
 import shutil
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 
 import durability
+import test_scenarios
 from stack import Stack
 from test_devices import SIGN_OUT, make_code, redeem
 from test_sharing import CSRF as SHARED_CSRF, NONCE, link_field
@@ -215,6 +217,22 @@ def test_every_acknowledged_change_reached_the_disk_before_its_answer(traced_sta
     assert not missing, f"write paths the stream no longer takes: {sorted(missing)}\n{report.text()}"
     for cell, mechanisms in REQUIRED_MECHANISMS.items():
         assert mechanisms <= report.coverage[cell], (cell, report.coverage[cell])
+
+
+SCENARIOS = [name for name, function in vars(test_scenarios).items() if name.startswith("test_")
+             and list(inspect.signature(function).parameters) == ["stack"]]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_scenario_suite_under_the_checker(traced_stack, scenario):
+    """Each of test_scenarios' scenarios (those that need only a stack) on a
+    traced backend of its own: every change it makes is checked too."""
+    stack, trace = traced_stack
+    getattr(test_scenarios, scenario)(stack.start())
+    stop_traced(stack)
+    report = durability.check(trace, str(stack.data))
+    assert not report.faults, report.text()
+    print(f"\n{scenario}: {report.text().splitlines()[0]}")
 
 
 def test_on_postgresql_every_change_is_answered_after_its_commit_and_no_file_is_written(postgres_cluster):
