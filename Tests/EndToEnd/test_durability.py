@@ -8,7 +8,9 @@ links and an edit link's change, link codes and signing out, an import);
 the checker then replays the trace and fails on any answer written before
 what its change wrote (or what the start-up wrote) reached the disk, and
 prints the write paths it saw: each kind of file and directory, first
-written or replaced (steady state), and by which mechanism. On the
+written or replaced (steady state), and by which mechanism; each of those
+the stream must take is required. Each scenario of test_scenarios.py runs
+on a traced backend of its own and is checked the same way. On the
 PostgreSQL store the same stream must be acknowledged only after the
 server answered its `COMMIT`, and nothing is written in the data directory.
 """
@@ -38,14 +40,17 @@ DIGEST = re.compile(r'name="digest" value="([0-9a-f]{64})"')
 # product that stops taking one (or the stream that stops reaching it)
 # fails here instead of going unchecked.
 CHECKLISTS = "users/<2>/<64>/Checklists.plist"
-REQUIRED = {
-    (CHECKLISTS, "first"), (CHECKLISTS, "steady state"),
-    ("users/<2>/<64>/Preferences.plist", "first"), ("users/<2>/<64>/Preferences.plist", "steady state"),
-    ("users/<2>/<64>/Devices.plist", "first"), ("users/<2>/<64>/Devices.plist", "steady state"),
-    ("users/<2>/<64>/Shares.plist", "first"), ("users/<2>/<64>/Shares.plist", "steady state"),
-    ("users/", "first"), ("users/<2>/", "first"), ("users/<2>/<64>/", "first"),
+OWNED = ["Checklists.plist", "Preferences.plist", "Devices.plist", "Shares.plist", "Calendar.secret",
+         "PendingImport.plist"]
+REQUIRED = {(f"users/<2>/<64>/{name}", how) for name in OWNED for how in ("first", "steady state")
+            if (name, how) != ("PendingImport.plist", "steady state")} | {
+    ("users/<2>/<64>/Calendar.secret", "removed"), ("users/<2>/<64>/PendingImport.plist", "removed"),
     ("secret", "first"),
-}
+    ("users/", "first"), ("users/<2>/", "first"), ("users/<2>/<64>/", "first"),
+} | {(f"{index}/", "first") for index in ("calendars", "browsers", "links", "shares")} | {
+    (f"{index}/<2>/", "first") for index in ("calendars", "browsers", "links", "shares")} | {
+    (f"{index}/<2>/<64>", how) for index in ("calendars", "links", "shares") for how in ("first", "removed")} | {
+    ("browsers/<2>/<64>", "first")}
 # Checklists.plist's three ways: a new file renamed into place (the first
 # write), a new file exchanged with the old one (the second, or whenever the
 # spare cannot be reused), the spare rewritten and exchanged (from then on).
