@@ -199,7 +199,19 @@ def every_kind_of_change(stack):
     return made
 
 
-def run_and_check(traced_stack):
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+def publish(capsys, name, text):
+    """Prints the report past pytest's capture (so `make test` shows it) and
+    keeps it in Tests/EndToEnd/artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / name).write_text(text + "\n")
+    with capsys.disabled():
+        print(f"\n{text}")
+
+
+def test_every_acknowledged_change_reached_the_disk_before_its_answer(traced_stack, capsys):
     stack, trace = traced_stack
     stack.start()
     began = time.monotonic()
@@ -207,13 +219,8 @@ def run_and_check(traced_stack):
     stop_traced(stack)
     took = time.monotonic() - began
     report = durability.check(trace, str(stack.data))
-    print(f"\n{made} changes made in {took:.1f} s under strace")
-    print(report.text())
-    return made, report
-
-
-def test_every_acknowledged_change_reached_the_disk_before_its_answer(traced_stack):
-    made, report = run_and_check(traced_stack)
+    publish(capsys, "durability-files.txt",
+            f"Durability, file store: {made} changes in {took:.1f} s under strace\n{report.text()}")
     assert not report.faults, report.text()
     assert not report.silent, report.text()
     posts = [r for r in report.acknowledged if r.method == "POST"]
@@ -240,7 +247,7 @@ def test_the_scenario_suite_under_the_checker(traced_stack, scenario):
     print(f"\n{scenario}: {report.text().splitlines()[0]}")
 
 
-def test_on_postgresql_every_change_is_answered_after_its_commit_and_no_file_is_written(postgres_cluster):
+def test_on_postgresql_every_change_is_answered_after_its_commit_and_no_file_is_written(postgres_cluster, capsys):
     """The same stream on the PostgreSQL store: each statement a change sends
     that writes is in a transaction the server reported ended, committed,
     before the answer (read from the client's side of the protocol, with
@@ -261,8 +268,8 @@ def test_on_postgresql_every_change_is_answered_after_its_commit_and_no_file_is_
         made = every_kind_of_change(stack)
         stop_traced(stack)
         report = durability.check_postgres(trace, str(stack.data))
-        print(f"\nPostgreSQL: {made} changes")
-        print(report.text())
+        publish(capsys, "durability-postgresql.txt",
+                f"Durability, PostgreSQL store: {made} changes\n{report.text()}")
         assert not report.faults, report.text()
         assert not report.silent, report.text()
         assert len([r for r in report.acknowledged if r.method == "POST"]) == made
