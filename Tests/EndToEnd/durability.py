@@ -824,11 +824,11 @@ def check_postgres(trace: Path | str, root: str, lines=None) -> Report:
     return report
 
 
-def excerpt(lines, root: str, until: int, stand_in: str = "/data") -> list[str]:
-    """The lines of a trace the checker reads, up to line `until`: calls on
-    paths under `root` and the FastCGI reads and answers of the requests
-    that changed something, with `root` written as `stand_in`. What a
-    fixture of a failing run keeps."""
+def excerpt(lines, root: str, until: int, stand_in: str = "/data", since: int = 1) -> list[str]:
+    """The lines of a trace the checker reads, from line `since` to line
+    `until`: calls on paths under `root` and the FastCGI reads and answers
+    of the requests that changed something, with `root` written as
+    `stand_in`. What a fixture of a failing run keeps."""
     root = os.path.normpath(root)
     wanted = set()
     checker = Checker(root)
@@ -839,7 +839,7 @@ def excerpt(lines, root: str, until: int, stand_in: str = "/data") -> list[str]:
         touched = any(root in argument for argument in call.arguments) or root in (call.result_path or "")
         if touched:
             wanted.update({call.start, call.end})
-    kept = [shorten(lines[number - 1]) for number in sorted(wanted) if number <= until]
+    kept = [shorten(lines[number - 1]) for number in sorted(wanted) if since <= number <= until]
     return [line.replace(root, stand_in) for line in kept]
 
 

@@ -1,13 +1,15 @@
 """The crash-consistency checker (durability.py) on traces whose verdict is
 known: excerpts of the real backend's trace, each recorded once with one
 flush removed from `FileSystem` (the three the suite missed before the
-checker, see `fixtures/durability/`), one of the unchanged backend, and
-small hand-written traces of each rule.
+checker, a refilled spare's own flush, a removal's directory flush; see
+`fixtures/durability/`), one of the unchanged backend, and small
+hand-written traces of each rule.
 
 The fixtures were cut from a run of test_durability.py's stream against
 the mutated backend with `durability.excerpt` (the calls on the data
 directory and the FastCGI requests and answers up to the first fault's
-answer; the data directory written `/data`, file bytes cut to 32)."""
+answer, the removal's from the change before it; the data directory
+written `/data`, file bytes cut to 32)."""
 from pathlib import Path
 
 import durability
@@ -59,6 +61,31 @@ def test_a_created_document_without_its_directory_flush_is_caught():
     assert fault.path == "<data>/secret"
     assert fault.operation == "link to this name (outside any request, before it)"
     assert fault.missing == "missing: no fsync of its directory <data> after it before the answer"
+
+
+def test_a_spare_exchanged_before_its_bytes_are_flushed_is_caught():
+    """AtomicFile.replaceReusingSpare: the refilled spare's own fsync skipped."""
+    report = report_of("spare-file-flush-skipped")
+    assert len(report.faults) == 3, report.text()
+    named = report.faults[0].path
+    assert "/.Checklists.plist.spare (the file now named <data>/users/" in named and named.endswith("/Checklists.plist)")
+    assert [(f.operation, f.missing) for f in report.faults] == [
+        ("pwrite64 of its bytes", "missing: no fsync of the file after it before the answer"),
+        ("ftruncate of its bytes", "missing: no fsync of the file after it before the answer"),
+        ("exchange to this name",
+         "misordered: named by renameat2 before its bytes were flushed (fsync of the file, then the rename)"),
+    ]
+
+
+def test_a_removal_without_its_directory_flush_is_caught():
+    """LocalDocuments.remove: the directory flush after `unlink` skipped; a
+    replaced calendar address removes the old one's index entry (an excerpt
+    from the change before it)."""
+    fault = only_fault(report_of("removal-directory-flush-skipped"))
+    assert (fault.request, fault.status) == ("POST /settings/calendar/replace", 303)
+    assert fault.path.startswith("<data>/calendars/") and fault.operation == "removed by unlink"
+    assert fault.missing == (f"missing: no fsync of its directory {fault.path.rsplit('/', 1)[0]} "
+                             "after it before the answer")
 
 
 def test_the_unchanged_backend_passes_and_its_write_paths_are_reported():
