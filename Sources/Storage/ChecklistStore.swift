@@ -240,8 +240,9 @@ package final class ChecklistStore: Sendable {
   /// `model` encoded to replace `stored` (of `storedBytes`). A full
   /// visitor's Recently deleted makes room, oldest first (of the
   /// `forgettable` ones), so that a deletion (which keeps what went) is
-  /// never refused. The size is counted first, stopping at the cap
-  /// (`StoredSize.makeRoom`), and the model encoded once, when it fits.
+  /// never refused. The XML is written once, stopping at the cap; only a
+  /// model that passes it is counted to make room (`StoredSize.makeRoom`)
+  /// and then written.
   ///
   /// - Throws: `ChecklistsError.storageFull` when even so it would pass
   ///   `Limits.maximumStoredBytes` (see `StoredSize`).
@@ -251,9 +252,13 @@ package final class ChecklistStore: Sendable {
   ) throws -> Data {
     // The file's length is the XML count only when the file is XML.
     let knownBytes = configuration.format == .xml ? storedBytes : nil
-    try StoredSize.makeRoom(
-      in: &model, ceiling: StoredSize.ceiling(replacing: stored, storedBytes: knownBytes),
-      forgetting: forgettable)
+    let ceiling = StoredSize.ceiling(replacing: stored, storedBytes: knownBytes)
+    if configuration.format == .xml,
+      let fitting = ChecklistsXMLWriter.document(model, countingAtMost: ceiling)
+    {
+      return Data(fitting)
+    }
+    try StoredSize.makeRoom(in: &model, ceiling: ceiling, forgetting: forgettable)
     return try encode(model, for: visitor)
   }
 

@@ -18,10 +18,28 @@ import Support
 enum ChecklistsXMLWriter {
   static func document(_ model: DataModel) -> [UInt8] {
     var out: [UInt8] = []
-    let items = model.lists.reduce(0) { $0 + $1.items.count }
-    out.reserveCapacity(256 + model.lists.count * 200 + items * 160)
+    out.reserveCapacity(expectedSize(of: model))
     write(model, to: &out)
     return out
+  }
+
+  /// The document of `model` when it counts at most `limit` bytes as `StoredSize` counts
+  /// them (every item as checked), else nil, having written no more than that: a model
+  /// that fits is written in one pass, where counting it first and writing it then took
+  /// two (Check all of 1,000 items in `bench-web`: 420 µs in one pass, 574 µs in two).
+  static func document(_ model: DataModel, countingAtMost limit: Int) -> [UInt8]? {
+    let unchecked = model.lists.reduce(0) { $0 + $1.uncheckedCount }
+    var out = BoundedBytes(
+      limit: limit > Int.max - unchecked ? Int.max : limit + unchecked,
+      reserving: expectedSize(of: model))
+    write(model, to: &out)
+    return out.isFull ? nil : out.bytes
+  }
+
+  /// About what the document of `model` takes, to reserve it at once.
+  private static func expectedSize(of model: DataModel) -> Int {
+    let items = model.lists.reduce(0) { $0 + $1.items.count }
+    return 256 + model.lists.count * 200 + items * 160
   }
 
   /// The document of `model` into `out`; when `out` is full, it stops at the next list,

@@ -43,3 +43,31 @@ struct ByteCount: XMLOutput {
 
   var isFull: Bool { count > limit }
 }
+
+/// The bytes of a document, kept up to a limit: past it the output is full and the writer
+/// stops, so a model that does not fit costs no more than its first `limit` bytes.
+struct BoundedBytes: XMLOutput {
+  /// Past this count, the output is full.
+  let limit: Int
+  /// The bytes written so far; once past `limit`, no longer all of them.
+  private(set) var bytes: [UInt8] = []
+
+  init(limit: Int, reserving capacity: Int) {
+    self.limit = limit
+    bytes.reserveCapacity(min(capacity, limit))
+  }
+
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes.append(contentsOf: bytes)
+  }
+
+  mutating func append(_ byte: UInt8) {
+    bytes.append(byte)
+  }
+
+  mutating func append(repeating byte: UInt8, count: Int) {
+    bytes.append(contentsOf: repeatElement(byte, count: count))
+  }
+
+  var isFull: Bool { bytes.count > limit }
+}

@@ -89,8 +89,9 @@ package final class Application: Sendable {
   /// its status, and a failed change has changed nothing. A request is
   /// HTTPS when nginx says so or the public origin is `https`.
   package func respond(to received: Request) -> Response {
+    // The health page sets no cookie; answered first, it pays for no copy.
+    if received.path == HealthPage.path { return HealthPage.respond(to: received) }
     let request = configuration.publicOrigin?.asSentByBrowser(received) ?? received
-    if request.path == HealthPage.path { return HealthPage.respond(to: request) }
     let now = Date()
     let memoKey = ResponseMemo.Key(request)
     if let memoKey, let kept = memo.entry(for: memoKey, now: Int64(now.timeIntervalSince1970)),
