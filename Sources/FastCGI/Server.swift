@@ -26,6 +26,7 @@ package final class Server: @unchecked Sendable {
   private var stopping = false
   private var census: WorkerCensus
   private var lastSaturationWarning: ContinuousClock.Instant?
+  private var refusalWarnings: RefusalWarnings
   private var listenSocket: Int32 = -1
   /// `stop()` closes the write end; the read end, then readable for good,
   /// wakes every worker waiting on a kept connection, whenever it starts
@@ -49,6 +50,7 @@ package final class Server: @unchecked Sendable {
     self.log = log
     self.prepareThread = prepareThread
     self.census = WorkerCensus(threads: max(1, configuration.threads))
+    self.refusalWarnings = RefusalWarnings(interval: configuration.refusalWarningInterval)
   }
 
   /// Opens the socket; call before `run`. Separate so that a caller can
@@ -101,6 +103,9 @@ package final class Server: @unchecked Sendable {
     case .loopback(let port):
       try listen(at: "127.0.0.1:\(port)")
     case .tcp(let host, let port):
+      guard configuration.allowedPeers != nil || IPv4Address(host)?.isLoopback == true else {
+        throw .noAllowList(address: "\(host):\(port)")
+      }
       try listen(at: "\(host):\(port)")
     }
   }
@@ -150,9 +155,19 @@ package final class Server: @unchecked Sendable {
     Syscalls.close(stopPipe.write)
   }
 
+  /// The allow-list the workers check each TCP peer against, when there is
+  /// one. libfcgi applies `FCGI_WEB_SERVER_ADDRS` itself, but closes a
+  /// refused connection inside its accept without a word; the server
+  /// accepts itself instead, so that it can say whom it refused.
+  private var allowList: PeerAllowList? {
+    if case .unixSocket = configuration.address { return nil }
+    return configuration.allowedPeers
+  }
+
   private func serve() {
     prepareThread()
-    let request = LibFCGIRequest(listenSocket: listenSocket)
+    let allowList = allowList
+    let request = LibFCGIRequest(listenSocket: allowList == nil ? listenSocket : -1)
     var activity = Activity.accepting
     while true {
       if request.connection >= 0 {
@@ -167,12 +182,33 @@ package final class Server: @unchecked Sendable {
       }
       if request.connection < 0 {
         guard move(&activity, to: .accepting) else { return }
+        if let allowList {
+          do {
+            let (connection, peer) = try Syscalls.acceptTCP(listenSocket)
+            guard allowList.allows(peer) else {
+              warnRefused(peer)
+              Syscalls.close(connection)
+              continue
+            }
+            request.adopt(connection)
+          } catch {
+            if !move(&activity, to: .busy) { return }
+            log(.error, "accept failed: \(error.description)")
+            Syscalls.sleep(microseconds: 10_000)  // e.g. EMFILE: do not spin
+            continue
+          }
+        }
       } else {
         _ = move(&activity, to: .busy)
       }
 
       let accepted = request.accept()
       let failure = Errno.current
+      // A connection of the server's own accepting that closed or spoke
+      // wrongly before its request: libfcgi has closed it, and its own
+      // accept, given no socket, failed rather than take an unchecked one.
+      // The worker was never busy; it goes back to accepting.
+      if !accepted, allowList != nil { continue }
 
       let stopRequested = !move(&activity, to: .busy)
       guard accepted else {
@@ -204,6 +240,13 @@ package final class Server: @unchecked Sendable {
     lock.unlock()
     if let warning { log(.warning, warning) }
     return running
+  }
+
+  /// Logs that a connection from `peer` was refused, unless one was within
+  /// the configuration's `refusalWarningInterval`.
+  private func warnRefused(_ peer: IPv4Address) {
+    let warning = lock.withLock { refusalWarnings.refused(peer, at: .now) }
+    if let warning { log(.warning, warning) }
   }
 
   /// The warning that no worker is left accepting, when that holds and none

@@ -9,8 +9,8 @@ package struct ServerConfiguration: Sendable {
     /// A TCP port on the loopback interface.
     case loopback(port: Int)
     /// A TCP port on one address of this host (`host` is an IPv4 address),
-    /// for a balancing nginx on another host. libfcgi accepts connections
-    /// only from the addresses in `FCGI_WEB_SERVER_ADDRS` when it is set.
+    /// for a balancing nginx on another host. Unless `host` is a loopback
+    /// address, the server does not listen without `allowedPeers`.
     case tcp(host: String, port: Int)
   }
 
@@ -41,12 +41,23 @@ package struct ServerConfiguration: Sendable {
   /// condition can hold for hours under a wrong configuration, and one line
   /// a minute says it without flooding the log.
   package var saturationWarningInterval: Duration
+  /// The only peers a TCP address answers (ignored on a Unix socket, whose
+  /// file's mode says who may connect); any other is closed at once and
+  /// logged. A backend believes what its peer says of the client, so one
+  /// that other machines can reach must answer only its nginx.
+  package var allowedPeers: PeerAllowList?
+  /// The shortest time between two warnings about refused peers (see
+  /// `RefusalWarnings`).
+  package var refusalWarningInterval: Duration
 
   package init(
     address: Address, threads: Int = defaultThreads, maximumBodySize: Int = defaultMaximumBodySize,
     largerBodies: [String: Int] = [:], backlog: Int32 = 1024,
-    saturationWarningInterval: Duration = .seconds(60)
+    saturationWarningInterval: Duration = .seconds(60), allowedPeers: PeerAllowList? = nil,
+    refusalWarningInterval: Duration = .seconds(10)
   ) {
+    self.allowedPeers = allowedPeers
+    self.refusalWarningInterval = refusalWarningInterval
     self.address = address
     self.threads = threads
     self.maximumBodySize = maximumBodySize
@@ -74,6 +85,7 @@ package enum ServerError: Error, Equatable, CustomStringConvertible {
   case cannotSetPermissions(path: String, errno: Int32)
   case unknownGroup(String)
   case cannotCreatePipe(errno: Int32)
+  case noAllowList(address: String)
 
   package var description: String {
     switch self {
@@ -83,6 +95,8 @@ package enum ServerError: Error, Equatable, CustomStringConvertible {
       "cannot set the permissions of \(path): \(describe(code))"
     case .unknownGroup(let name): "unknown group \(name)"
     case .cannotCreatePipe(let code): "cannot create the stop pipe: \(describe(code))"
+    case .noAllowList(let address):
+      "will not listen on \(address) without an allow-list: other machines could send requests"
     }
   }
 }

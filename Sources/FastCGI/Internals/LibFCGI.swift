@@ -31,9 +31,21 @@ enum LibFCGI {
 final class LibFCGIRequest {
   private let raw: UnsafeMutablePointer<FCGX_Request>
 
+  /// - Parameter listenSocket: the socket libfcgi accepts on when no
+  ///   connection is open, or -1 when the caller accepts every connection
+  ///   itself and hands it over with `adopt`: libfcgi's accept then fails
+  ///   instead of taking a connection no one checked.
   init(listenSocket: Int32) {
     raw = .allocate(capacity: 1)
     FCGX_InitRequest(raw, listenSocket, 0)
+  }
+
+  /// Makes `connection`, accepted by the caller, the one the next `accept`
+  /// reads its request from, as it does a kept connection's (marked kept, so
+  /// that the finish which starts `FCGX_Accept_r` leaves it open).
+  func adopt(_ connection: Int32) {
+    raw.pointee.ipcFd = connection
+    raw.pointee.keepConnection = 1
   }
 
   deinit {

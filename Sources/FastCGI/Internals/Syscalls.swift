@@ -121,6 +121,33 @@ enum Syscalls {
     return socket
   }
 
+  /// Accepts a connection on a TCP listening socket and returns it with its
+  /// peer's address, with Nagle's algorithm off as libfcgi's own accept
+  /// sets it (a reply goes out whole; nothing waits for an answer to it).
+  /// Connections aborted before they were taken are skipped, and a signal
+  /// does not end the wait. The corresponding C functions are `accept` and
+  /// `setsockopt`.
+  static func acceptTCP(_ socket: Int32) throws(Errno) -> (connection: Int32, peer: IPv4Address) {
+    while true {
+      var address = sockaddr_in()
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let connection = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.accept(socket, $0, &length)
+        }
+      }
+      guard connection >= 0 else {
+        let failure = Errno.current
+        if [EINTR, ECONNABORTED, EPROTO].contains(failure.code) { continue }
+        throw failure
+      }
+      var on: Int32 = 1
+      _ = setsockopt(
+        connection, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+      return (connection, IPv4Address(value: UInt32(bigEndian: address.sin_addr.s_addr)))
+    }
+  }
+
   /// Shuts a socket down for reading and writing: a thread blocked in
   /// `accept` or `read` on it returns. The corresponding C function is
   /// `shutdown` with `SHUT_RDWR`.
