@@ -20,9 +20,15 @@ struct ServeCommand: ParsableCommand {
 
   @Option(
     help:
-      "Listen on this IPv4 address and port (e.g. 10.0.0.11:9000), for an nginx on another host; set FCGI_WEB_SERVER_ADDRS to the addresses allowed to connect."
+      "Listen on this IPv4 address and port (e.g. 10.0.0.11:9000), for an nginx on another host; an address other than 127.x.x.x needs --allow-from."
   )
   var listen: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The only IPv4 addresses that may connect over TCP, separated by commas (e.g. 10.0.0.10); any other is refused and logged. FCGI_WEB_SERVER_ADDRS in the environment says the same.",
+      valueName: "addresses"))
+  var allowFrom: String?
 
   @Option(
     help:
@@ -66,6 +72,8 @@ struct ServeCommand: ParsableCommand {
     if let listen, Self.tcpAddress(listen) == nil {
       throw ValidationError("--listen takes an IPv4 address and a port, e.g. 10.0.0.11:9000.")
     }
+    _ = try Self.allowList(
+      listen: listen, allowFrom: allowFrom, environment: ProcessInfo.processInfo.environment)
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
     guard memoCapacity > 0 else {
@@ -89,6 +97,8 @@ struct ServeCommand: ParsableCommand {
         .loopback(port: port!)
       }
     let origin = publicOrigin.flatMap(PublicOrigin.init)  // checked in validate()
+    let allowedPeers = try Self.allowList(
+      listen: listen, allowFrom: allowFrom, environment: ProcessInfo.processInfo.environment)
     let application: Application
     do {
       application = try Application(
@@ -107,7 +117,7 @@ struct ServeCommand: ParsableCommand {
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody,
         // The import's upload, up to 1 MiB (nginx's location for it says the same).
-        largerBodies: application.largerBodies),
+        largerBodies: application.largerBodies, allowedPeers: allowedPeers),
       log: { level, message in
         switch level {
         case .warning: logger.warning("\(message)")
@@ -129,10 +139,46 @@ struct ServeCommand: ParsableCommand {
     if let origin {
       logger.info("form posts accepted only from \(origin)")
     }
+    if let allowedPeers, socket == nil {
+      logger.info("connections accepted only from \(allowedPeers)")
+    }
     server.runUntilSignalled { signal in
       logger.info("signal \(signal): draining")
     }
     logger.info("stopped")
+  }
+
+  /// The peers allowed to connect: `--allow-from`'s, or else libfcgi's
+  /// `FCGI_WEB_SERVER_ADDRS` (the server then applies it itself, so that a
+  /// refusal is logged). Throws when an entry is not an IPv4 address, when
+  /// both are given, and when `listen` is reachable from other machines (not
+  /// 127.x.x.x) with no list: such a backend would take requests, and the
+  /// client address, scheme and host they claim, from anyone.
+  static func allowList(listen: String?, allowFrom: String?, environment: [String: String])
+    throws(ValidationError) -> PeerAllowList?
+  {
+    let fromEnvironment = environment["FCGI_WEB_SERVER_ADDRS"].flatMap { $0.isEmpty ? nil : $0 }
+    if allowFrom != nil, fromEnvironment != nil {
+      throw ValidationError(
+        "Give the allow-list once: --allow-from or FCGI_WEB_SERVER_ADDRS, not both.")
+    }
+    var list: PeerAllowList?
+    if let text = allowFrom ?? fromEnvironment {
+      guard let parsed = PeerAllowList(parsing: text) else {
+        let source = allowFrom != nil ? "--allow-from" : "FCGI_WEB_SERVER_ADDRS"
+        throw ValidationError(
+          "\(source) takes IPv4 addresses separated by commas, e.g. 10.0.0.10,10.0.0.12.")
+      }
+      list = parsed
+    }
+    if list == nil, let listen, let (host, _) = tcpAddress(listen),
+      IPv4Address(host)?.isLoopback != true
+    {
+      throw ValidationError(
+        "--listen \(listen) can be reached from other machines: give --allow-from with the addresses of the nginx that may connect (or set FCGI_WEB_SERVER_ADDRS)."
+      )
+    }
+    return list
   }
 
   /// `ADDRESS:PORT` with a dotted IPv4 address and a port in 1...65535.

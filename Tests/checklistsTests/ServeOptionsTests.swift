@@ -1,3 +1,4 @@
+import ArgumentParser
 import Testing
 
 @testable import checklists
@@ -23,5 +24,61 @@ import Testing
     #expect(StoreLocation(argument: "mysql://db/c") == nil)
     #expect(StoreLocation(argument: "") == nil)
     #expect("\(StoreLocation.postgres("postgresql://u:secret@db/c"))" == "postgresql")
+  }
+
+  @Test func anAddressOtherMachinesReachNeedsAnAllowList() throws {
+    let none: [String: String] = [:]
+    #expect(throws: ValidationError.self) {
+      try ServeCommand.allowList(listen: "10.0.0.11:9000", allowFrom: nil, environment: none)
+    }
+    #expect(throws: ValidationError.self) {
+      try ServeCommand.allowList(
+        listen: "0.0.0.0:9000", allowFrom: nil,
+        environment: [
+          "FCGI_WEB_SERVER_ADDRS": ""
+        ])
+    }
+    #expect(
+      try ServeCommand.allowList(
+        listen: "10.0.0.11:9000", allowFrom: "10.0.0.10, 10.0.0.12", environment: none)?
+        .description == "10.0.0.10,10.0.0.12")
+    #expect(
+      try ServeCommand.allowList(
+        listen: "10.0.0.11:9000", allowFrom: nil,
+        environment: ["FCGI_WEB_SERVER_ADDRS": "10.0.0.10"])?.description == "10.0.0.10")
+    // This host only: no list needed, and one given is applied.
+    #expect(
+      try ServeCommand.allowList(listen: "127.0.0.1:9000", allowFrom: nil, environment: none) == nil
+    )
+    #expect(try ServeCommand.allowList(listen: nil, allowFrom: nil, environment: none) == nil)
+    #expect(
+      try ServeCommand.allowList(
+        listen: "127.0.0.1:9000", allowFrom: "127.0.0.1", environment: none)?
+        .description == "127.0.0.1")
+  }
+
+  @Test func anAllowListIsIPv4AddressesGivenOnce() {
+    let none: [String: String] = [:]
+    for wrong in [
+      "", ",", "10.0.0.10,", "10.0.0", "db.internal", "10.0.0.0/8", "::1", "10.0.0.256",
+    ] {
+      #expect(throws: ValidationError.self, "\(wrong)") {
+        try ServeCommand.allowList(listen: "10.0.0.11:9000", allowFrom: wrong, environment: none)
+      }
+    }
+    #expect(throws: ValidationError.self) {
+      try ServeCommand.allowList(
+        listen: "10.0.0.11:9000", allowFrom: "10.0.0.10",
+        environment: ["FCGI_WEB_SERVER_ADDRS": "10.0.0.10"])
+    }
+  }
+
+  @Test func serveRefusesAReachableListenWithoutAList() {
+    #expect(throws: (any Error).self) {
+      try ServeCommand.parse(["--listen", "10.0.0.11:9000"])
+    }
+    #expect(throws: Never.self) {
+      try ServeCommand.parse(["--listen", "10.0.0.11:9000", "--allow-from", "10.0.0.10"])
+    }
   }
 }
