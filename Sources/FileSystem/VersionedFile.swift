@@ -95,6 +95,15 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     try current(path, key: key, attempts: .max, locked: true) { _, _ in false }
   }
 
+  /// The value at `path`, nil when there is none: `loadLocked` for a
+  /// caller that holds the file's lock, else `load`.
+  @inlinable
+  package func value(_ path: String, key: String, locked: Bool) throws(VersionedFileError)
+    -> Value?
+  {
+    try (locked ? loadLocked(path, key: key) : load(path, key: key))?.value
+  }
+
   /// Caches `value` as the one of the version `identity`, which the
   /// caller has just written (the store said which) and whose lock it
   /// still holds.

@@ -38,9 +38,7 @@ enum OwnerFile {
     what: String, logger: Logger
   ) throws(StoreError) -> Value? {
     do {
-      let version =
-        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
-      return version?.value
+      return try file.value(path, key: owner.key, locked: locked)
     } catch {
       switch error {
       case .io(let error): throw .io(error)

@@ -133,9 +133,7 @@ package struct PendingImports: Sendable {
   package func load(of owner: VisitorDirectory, locked: Bool = false) throws -> Stored? {
     let path = Self.path(of: owner)
     do {
-      let version =
-        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
-      return version?.value
+      return try file.value(path, key: owner.key, locked: locked)
     } catch {
       switch error {
       case .io(let error): throw error

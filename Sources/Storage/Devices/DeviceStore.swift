@@ -361,9 +361,7 @@ package final class DeviceStore: Sendable {
   private func load(_ owner: VisitorDirectory, locked: Bool) throws -> Devices? {
     let path = Self.path(of: owner)
     do {
-      let version =
-        locked ? try file.loadLocked(path, key: owner.key) : try file.load(path, key: owner.key)
-      return version?.value
+      return try file.value(path, key: owner.key, locked: locked)
     } catch {
       switch error {
       case .io(let error): throw StoreError.io(error)
