@@ -7,6 +7,7 @@ Tests/EndToEnd/artifacts/screenshots/.
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -199,7 +200,11 @@ def test_the_script_posts_each_change_once_to_its_own_address(stack, profile):
     finally:
         driver.quit()
     log = stack.dir / "logs/access.log"
-    wait(None, lambda _: log.exists() and "/toggle" in log.read_text(), seconds=5)  # buffered 1 s
+    # Each of nginx's workers buffers its own lines and flushes them a second
+    # later: wait for both changes' lines, then for one more flush so that a
+    # stray extra POST would be in the file too.
+    wait(None, lambda _: log.exists() and log.read_text().count('"POST ') >= 2, seconds=6)
+    time.sleep(1.2)
     posts = [line.split('"')[1:3] for line in log.read_text().splitlines() if '"POST ' in line]
     # Sorted: each of nginx's workers buffers its own log lines, so the
     # file's order need not be the order of the requests.
