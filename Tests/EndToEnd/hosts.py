@@ -39,11 +39,19 @@ FILES = "files"
 STORE_KINDS = ("files-shared", "postgres")
 
 
-def upstream_block(ports, keepalive: str) -> str:
-    """The `upstream` over the hosts' FastCGI ports. A host is taken out for
-    `fail_timeout` after one failure; a restarted host listens again well
-    within that second, so nginx does not go on avoiding it."""
-    servers = "".join(f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=1s;\n" for port in ports)
+# The balancer settings README.md recommends ("Several hosts on PostgreSQL",
+# step 4), read from its text so that the tests run what it says: what each
+# upstream `server` line says about failures (a host is left out for
+# `fail_timeout` after `max_fails` failures; a restarted host listens again
+# well within that second), and how long nginx waits for an answer.
+_README = (ROOT / "README.md").read_text()
+SERVER_PARAMETERS = re.search(r"`server 10\.0\.0\.11:9000 ([^;`]*);`", _README).group(1)
+READ_TIMEOUT = re.search(r"`(fastcgi_read_timeout \S+;)`", _README).group(1)
+
+
+def upstream_block(ports, keepalive: str, parameters: str = SERVER_PARAMETERS) -> str:
+    """The `upstream` over the hosts' FastCGI ports."""
+    servers = "".join(f"        server 127.0.0.1:{port} {parameters};\n" for port in ports)
     return ("upstream checklists_backend {\n" + servers + f"        keepalive {keepalive};\n    }}")
 
 
@@ -63,7 +71,11 @@ class MultiHostStack(Stack):
     """N backends on 127.0.0.1 TCP ports + one nginx; `url(path)` reaches nginx,
     `backend_address(i)` a backend's FastCGI port directly."""
 
-    def __init__(self, backends=3, store=FILES, change_limit=None):
+    def __init__(self, backends=3, store=FILES, change_limit=None, server_parameters=SERVER_PARAMETERS,
+                 backend_directives=(READ_TIMEOUT,)):
+        """`server_parameters`: what each upstream `server` line says after
+        the address; `backend_directives`: more lines for `location @backend`
+        (e.g. `fastcgi_read_timeout 10s;`)."""
         self.store = store
         self.count = backends
         self.processes = [None] * backends
@@ -81,9 +93,10 @@ class MultiHostStack(Stack):
         single = re.search(r"upstream checklists_backend \{.*?\n    \}", conf, re.S)
         assert single, "nginx.conf no longer has the upstream this stack replaces"
         keepalive = re.search(r"keepalive (\d+);", single.group(0)).group(1)
-        conf = conf.replace(single.group(0), upstream_block(self.backend_ports, keepalive))
+        conf = conf.replace(single.group(0), upstream_block(self.backend_ports, keepalive, server_parameters))
         assert "fastcgi_keep_conn on;" in conf
-        conf = conf.replace("fastcgi_keep_conn on;", "fastcgi_keep_conn on;\n        " + NEXT_UPSTREAM, 1)
+        lines = [NEXT_UPSTREAM, *backend_directives]
+        conf = conf.replace("fastcgi_keep_conn on;", "fastcgi_keep_conn on;\n        " + "\n        ".join(lines), 1)
         (self.dir / "nginx.conf").write_text(conf)
         self.threads = subprocess.run([SCRIPTS / "backend-threads"], check=True, capture_output=True,
                                       text=True).stdout.strip()

@@ -41,13 +41,15 @@ class HostVisitor(Simulated):
     def __init__(self, stack, number):
         super().__init__(stack, number)
         self.refusals = collections.Counter()
+        self.refused_at = []  # (sent, answered, what) on the monotonic clock
 
     def post(self, path, fields):
+        sent = time.monotonic()
         response = super().post(path, fields)
-        if response is None:
-            self.refusals["no answer"] += 1
-        elif response.status_code != 303:
-            self.refusals[response.status_code] += 1
+        what = "no answer" if response is None else response.status_code
+        if what != 303:
+            self.refusals[what] += 1
+            self.refused_at.append((sent, time.monotonic(), what))
         return response
 
 
@@ -70,23 +72,37 @@ def verify_on_every_host(stack, simulated, everyone):
         assert not [title for title in titles if title.startswith(tuple(others))], (host, titles)
 
 
-def storm(stack, rng, stop):
+def storm(stack, rng, stop, windows):
     """KILLS kills of random hosts (now and then two at once), each
     restarted at once; the database restarted POSTGRES_RESTARTS times
-    along the way when there is one. Returns the number of kills."""
+    along the way when there is one. Appends to `windows` each (start, end)
+    during which a host or the database was down; returns the number of
+    kills."""
     restarts = {KILLS * (n + 1) // (POSTGRES_RESTARTS + 1) for n in range(POSTGRES_RESTARTS)}
     kills = 0
     while kills < KILLS and not stop.is_set():
         time.sleep(rng.uniform(0.005, 0.05))
         victims = rng.sample(range(stack.count), 2 if rng.random() < 0.2 and KILLS - kills > 1 else 1)
+        down = time.monotonic()
         for host in victims:
             stack.kill_backend(host)
         for host in victims:
             stack.restart_backend(host)
+        windows.append((down, time.monotonic()))
         before, kills = kills, kills + len(victims)
         if stack.postgres is not None and any(before < at <= kills for at in restarts):
+            down = time.monotonic()
             stack.postgres.restart_immediate()
+            windows.append((down, time.monotonic()))
     return kills
+
+
+def outside(windows, refused_at, slack=0.5):
+    """The refusals that came when no host and no database was down: sent
+    after a window ended, or answered before the next began (`slack`
+    seconds either side, for an answer on its way)."""
+    return [(sent, answered, what) for sent, answered, what in refused_at
+            if not any(start - slack <= answered and sent <= end + slack for start, end in windows)]
 
 
 def test_acknowledged_changes_survive_killed_hosts(hosts):
@@ -95,12 +111,18 @@ def test_acknowledged_changes_survive_killed_hosts(hosts):
     visitors = [HostVisitor(hosts, number) for number in range(VISITORS)]
     for simulated in visitors:
         simulated.setup()
-    kills, errors, threads = posting_while(visitors, rng, lambda stop: storm(hosts, rng, stop))
+    windows = []
+    kills, errors, threads = posting_while(visitors, rng, lambda stop: storm(hosts, rng, stop, windows))
     assert errors == []
     assert not [t for t in threads if t.is_alive()], "a visitor hung"
     refusals = sum((s.refusals for s in visitors), collections.Counter())
     assert set(refusals) <= NOT_ACKNOWLEDGED, (
         f"changes refused for another reason than a host down: {refusals}\n{hosts.logged_errors()}")
+    refused_at = sorted(answer for s in visitors for answer in s.refused_at)
+    down = sum(end - start for start, end in windows)
+    print(f"{len(refused_at)} changes not acknowledged, all while a host or the database was down "
+          f"({len(windows)} windows, {down:.1f} s of {time.monotonic() - began:.1f} s)")
+    assert outside(windows, refused_at) == [], "refused while every host and the database were up"
     acknowledged = sum(s.acknowledged for s in visitors)
     assert kills == KILLS
     assert acknowledged > KILLS, "the storm must interleave with real changes"

@@ -153,9 +153,9 @@ class Machines(Stack):
                           for host in self.HOSTS)
         keepalive = re.search(r"keepalive \d+;", upstream).group(0)
         conf = conf.replace(upstream, "upstream checklists_backend {\n" + servers + f"        {keepalive}\n    }}")
-        next_upstream = code_span(MULTI_HOST, r"^fastcgi_next_upstream ")
+        location = [code_span(MULTI_HOST, r"^fastcgi_next_upstream "), code_span(MULTI_HOST, r"^fastcgi_read_timeout ")]
         assert "fastcgi_keep_conn on;" in conf
-        conf = conf.replace("fastcgi_keep_conn on;", f"fastcgi_keep_conn on;\n        {next_upstream}", 1)
+        conf = conf.replace("fastcgi_keep_conn on;", "\n        ".join(["fastcgi_keep_conn on;", *location]), 1)
         # For the test only: which host answered each request.
         conf = conf.replace("        access_log ", "        access_log logs/hosts.log hosts;\n        access_log ", 1)
         assert conf.count(shipped) == 1, shipped
