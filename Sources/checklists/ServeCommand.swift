@@ -1,8 +1,11 @@
 import ArgumentParser
 import ChecklistsWeb
 import FastCGI
+import FileSystem
 import Foundation
 import Logging
+import PostgresStore
+import Synchronization
 
 /// `checklists serve`: answers nginx's FastCGI requests until SIGTERM/SIGINT.
 struct ServeCommand: ParsableCommand {
@@ -99,16 +102,48 @@ struct ServeCommand: ParsableCommand {
     let origin = publicOrigin.flatMap(PublicOrigin.init)  // checked in validate()
     let allowedPeers = try Self.allowList(
       listen: listen, allowFrom: allowFrom, environment: ProcessInfo.processInfo.environment)
-    let application: Application
+    if case .postgres(let uri) = store, StoreLocation.holdsPassword(uri) {
+      logger.warning(
+        "the --store URI holds a password, which any user of this machine can read in the process list: put it in a passfile (PGPASSFILE, README's \"Several hosts on PostgreSQL\")"
+      )
+    }
+    var configuration: ApplicationConfiguration
+    let documents: any DocumentStore
     do {
-      application = try Application(
-        configuration: ApplicationConfiguration(
-          dataDirectory: data,
-          documents: try store.documents(dataDirectory: data, logger: logger),
-          templatesDirectory: templates, publicDirectory: `public`,
-          cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
-          publicOrigin: origin),
-        logger: logger)
+      documents = try store.documents(dataDirectory: data, logger: logger)
+      configuration = ApplicationConfiguration(
+        dataDirectory: data, documents: documents,
+        templatesDirectory: templates, publicDirectory: `public`,
+        cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
+        publicOrigin: origin)
+    } catch {
+      logger.critical("cannot start: \(error)")
+      throw ExitCode.failure
+    }
+    if let database = documents as? PostgresDocuments {
+      configuration.isReady = { database.isReady() }
+    }
+    let handler: @Sendable (Request) -> Response
+    let prepareThread: @Sendable () -> Void
+    do {
+      let application = try Application(configuration: configuration, logger: logger)
+      handler = application.respond(to:)
+      prepareThread = application.prepareWorkerThread
+    } catch  where Self.waitsForDocuments(error) {
+      // Listen anyway: a host and its database may start in any order.
+      let starting: StartingAnswer
+      do {
+        starting = try StartingAnswer(templatesDirectory: templates, publicDirectory: `public`)
+      } catch {
+        logger.critical("cannot start: \(error)")
+        throw ExitCode.failure
+      }
+      logger.warning("starting without the documents (\(error)): 503 until they can be reached")
+      let late = LateApplication()
+      handler = { request in late.application?.respond(to: request) ?? starting.respond(to: request)
+      }
+      prepareThread = { try? documents.prepareThread() }
+      late.start(configuration: configuration, logger: logger)
     } catch {
       logger.critical("cannot start: \(error)")
       throw ExitCode.failure
@@ -117,15 +152,15 @@ struct ServeCommand: ParsableCommand {
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody,
         // The import's upload, up to 1 MiB (nginx's location for it says the same).
-        largerBodies: application.largerBodies, allowedPeers: allowedPeers),
+        largerBodies: RouteTable.checklists.largerBodies, allowedPeers: allowedPeers),
       log: { level, message in
         switch level {
         case .warning: logger.warning("\(message)")
         case .error: logger.error("\(message)")
         }
       },
-      prepareThread: application.prepareWorkerThread,
-      handler: application.respond(to:)
+      prepareThread: prepareThread,
+      handler: handler
     )
     do {
       try server.listen()
@@ -146,6 +181,18 @@ struct ServeCommand: ParsableCommand {
       logger.info("signal \(signal): draining")
     }
     logger.info("stopped")
+  }
+
+  /// True when the application could not start only because its documents
+  /// cannot be reached now (a database down or starting up), which time
+  /// may mend; a refused login, a damaged secret or a broken template stop
+  /// the start.
+  static func waitsForDocuments(_ error: any Error) -> Bool {
+    switch error {
+    case ServerSecretError.file(let failure): failure.isUnavailable
+    case let failure as FileError: failure.isUnavailable
+    default: false
+    }
   }
 
   /// The peers allowed to connect: `--allow-from`'s, or else libfcgi's

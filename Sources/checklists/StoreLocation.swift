@@ -29,6 +29,34 @@ enum StoreLocation: Equatable, ExpressibleByArgument, CustomStringConvertible {
     }
   }
 
+  /// True when `uri` carries a password (`user:password@…` or
+  /// `?password=`): the process list shows it to every user of the machine.
+  static func holdsPassword(_ uri: String) -> Bool {
+    redacted(uri) != uri
+  }
+
+  /// `uri` with any password replaced by `…`, fit for a message.
+  static func redacted(_ uri: String) -> String {
+    var text = uri
+    if let scheme = text.range(of: "://") {
+      let authorityEnd =
+        text[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? text.endIndex
+      let authority = scheme.upperBound..<authorityEnd
+      if let at = text[authority].lastIndex(of: "@"),
+        let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+      {
+        text.replaceSubrange(text.index(after: colon)..<at, with: "…")
+      }
+    }
+    if let query = text.firstIndex(of: "?") {
+      let parameters = text[text.index(after: query)...].split(
+        separator: "&", omittingEmptySubsequences: false
+      ).map { $0.hasPrefix("password=") ? "password=…" : String($0) }
+      text = text[...query] + parameters.joined(separator: "&")
+    }
+    return text
+  }
+
   static let help: ArgumentHelp =
     "Where documents are kept: files (in --data, the default) or a PostgreSQL URI (postgresql://…) that several hosts share."
 

@@ -59,6 +59,10 @@ def test_the_database_away_is_503_with_retry_after_and_nothing_is_lost(hosts):
             assert page.status_code == 503 and page.headers.get("Retry-After") == "2"
     finally:
         pg.psql(f"ALTER DATABASE {database(hosts)} WITH ALLOW_CONNECTIONS true")
+    # Each host tries again within its back-off (at most 2 s), as its
+    # /health tells.
+    for index in range(hosts.count):
+        hosts.wait_until(lambda: hosts.fastcgi(index, "GET", "/health")[0] == 200, f"host {index} ready")
     visitor.add_item(list_id, "after")
     page = visitor.get(f"/lists/{list_id}").text
     assert "kept" in page and "after" in page and "refused" not in page
