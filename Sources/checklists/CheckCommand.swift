@@ -45,9 +45,8 @@ struct CheckCommand: ParsableCommand {
     print(
       "\(report.pendingImports) imports waiting for their Confirm, \(report.expiredImports) expired "
         + "(harmless; prune --delete removes them)")
-    if store == .files {  // when each visitor was last seen is read from the files' times
-      print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
-    }
+    print(
+      idleSummary(VisitorActivity.visitors(dataDirectory: data, documents: documents), now: Date()))
     if !report.isClean { throw ExitCode(1) }
   }
 
