@@ -23,6 +23,10 @@ struct CheckCommand: ParsableCommand {
   @Option(name: .long, help: "Report visitors not seen for this many days (see `prune`).")
   var idleDays = 400
 
+  func validate() throws {
+    try store.validated()
+  }
+
   func run() throws {
     let documents = try store.documents(
       dataDirectory: data, logger: Logger(label: "checklists.check"))

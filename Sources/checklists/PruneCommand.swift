@@ -34,6 +34,7 @@ struct PruneCommand: ParsableCommand {
   var delete = false
 
   func validate() throws {
+    try store.validated()
     guard idleDays >= 1 else { throw ValidationError("--idle-days must be at least 1") }
   }
 

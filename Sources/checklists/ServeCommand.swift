@@ -69,6 +69,7 @@ struct ServeCommand: ParsableCommand {
   var publicOrigin: String?
 
   func validate() throws {
+    try store.validated()
     guard [socket != nil, port != nil, listen != nil].filter({ $0 }).count == 1 else {
       throw ValidationError("Give exactly one of --socket PATH, --port N or --listen ADDRESS:PORT.")
     }
@@ -123,31 +124,7 @@ struct ServeCommand: ParsableCommand {
     if let database = documents as? PostgresDocuments {
       configuration.isReady = { database.isReady() }
     }
-    let handler: @Sendable (Request) -> Response
-    let prepareThread: @Sendable () -> Void
-    do {
-      let application = try Application(configuration: configuration, logger: logger)
-      handler = application.respond(to:)
-      prepareThread = application.prepareWorkerThread
-    } catch  where Self.waitsForDocuments(error) {
-      // Listen anyway: a host and its database may start in any order.
-      let starting: StartingAnswer
-      do {
-        starting = try StartingAnswer(templatesDirectory: templates, publicDirectory: `public`)
-      } catch {
-        logger.critical("cannot start: \(error)")
-        throw ExitCode.failure
-      }
-      logger.warning("starting without the documents (\(error)): 503 until they can be reached")
-      let late = LateApplication()
-      handler = { request in late.application?.respond(to: request) ?? starting.respond(to: request)
-      }
-      prepareThread = { try? documents.prepareThread() }
-      late.start(configuration: configuration, logger: logger)
-    } catch {
-      logger.critical("cannot start: \(error)")
-      throw ExitCode.failure
-    }
+    let (handler, prepareThread) = try Self.application(configuration, logger: logger)
     let server = Server(
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody,
@@ -181,6 +158,40 @@ struct ServeCommand: ParsableCommand {
       logger.info("signal \(signal): draining")
     }
     logger.info("stopped")
+  }
+
+  /// The application's request handler and thread preparation; when its
+  /// documents cannot be reached yet, `StartingAnswer`'s `503`s until
+  /// `LateApplication` has started it (a host and its database may start
+  /// in any order).
+  static func application(_ configuration: ApplicationConfiguration, logger: Logger) throws
+    -> (handler: @Sendable (Request) -> Response, prepareThread: @Sendable () -> Void)
+  {
+    do {
+      let application = try Application(configuration: configuration, logger: logger)
+      return (application.respond(to:), application.prepareWorkerThread)
+    } catch  where waitsForDocuments(error) {
+      let starting: StartingAnswer
+      do {
+        starting = try StartingAnswer(
+          templatesDirectory: configuration.templatesDirectory,
+          publicDirectory: configuration.publicDirectory)
+      } catch {
+        logger.critical("cannot start: \(error)")
+        throw ExitCode.failure
+      }
+      logger.warning("starting without the documents (\(error)): 503 until they can be reached")
+      let late = LateApplication()
+      late.start(configuration: configuration, logger: logger)
+      let documents = configuration.documents
+      return (
+        { late.application?.respond(to: $0) ?? starting.respond(to: $0) },
+        { try? documents.prepareThread() }
+      )
+    } catch {
+      logger.critical("cannot start: \(error)")
+      throw ExitCode.failure
+    }
   }
 
   /// True when the application could not start only because its documents

@@ -11,14 +11,18 @@ enum StoreLocation: Equatable, ExpressibleByArgument, CustomStringConvertible {
   case files
   /// A libpq connection URI.
   case postgres(String)
+  /// Neither, kept with any password redacted: refused by `validated()`.
+  /// Refused in parsing instead, the argument parser's message would
+  /// repeat the value, password and all, on standard error (the log).
+  case unrecognized(String)
 
-  init?(argument: String) {
+  init(argument: String) {
     if argument == "files" {
       self = .files
     } else if argument.hasPrefix("postgresql://") || argument.hasPrefix("postgres://") {
       self = .postgres(argument)
     } else {
-      return nil
+      self = .unrecognized(Self.redacted(argument))
     }
   }
 
@@ -26,6 +30,14 @@ enum StoreLocation: Equatable, ExpressibleByArgument, CustomStringConvertible {
     switch self {
     case .files: "files"
     case .postgres: "postgresql"  // never the URI: it may hold a password
+    case .unrecognized(let text): text
+    }
+  }
+
+  /// Throws for an unrecognized `--store`, naming it without a password.
+  func validated() throws(ValidationError) {
+    if case .unrecognized(let text) = self {
+      throw ValidationError("--store takes files or a postgresql:// URI, not \"\(text)\".")
     }
   }
 
@@ -68,6 +80,9 @@ enum StoreLocation: Equatable, ExpressibleByArgument, CustomStringConvertible {
       return LocalDocuments()
     case .postgres(let uri):
       return try PostgresDocuments(conninfo: uri, root: dataDirectory, logger: logger)
+    case .unrecognized:
+      try validated()
+      return LocalDocuments()
     }
   }
 }
