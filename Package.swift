@@ -182,7 +182,7 @@ let package = Package(
       name: "checklistsTests",
       dependencies: [
         "checklists", "Storage", "Preferences", "FileSystem", "Support", "ChecklistsModel",
-        "TestSupport", .product(name: "Logging", package: "swift-log"),
+        "PostgresStore", "TestSupport", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // A child process for StorageTests' crash and concurrency tests.

@@ -26,6 +26,8 @@ package final class PostgresDocuments: DocumentStore {
   package let root: String
   private let logger: Logger
   private let schemaReady = LockedValue(false)
+  /// Whether the database answers; the gate of every new connection.
+  private let readiness: DatabaseReadiness
   /// Reads shared by threads asking at the same time (see `ReadRounds`),
   /// each kind sent on a connection of its own.
   private let directoryVersions: SharedRead<String, Data>
@@ -42,9 +44,40 @@ package final class PostgresDocuments: DocumentStore {
     while root.count > 1, root.hasSuffix("/") { root.removeLast() }
     self.root = root
     self.logger = logger
-    directoryVersions = SharedRead(conninfo)
-    identities = SharedRead(conninfo)
-    snapshots = SharedRead(conninfo)
+    readiness = DatabaseReadiness { transition in
+      switch transition {
+      case .down(let reason):
+        logger.warning(
+          "PostgreSQL: the database is not answering (\(reason)); requests get 503 and /health says not ready until it does, tried again every \(DatabaseReadiness.longestDelay) at most"
+        )
+      case .back(let duration, let refused):
+        logger.notice(
+          "PostgreSQL: the database answers again, after \(String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)) s (\(refused) operations refused meanwhile)"
+        )
+      }
+    }
+    directoryVersions = SharedRead(conninfo, readiness: readiness)
+    identities = SharedRead(conninfo, readiness: readiness)
+    snapshots = SharedRead(conninfo, readiness: readiness)
+  }
+
+  /// True while the database answers, as far as this host knows: a
+  /// connection of this thread that the server closed since its last use
+  /// (a restart, a shutdown) is made again first, and while the database
+  /// was found away this thread's old connection proves nothing, so it is
+  /// made again too; both through the gate, so at most once per back-off
+  /// step however often this is asked. What `/health` says; one `poll`
+  /// when all is well.
+  package func isReady() -> Bool {
+    guard let connection = try? PostgresConnection.current(conninfo, readiness: readiness) else {
+      return false
+    }
+    if readiness.isReady {
+      if !connection.closeIfClosedByServer() { return true }
+    } else if connection.transactionDepth == 0 {
+      connection.disconnect()
+    }
+    return (try? self.connection(for: root)) != nil
   }
 
   /// Connects on this thread and makes the tables unless they exist
@@ -368,7 +401,7 @@ package final class PostgresDocuments: DocumentStore {
           try connection.pipeline([(DocumentStatements.begin, []), take])
           break
         } catch let failure as PostgresFailure where failure.connectionLost && attempt == 1 {
-          logger.info("PostgreSQL: connecting again (\(failure.message))")
+          logger.debug("PostgreSQL: connecting again (\(failure.message))")
           connection = try self.connection(for: lockPath)
         } catch {
           _ = try? connection.run("ROLLBACK")
@@ -399,7 +432,7 @@ package final class PostgresDocuments: DocumentStore {
   /// store has made it yet.
   private func connection(for path: String) throws(FileError) -> PostgresConnection {
     let connection: PostgresConnection
-    do { connection = try PostgresConnection.current(conninfo) } catch {
+    do { connection = try PostgresConnection.current(conninfo, readiness: readiness) } catch {
       throw Self.fileError(error, path: path, doing: "connect")
     }
     if !schemaReady.withLock({ $0 }) && connection.transactionDepth == 0 {
@@ -412,7 +445,7 @@ package final class PostgresDocuments: DocumentStore {
     return connection
   }
 
-  private func execute(
+  func execute(
     _ statement: PreparedStatement, _ parameters: [any DataConvertible], path: String,
     doing what: String
   ) throws(FileError) -> [[Data?]] {
@@ -446,8 +479,8 @@ package final class PostgresDocuments: DocumentStore {
     let rounds = ReadRounds<Key, Value>()
     let connection: RoundConnection
 
-    init(_ conninfo: String) {
-      connection = RoundConnection(conninfo)
+    init(_ conninfo: String, readiness: DatabaseReadiness) {
+      connection = RoundConnection(conninfo, readiness: readiness)
     }
 
     /// `key`'s value (see `ReadRounds.value`), `read` given the keys of a
@@ -466,10 +499,12 @@ package final class PostgresDocuments: DocumentStore {
   /// each rarely, and a round cost the server ~200 µs of CPU.
   private final class RoundConnection: @unchecked Sendable {
     private let conninfo: String
+    private let readiness: DatabaseReadiness
     private var connection: PostgresConnection?
 
-    init(_ conninfo: String) {
+    init(_ conninfo: String, readiness: DatabaseReadiness) {
       self.conninfo = conninfo
+      self.readiness = readiness
     }
 
     /// Runs a read; one that finds the connection lost (the server
@@ -486,7 +521,7 @@ package final class PostgresDocuments: DocumentStore {
             return try connection.execute(statement, values)
           }
         }
-        let made = try PostgresConnection.unshared(conninfo)
+        let made = try PostgresConnection.unshared(conninfo, readiness: readiness)
         connection = made
         return try made.execute(statement, values)
       } catch {
@@ -500,9 +535,12 @@ package final class PostgresDocuments: DocumentStore {
   )
     -> FileError
   {
+    // A refused login is no outage: `serve` stops at start rather than
+    // wait for a password that will not change by itself.
     FileError(
       operation: "PostgreSQL \(what): \(failure.message)", path: path,
-      errno: failure.connectionLost ? .socketNotConnected : .ioError)
+      errno: failure.loginRefused
+        ? .permissionDenied : failure.connectionLost ? .socketNotConnected : .ioError)
   }
 
   /// A version (and size) as a file identity: the version where a file
@@ -534,14 +572,14 @@ package final class PostgresDocuments: DocumentStore {
 }
 
 /// A statement's parameter, sent as its binary value.
-private protocol DataConvertible {
+protocol DataConvertible {
   var data: Data { get }
 }
 
 extension String: DataConvertible {
-  fileprivate var data: Data { Data(utf8) }
+  var data: Data { Data(utf8) }
 }
 
 extension Data: DataConvertible {
-  fileprivate var data: Data { self }
+  var data: Data { self }
 }

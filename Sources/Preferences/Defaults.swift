@@ -180,7 +180,7 @@ package final class Defaults: @unchecked Sendable {
       return LoadedDomain(domain: version?.value ?? [:])
     } catch {
       if case .io(let failure) = error, failure.isUnavailable {
-        logger.error("preferences unreachable", metadata: ["error": "\(failure)"])
+        // Not logged: the store logs each outage once.
         return LoadedDomain(
           problem: Defaults.unreadableMessage, unavailable: .unavailable("\(failure)"))
       }

@@ -23,6 +23,10 @@ struct CheckCommand: ParsableCommand {
   @Option(name: .long, help: "Report visitors not seen for this many days (see `prune`).")
   var idleDays = 400
 
+  func validate() throws {
+    try store.validated()
+  }
+
   func run() throws {
     let documents = try store.documents(
       dataDirectory: data, logger: Logger(label: "checklists.check"))
@@ -45,9 +49,8 @@ struct CheckCommand: ParsableCommand {
     print(
       "\(report.pendingImports) imports waiting for their Confirm, \(report.expiredImports) expired "
         + "(harmless; prune --delete removes them)")
-    if store == .files {  // when each visitor was last seen is read from the files' times
-      print(idleSummary(VisitorActivity.visitors(dataDirectory: data), now: Date()))
-    }
+    print(
+      idleSummary(VisitorActivity.visitors(dataDirectory: data, documents: documents), now: Date()))
     if !report.isClean { throw ExitCode(1) }
   }
 

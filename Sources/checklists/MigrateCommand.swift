@@ -39,7 +39,7 @@ struct MigrateCommand: ParsableCommand {
     }
     for uri in [to, from].compactMap({ $0 }) {
       guard case .postgres = StoreLocation(argument: uri) else {
-        throw ValidationError("\(uri.prefix(16))…: not a postgresql:// URI.")
+        throw ValidationError("\(StoreLocation.redacted(uri)): not a postgresql:// URI.")
       }
     }
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `checklists prune`: lists, or with `--delete` removes, the data of
 /// visitors who have not been seen for a given number of days.
@@ -23,6 +24,9 @@ struct PruneCommand: ParsableCommand {
   @Option(name: .long, help: "The data directory (the one holding users/).")
   var data: String
 
+  @Option(help: StoreLocation.help)
+  var store: StoreLocation = .files
+
   @Option(name: .long, help: "Days without a visit or a change (at least 1).")
   var idleDays: Int
 
@@ -30,11 +34,15 @@ struct PruneCommand: ParsableCommand {
   var delete = false
 
   func validate() throws {
+    try store.validated()
     guard idleDays >= 1 else { throw ValidationError("--idle-days must be at least 1") }
   }
 
   func run() throws {
-    let report = VisitorActivity.prune(dataDirectory: data, idleDays: idleDays, dryRun: !delete)
+    let documents = try store.documents(
+      dataDirectory: data, logger: Logger(label: "checklists.prune"))
+    let report = VisitorActivity.prune(
+      dataDirectory: data, documents: documents, idleDays: idleDays, dryRun: !delete)
     let now = Date()
     for visitor in report.idle {
       print("\(visitor.directory)  idle \(visitor.idleDays(now: now)) days, \(visitor.bytes) bytes")

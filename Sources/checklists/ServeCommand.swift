@@ -1,8 +1,11 @@
 import ArgumentParser
 import ChecklistsWeb
 import FastCGI
+import FileSystem
 import Foundation
 import Logging
+import PostgresStore
+import Synchronization
 
 /// `checklists serve`: answers nginx's FastCGI requests until SIGTERM/SIGINT.
 struct ServeCommand: ParsableCommand {
@@ -66,6 +69,7 @@ struct ServeCommand: ParsableCommand {
   var publicOrigin: String?
 
   func validate() throws {
+    try store.validated()
     guard [socket != nil, port != nil, listen != nil].filter({ $0 }).count == 1 else {
       throw ValidationError("Give exactly one of --socket PATH, --port N or --listen ADDRESS:PORT.")
     }
@@ -99,33 +103,41 @@ struct ServeCommand: ParsableCommand {
     let origin = publicOrigin.flatMap(PublicOrigin.init)  // checked in validate()
     let allowedPeers = try Self.allowList(
       listen: listen, allowFrom: allowFrom, environment: ProcessInfo.processInfo.environment)
-    let application: Application
+    if case .postgres(let uri) = store, StoreLocation.holdsPassword(uri) {
+      logger.warning(
+        "the --store URI holds a password, which any user of this machine can read in the process list: put it in a passfile (PGPASSFILE, README's \"Several hosts on PostgreSQL\")"
+      )
+    }
+    var configuration: ApplicationConfiguration
+    let documents: any DocumentStore
     do {
-      application = try Application(
-        configuration: ApplicationConfiguration(
-          dataDirectory: data,
-          documents: try store.documents(dataDirectory: data, logger: logger),
-          templatesDirectory: templates, publicDirectory: `public`,
-          cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
-          publicOrigin: origin),
-        logger: logger)
+      documents = try store.documents(dataDirectory: data, logger: logger)
+      configuration = ApplicationConfiguration(
+        dataDirectory: data, documents: documents,
+        templatesDirectory: templates, publicDirectory: `public`,
+        cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
+        publicOrigin: origin)
     } catch {
       logger.critical("cannot start: \(error)")
       throw ExitCode.failure
     }
+    if let database = documents as? PostgresDocuments {
+      configuration.isReady = { database.isReady() }
+    }
+    let (handler, prepareThread) = try Self.application(configuration, logger: logger)
     let server = Server(
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody,
         // The import's upload, up to 1 MiB (nginx's location for it says the same).
-        largerBodies: application.largerBodies, allowedPeers: allowedPeers),
+        largerBodies: RouteTable.checklists.largerBodies, allowedPeers: allowedPeers),
       log: { level, message in
         switch level {
         case .warning: logger.warning("\(message)")
         case .error: logger.error("\(message)")
         }
       },
-      prepareThread: application.prepareWorkerThread,
-      handler: application.respond(to:)
+      prepareThread: prepareThread,
+      handler: handler
     )
     do {
       try server.listen()
@@ -146,6 +158,52 @@ struct ServeCommand: ParsableCommand {
       logger.info("signal \(signal): draining")
     }
     logger.info("stopped")
+  }
+
+  /// The application's request handler and thread preparation; when its
+  /// documents cannot be reached yet, `StartingAnswer`'s `503`s until
+  /// `LateApplication` has started it (a host and its database may start
+  /// in any order).
+  static func application(_ configuration: ApplicationConfiguration, logger: Logger) throws
+    -> (handler: @Sendable (Request) -> Response, prepareThread: @Sendable () -> Void)
+  {
+    do {
+      let application = try Application(configuration: configuration, logger: logger)
+      return (application.respond(to:), application.prepareWorkerThread)
+    } catch  where waitsForDocuments(error) {
+      let starting: StartingAnswer
+      do {
+        starting = try StartingAnswer(
+          templatesDirectory: configuration.templatesDirectory,
+          publicDirectory: configuration.publicDirectory)
+      } catch {
+        logger.critical("cannot start: \(error)")
+        throw ExitCode.failure
+      }
+      logger.warning("starting without the documents (\(error)): 503 until they can be reached")
+      let late = LateApplication()
+      late.start(configuration: configuration, logger: logger)
+      let documents = configuration.documents
+      return (
+        { late.application?.respond(to: $0) ?? starting.respond(to: $0) },
+        { try? documents.prepareThread() }
+      )
+    } catch {
+      logger.critical("cannot start: \(error)")
+      throw ExitCode.failure
+    }
+  }
+
+  /// True when the application could not start only because its documents
+  /// cannot be reached now (a database down or starting up), which time
+  /// may mend; a refused login, a damaged secret or a broken template stop
+  /// the start.
+  static func waitsForDocuments(_ error: any Error) -> Bool {
+    switch error {
+    case ServerSecretError.file(let failure): failure.isUnavailable
+    case let failure as FileError: failure.isUnavailable
+    default: false
+    }
   }
 
   /// The peers allowed to connect: `--allow-from`'s, or else libfcgi's

@@ -11,14 +11,18 @@ enum StoreLocation: Equatable, ExpressibleByArgument, CustomStringConvertible {
   case files
   /// A libpq connection URI.
   case postgres(String)
+  /// Neither, kept with any password redacted: refused by `validated()`.
+  /// Refused in parsing instead, the argument parser's message would
+  /// repeat the value, password and all, on standard error (the log).
+  case unrecognized(String)
 
-  init?(argument: String) {
+  init(argument: String) {
     if argument == "files" {
       self = .files
     } else if argument.hasPrefix("postgresql://") || argument.hasPrefix("postgres://") {
       self = .postgres(argument)
     } else {
-      return nil
+      self = .unrecognized(Self.redacted(argument))
     }
   }
 
@@ -26,7 +30,43 @@ enum StoreLocation: Equatable, ExpressibleByArgument, CustomStringConvertible {
     switch self {
     case .files: "files"
     case .postgres: "postgresql"  // never the URI: it may hold a password
+    case .unrecognized(let text): text
     }
+  }
+
+  /// Throws for an unrecognized `--store`, naming it without a password.
+  func validated() throws(ValidationError) {
+    if case .unrecognized(let text) = self {
+      throw ValidationError("--store takes files or a postgresql:// URI, not \"\(text)\".")
+    }
+  }
+
+  /// True when `uri` carries a password (`user:password@…` or
+  /// `?password=`): the process list shows it to every user of the machine.
+  static func holdsPassword(_ uri: String) -> Bool {
+    redacted(uri) != uri
+  }
+
+  /// `uri` with any password replaced by `…`, fit for a message.
+  static func redacted(_ uri: String) -> String {
+    var text = uri
+    if let scheme = text.range(of: "://") {
+      let authorityEnd =
+        text[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? text.endIndex
+      let authority = scheme.upperBound..<authorityEnd
+      if let at = text[authority].lastIndex(of: "@"),
+        let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+      {
+        text.replaceSubrange(text.index(after: colon)..<at, with: "…")
+      }
+    }
+    if let query = text.firstIndex(of: "?") {
+      let parameters = text[text.index(after: query)...].split(
+        separator: "&", omittingEmptySubsequences: false
+      ).map { $0.hasPrefix("password=") ? "password=…" : String($0) }
+      text = text[...query] + parameters.joined(separator: "&")
+    }
+    return text
   }
 
   static let help: ArgumentHelp =
@@ -40,6 +80,9 @@ enum StoreLocation: Equatable, ExpressibleByArgument, CustomStringConvertible {
       return LocalDocuments()
     case .postgres(let uri):
       return try PostgresDocuments(conninfo: uri, root: dataDirectory, logger: logger)
+    case .unrecognized:
+      try validated()
+      return LocalDocuments()
     }
   }
 }

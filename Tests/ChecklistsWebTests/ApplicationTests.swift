@@ -2,6 +2,8 @@ import ChecklistsWeb
 import FastCGI
 import Foundation
 import HTTPTypes
+import Logging
+import TestSupport
 import Testing
 
 /// Every route and rule of the product, through `Application.respond(to:)`.
@@ -304,5 +306,31 @@ import Testing
     let browser = try ApplicationHarness()
     let response = browser.get("/health")
     #expect(response.status == .ok && browser.text(response) == "ok\n")
+  }
+
+  /// A load balancer sends no one to a host whose database is away.
+  @Test func healthIsNotReadyWhileTheDocumentsCannotBeReached() throws {
+    let directory = TemporaryDirectory("checklists-app")
+    var configuration = ApplicationConfiguration(
+      dataDirectory: directory.path, templatesDirectory: BuiltTool.packageRoot + "/Templates",
+      publicDirectory: BuiltTool.packageRoot + "/Public", durable: false)
+    configuration.isReady = { false }
+    let application = try Application(configuration: configuration, logger: Logger(label: "test"))
+    let response = application.respond(to: Request(method: .get, path: "/health"))
+    #expect(response.status == .serviceUnavailable)
+    #expect(response.headerFields[.retryAfter] == "2")
+  }
+
+  /// Before the application could start (its database away), every page is
+  /// the unreachable store's `503` and `/health` is not ready.
+  @Test func theStartingAnswerIs503UntilTheApplicationStarts() throws {
+    let starting = try StartingAnswer(
+      templatesDirectory: BuiltTool.packageRoot + "/Templates",
+      publicDirectory: BuiltTool.packageRoot + "/Public")
+    for path in ["/health", "/lists", "/lists/1", "/settings"] {
+      let response = starting.respond(to: Request(method: .get, path: path))
+      #expect(response.status == .serviceUnavailable, "\(path)")
+      #expect(response.headerFields[.retryAfter] == "2", "\(path)")
+    }
   }
 }

@@ -17,8 +17,9 @@ import Testing
   static let answers: [Response] = [
     .html([]), .plainText([]), .page([], etag: ETag(body: [])), .notModified(ETag(body: [])),
     .redirect(to: "/lists"),
-    HealthPage.respond(to: Request(method: .get, path: HealthPage.path)),
-    HealthPage.respond(to: Request(method: .post, path: HealthPage.path)),
+    HealthPage.respond(to: Request(method: .get, path: HealthPage.path), ready: { true }),
+    HealthPage.respond(to: Request(method: .get, path: HealthPage.path), ready: { false }),
+    HealthPage.respond(to: Request(method: .post, path: HealthPage.path), ready: { true }),
   ]
 
   @Test func everyStatusHasItsStandardPhrase() {

@@ -59,6 +59,10 @@ def test_the_database_away_is_503_with_retry_after_and_nothing_is_lost(hosts):
             assert page.status_code == 503 and page.headers.get("Retry-After") == "2"
     finally:
         pg.psql(f"ALTER DATABASE {database(hosts)} WITH ALLOW_CONNECTIONS true")
+    # Each host tries again within its back-off (at most 2 s), as its
+    # /health tells.
+    for index in range(hosts.count):
+        hosts.wait_until(lambda: hosts.fastcgi(index, "GET", "/health")[0] == 200, f"host {index} ready")
     visitor.add_item(list_id, "after")
     page = visitor.get(f"/lists/{list_id}").text
     assert "kept" in page and "after" in page and "refused" not in page
@@ -126,3 +130,33 @@ def test_the_calendar_feed_is_dated_by_real_write_times(hosts):
     second = fetch(hosts, secret, **{"If-Modified-Since": first.headers["Last-Modified"]})
     assert second.status_code == 200 and b"Pharmacy" in second.content
     assert email.utils.parsedate_to_datetime(second.headers["Last-Modified"]) > modified
+
+
+def test_prune_on_postgresql_lists_then_removes_an_idle_visitor(hosts):
+    """`prune` worked on files only: on PostgreSQL it found no visitor."""
+    idle, recent = Visitor(hosts), Visitor(hosts)
+    idle.add_item(1, "forgotten")
+    recent.add_item(1, "kept")
+    name = database(hosts)
+    directory = hosts.postgres.psql(
+        "SELECT directory FROM documents WHERE name = 'Checklists.plist' AND "
+        "convert_from(bytes, 'UTF8') LIKE '%forgotten%'", name).strip()
+    assert directory.startswith("users/"), directory
+    hosts.postgres.psql(f"UPDATE documents SET written = now() - interval '500 days' "
+                        f"WHERE directory = '{directory}'", name)
+    hosts.postgres.psql(f"UPDATE directories SET active = NULL WHERE directory = '{directory}'", name)
+
+    def prune(*extra):
+        run = subprocess.run([str(hosts.binary), "prune", "--store", hosts.store, "--data", str(hosts.data),
+                              "--idle-days", "400", *extra], capture_output=True, text=True)
+        assert run.returncode == 0, run.stdout + run.stderr
+        return run.stdout
+
+    listed = prune()
+    assert f"{directory}  idle 500 days" in listed and "1 visitors idle" in listed and "dry run" in listed, listed
+    assert int(hosts.postgres.psql(f"SELECT count(*) FROM documents WHERE directory = '{directory}'", name)) > 0
+    removed = prune("--delete")
+    assert "1 visitors idle" in removed and ": removed" in removed, removed
+    assert int(hosts.postgres.psql(f"SELECT count(*) FROM documents WHERE directory = '{directory}'", name)) == 0
+    assert "kept" in recent.get("/lists/1").text
+    assert "forgotten" not in idle.get("/lists/1").text, "the idle visitor starts afresh"

@@ -1,8 +1,8 @@
 """The product behind nginx configured the way README.md's "Deploying behind a
-system nginx" section says: the repository's `map`, `limit_req_zone`,
-`limit_req_status`, `log_format`, `upstream` and `server` blocks,
-with the `fastcgi_param` lines of `location @backend` replaced by the
-system's stock `fastcgi_params`, on a non-default port, the backend on a
+system nginx" section says: what its step 3 names of the repository's
+`nginx.conf`, read from the README's own text (`readme_nginx.py`), with
+the `fastcgi_param` lines of `location @backend` replaced by the system's
+stock `fastcgi_params`, on a non-default port, the backend on a
 Unix socket. A headless Chromium makes a list and adds items to it.
 
 Debian 12's nginx package (1.22.1-9+deb12u11) ends its `fastcgi_params` with
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
+import readme_nginx
 from stack import Stack
 from test_browser import SCREENSHOTS, add_item, chromium, heading, profile, wait  # noqa: F401 (profile: fixture)
 from visitor import Visitor
@@ -77,15 +78,11 @@ def install_system_site(stack, extra_params=()):
     server = params.sub(lambda m: "".join(f"{m.group(1)}{line}\n" for line in lines), server + "\n", count=1)
     site = stack.dir / "sites-enabled" / "checklists"
     site.parent.mkdir()
-    directives = [re.search(rf"^[ \t]*{name} .*;$", rendered, re.M).group(0).strip()
-                  for name in ("limit_req_zone", "limit_req_status")]
-    # The access log's format, which hides the calendars' secrets (one
-    # directive over several lines, no `;` inside it).
-    log_format = re.search(r"^[ \t]*log_format checklists [^;]*;", rendered, re.M).group(0).strip()
-    site.write_text("\n\n".join([
-        block(rendered, "map $request_method"), *directives,
-        block(rendered, "map $request_uri"), block(rendered, "map $http_referer"), log_format,
-        block(rendered, "upstream checklists_backend"), server]))
+    # What README's step 3 says to copy, read from its own text.
+    original = block(rendered, "server").strip()
+    copy = readme_nginx.site(rendered)
+    assert original in copy, "README's step 3 no longer copies the server block"
+    site.write_text(copy.replace(original, server.strip()))
     (stack.dir / "nginx.conf").write_text(MAIN_CONF.format(user=user))
 
 

@@ -21,9 +21,27 @@ import Testing
       StoreLocation(argument: "postgresql:///checklists?host=/run/postgresql")
         == .postgres("postgresql:///checklists?host=/run/postgresql"))
     #expect(StoreLocation(argument: "postgres://u@db/c") == .postgres("postgres://u@db/c"))
-    #expect(StoreLocation(argument: "mysql://db/c") == nil)
-    #expect(StoreLocation(argument: "") == nil)
+    #expect(StoreLocation(argument: "mysql://db/c") == .unrecognized("mysql://db/c"))
+    #expect(StoreLocation(argument: "") == .unrecognized(""))
+    #expect(throws: ValidationError.self) {
+      try StoreLocation(argument: "mysql://db/c").validated()
+    }
+    #expect(throws: Never.self) { try StoreLocation(argument: "files").validated() }
     #expect("\(StoreLocation.postgres("postgresql://u:secret@db/c"))" == "postgresql")
+  }
+
+  /// A password in a mistyped `--store` is never repeated in a message,
+  /// and one in a good URI is noticed (`serve` warns of it).
+  @Test func aPasswordInTheStoreIsRedacted() {
+    #expect(
+      "\(StoreLocation(argument: "postgersql://u:secret@db/c"))" == "postgersql://u:…@db/c")
+    #expect(
+      StoreLocation.redacted("postgresql://db/c?user=u&password=secret&sslmode=verify-full")
+        == "postgresql://db/c?user=u&password=…&sslmode=verify-full")
+    #expect(StoreLocation.redacted("postgresql://u@db:5432/c") == "postgresql://u@db:5432/c")
+    #expect(StoreLocation.holdsPassword("postgresql://u:secret@db/c"))
+    #expect(StoreLocation.holdsPassword("postgresql:///c?host=/run&password=secret"))
+    #expect(!StoreLocation.holdsPassword("postgresql://u@db/c?sslmode=verify-full"))
   }
 
   @Test func anAddressOtherMachinesReachNeedsAnAllowList() throws {

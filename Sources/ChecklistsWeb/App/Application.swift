@@ -90,7 +90,9 @@ package final class Application: Sendable {
   /// HTTPS when nginx says so or the public origin is `https`.
   package func respond(to received: Request) -> Response {
     // The health page sets no cookie; answered first, it pays for no copy.
-    if received.path == HealthPage.path { return HealthPage.respond(to: received) }
+    if received.path == HealthPage.path {
+      return HealthPage.respond(to: received, ready: configuration.isReady)
+    }
     let request = configuration.publicOrigin?.asSentByBrowser(received) ?? received
     let now = Date()
     let memoKey = ResponseMemo.Key(request)
@@ -230,17 +232,18 @@ package final class Application: Sendable {
       case .noSuchItem: return .itemNotFound
       default: return .unprocessable(error.message, backHref: "/lists", backLabel: "All Lists")
       }
+    // An unreachable store logs each outage once, when it starts and ends
+    // (`DatabaseReadiness`), not once a request.
+    case StoreError.io(let error) where error.isUnavailable:
+      return .storeUnavailable
     case let error as StoreError:
       logger.error("store: \(error.detail) (\(route))")
       if case .unreadable = error { return .unreadableData }
       if case .busy = error { return .busy }
-      if case .io(let error) = error, error.isUnavailable { return .storeUnavailable }
       return .internalError
     case let error as FileError where error.isUnavailable:
-      logger.error("\(route): \(error)")
       return .storeUnavailable
-    case PreferencesError.unavailable(let message):
-      logger.error("\(route): \(message)")
+    case PreferencesError.unavailable:
       return .storeUnavailable
     default:
       logger.error("\(route): \(error)")
@@ -255,6 +258,8 @@ package final class Application: Sendable {
   @Sendable package func prepareWorkerThread() {
     do {
       try documents.prepareThread()
+    } catch  where error.isUnavailable {
+      // The store logs the outage once, not once a thread.
     } catch {
       logger.warning("a worker thread could not prepare its store: \(error)")
     }

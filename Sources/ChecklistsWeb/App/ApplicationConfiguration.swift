@@ -35,6 +35,9 @@ package struct ApplicationConfiguration: Sendable {
   /// makes every request HTTPS for the cookies (`Secure`, `__Host-`), as
   /// where TLS ends at a proxy before nginx.
   package var publicOrigin: PublicOrigin?
+  /// Whether the documents can be reached now, what `/health` tells a
+  /// load balancer: always for files; a database's readiness otherwise.
+  package var isReady: @Sendable () -> Bool = { true }
 
   package init(
     dataDirectory: String, documents: any DocumentStore = LocalDocuments(),

@@ -14,6 +14,10 @@ struct PostgresFailure: Error, Sendable {
   /// The connection is gone (or was never made): what failed may succeed
   /// on a new connection, which the thread's next operation makes.
   var connectionLost: Bool
+  /// The server answered but would not let this login in (a wrong or
+  /// missing password, no `pg_hba.conf` line, a certificate that does not
+  /// verify): a setting to fix, not an outage to wait out.
+  var loginRefused = false
 }
 
 /// A statement prepared once on each connection that runs it, by name.
@@ -34,21 +38,26 @@ final class PostgresConnection {
   /// - Throws: `PostgresFailure` (lost) when the server cannot be reached,
   ///   or when the connection was lost inside a transaction (whatever that
   ///   transaction did is gone: the next call outside it reconnects).
-  static func current(_ conninfo: String) throws(PostgresFailure) -> PostgresConnection {
+  static func current(_ conninfo: String, readiness: DatabaseReadiness? = nil)
+    throws(PostgresFailure) -> PostgresConnection
+  {
     let connections = ThreadConnections.current
     if let connection = connections.byConninfo[conninfo] {
       try connection.reconnectIfLost()
       return connection
     }
-    let connection = try unshared(conninfo)
+    let connection = try unshared(conninfo, readiness: readiness)
     connections.byConninfo[conninfo] = connection
     return connection
   }
 
   /// A connection of no thread's: its owner makes sure that one thread at
-  /// a time uses it. Made at once; made again by `reconnectIfLost`.
-  static func unshared(_ conninfo: String) throws(PostgresFailure) -> PostgresConnection {
-    let connection = PostgresConnection(conninfo: conninfo)
+  /// a time uses it. Made at once; made again by `reconnectIfLost`. Every
+  /// connect passes `readiness`, when given.
+  static func unshared(_ conninfo: String, readiness: DatabaseReadiness? = nil)
+    throws(PostgresFailure) -> PostgresConnection
+  {
+    let connection = PostgresConnection(conninfo: conninfo, readiness: readiness)
     try connection.connect()
     return connection
   }
@@ -71,11 +80,13 @@ final class PostgresConnection {
   private(set) var connects = 0
 
   private let conninfo: String
+  private let readiness: DatabaseReadiness?
   private var handle: OpaquePointer?
   private var prepared: Set<String> = []
 
-  private init(conninfo: String) {
+  private init(conninfo: String, readiness: DatabaseReadiness?) {
     self.conninfo = conninfo
+    self.readiness = readiness
   }
 
   deinit {
@@ -159,6 +170,13 @@ final class PostgresConnection {
     return true
   }
 
+  /// Closes the connection (outside a transaction); the next call
+  /// connects again.
+  func disconnect() {
+    guard transactionDepth == 0 else { return }
+    close()
+  }
+
   /// Prepares `statement` on this connection unless it was.
   private func prepare(_ statement: PreparedStatement) throws(PostgresFailure) {
     guard !prepared.contains(statement.name) else { return }
@@ -213,6 +231,11 @@ final class PostgresConnection {
   ]
 
   private func connect() throws(PostgresFailure) {
+    guard let readiness else { return try connectNow() }
+    try readiness.connecting { () throws(PostgresFailure) in try connectNow() }
+  }
+
+  private func connectNow() throws(PostgresFailure) {
     if let old = handle {
       PQfinish(old)
       handle = nil
@@ -230,11 +253,26 @@ final class PostgresConnection {
     guard let made else { throw lostFailure("out of memory") }
     guard PQstatus(made) == CONNECTION_OK else {
       let message = Self.message(PQerrorMessage(made))
+      let refused = PQconnectionNeedsPassword(made) == 1 || Self.refusesLogin(message)
       PQfinish(made)
-      throw lostFailure(message)
+      var failure = lostFailure(message)
+      failure.loginRefused = refused
+      throw failure
     }
     handle = made
     connects += 1
+  }
+
+  /// libpq tells a refused login only in words (no SQLSTATE before a
+  /// connection is made): the server's `28P01`/`28000` messages and
+  /// libpq's own for a certificate it cannot verify, in English, which the
+  /// server and the backend speak unless `lc_messages` says otherwise.
+  private static func refusesLogin(_ message: String) -> Bool {
+    [
+      "authentication failed", "no pg_hba.conf entry", "no password supplied",
+      "certificate verify failed", "does not match host name", "root certificate file",
+      "role \"",
+    ].contains { message.contains($0) }
   }
 
   // MARK: Results

@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import PostgresStore
 import Preferences
 import Storage
 
@@ -9,7 +10,9 @@ import Storage
 /// lock files' times set to the present (`VisitorDirectory.markActive`,
 /// `Defaults.markActive`). So a visitor who keeps coming back looks active
 /// even if they never change anything, and `checklists check` and `prune`
-/// can tell who has gone.
+/// can tell who has gone. In a database the same is told by each
+/// document's write time and the directory's `active` time
+/// (`PostgresDocuments.activity(ofDirectory:)`).
 package enum VisitorActivity {
   /// One visitor's directory and when it was last active.
   package struct Visitor: Sendable, Equatable {
@@ -28,18 +31,21 @@ package enum VisitorActivity {
 
   /// Every visitor directory under `dataDirectory/users`, in path order
   /// (what `DataCheck` reports as misplaced is left out).
-  package static func visitors(dataDirectory: String) -> [Visitor] {
-    directories(dataDirectory: dataDirectory).compactMap { visitor(at: $0.path) }
+  package static func visitors(
+    dataDirectory: String, documents: any DocumentStore = LocalDocuments()
+  ) -> [Visitor] {
+    directories(dataDirectory: dataDirectory, documents: documents).compactMap {
+      visitor(at: $0.path, documents: documents)
+    }
   }
 
-  /// The files' own times and sizes are read: `prune` works on files only.
-  private static let files = LocalDocuments()
-
-  private static func directories(dataDirectory: String) -> [VisitorDirectory] {
+  private static func directories(dataDirectory: String, documents: any DocumentStore)
+    -> [VisitorDirectory]
+  {
     let users = dataDirectory + "/users"
     var found: [VisitorDirectory] = []
-    for shard in files.entries(ofDirectory: users) where VisitorDirectory.isShard(shard) {
-      for key in files.entries(ofDirectory: "\(users)/\(shard)")
+    for shard in documents.entries(ofDirectory: users) where VisitorDirectory.isShard(shard) {
+      for key in documents.entries(ofDirectory: "\(users)/\(shard)")
       where VisitorDirectory.isKey(key, inShard: shard) {
         found.append(VisitorDirectory(dataDirectory: dataDirectory, key: key))
       }
@@ -51,11 +57,17 @@ package enum VisitorActivity {
   ///
   /// - Parameter ignoring: names of files whose times do not count (the
   ///   lock files `prune` itself had to create).
-  static func visitor(at path: String, ignoring: Set<String> = []) -> Visitor? {
+  static func visitor(
+    at path: String, documents: any DocumentStore = LocalDocuments(), ignoring: Set<String> = []
+  ) -> Visitor? {
+    if let database = documents as? PostgresDocuments {
+      guard let activity = try? database.activity(ofDirectory: path) else { return nil }
+      return Visitor(directory: path, lastActive: activity.lastActive, bytes: activity.bytes)
+    }
     guard let info = try? FileStatus.of(path), info.isDirectory else { return nil }
     var latest: FileStatus?
     var bytes: Int64 = 0
-    for name in files.entries(ofDirectory: path) where !ignoring.contains(name) {
+    for name in documents.entries(ofDirectory: path) where !ignoring.contains(name) {
       guard let file = try? FileStatus.of("\(path)/\(name)") else { continue }
       bytes += file.size
       if let current = latest,
@@ -113,14 +125,21 @@ package enum VisitorActivity {
   /// An owner is seen when any of their browsers is: a linked browser's
   /// daily renewal marks the owner's directory, which is the one it acts
   /// for, and notes its day in the owner's `Devices.plist`.
+  ///
+  /// In a database the same locks are taken (advisory ones, which the
+  /// backends take), and the directory's documents and row are deleted in
+  /// one statement under them instead of renamed and removed.
   package static func prune(
-    dataDirectory: String, idleDays: Int, dryRun: Bool, now: Date = Date()
+    dataDirectory: String, documents: any DocumentStore = LocalDocuments(), idleDays: Int,
+    dryRun: Bool, now: Date = Date()
   ) -> PruneReport {
     var report = PruneReport()
-    let calendars = CalendarAddresses(dataDirectory: dataDirectory)
-    let devices = DeviceStore(dataDirectory: dataDirectory)
-    for paths in directories(dataDirectory: dataDirectory) {
-      guard let candidate = visitor(at: paths.path), candidate.idleDays(now: now) >= idleDays
+    let database = documents as? PostgresDocuments
+    let calendars = CalendarAddresses(dataDirectory: dataDirectory, documents: documents)
+    let devices = DeviceStore(dataDirectory: dataDirectory, documents: documents)
+    for paths in directories(dataDirectory: dataDirectory, documents: documents) {
+      guard let candidate = visitor(at: paths.path, documents: documents),
+        candidate.idleDays(now: now) >= idleDays
       else { continue }
       guard !dryRun else {
         report.idle.append(candidate)
@@ -134,17 +153,21 @@ package enum VisitorActivity {
         [
           (paths.lockPath, VisitorDirectory.checklistsLockName),
           (preferencesLockPath, PreferencesFile.lockName),
-        ].filter { (try? FileIdentity.of($0.0)) == nil }.map(\.1))
+        ].filter { database == nil && (try? FileIdentity.of($0.0)) == nil }.map(\.1))
       do {
-        let moved = try FileLock.withLock(paths.lockPath) {
-          try FileLock.withLock(preferencesLockPath) { () -> Removed? in
-            guard let again = visitor(at: directory, ignoring: created),
+        let moved = try documents.withLock(paths.lockPath) {
+          try documents.withLock(preferencesLockPath) { () -> Removed? in
+            guard let again = visitor(at: directory, documents: documents, ignoring: created),
               again.idleDays(now: now) >= idleDays
             else { return nil }
             let secret = try calendars.secret(of: paths)
             // An unreadable file lists nothing: its entries are swept below.
             let listed = try? devices.storedDevices(of: paths)
-            try FileNames.rename(directory, to: pruned)
+            if let database {
+              try database.removeDirectory(directory)
+            } else {
+              try FileNames.rename(directory, to: pruned)
+            }
             return Removed(calendarSecret: secret, devices: listed)
           }
         }
@@ -158,7 +181,7 @@ package enum VisitorActivity {
         if let listed = moved.devices {
           report.failures += devices.removeEntries(listedIn: listed, owner: paths.key)
         }
-        try FileManager.default.removeItem(atPath: pruned)
+        if database == nil { try FileManager.default.removeItem(atPath: pruned) }
         report.idle.append(candidate)
       } catch {
         report.failures.append("\(directory): \(error)")
@@ -175,10 +198,12 @@ package enum VisitorActivity {
     report.failures += staleDevices.failures
     // A pruned owner's share links lead nowhere once their directory is
     // gone, so the sweep after the removals takes them too.
-    let staleShares = ShareLinks(dataDirectory: dataDirectory).removeStaleEntries(dryRun: dryRun)
+    let staleShares = ShareLinks(dataDirectory: dataDirectory, documents: documents)
+      .removeStaleEntries(dryRun: dryRun)
     report.staleShareEntries = staleShares.removed
     report.failures += staleShares.failures
-    let expired = removeExpiredImports(dataDirectory: dataDirectory, dryRun: dryRun, now: now)
+    let expired = removeExpiredImports(
+      dataDirectory: dataDirectory, documents: documents, dryRun: dryRun, now: now)
     report.expiredImports = expired.removed
     report.failures += expired.failures
     return report
@@ -187,20 +212,22 @@ package enum VisitorActivity {
   /// Removes every pending import past its hour, each under its owner's
   /// import lock after reading it again (an upload may have replaced it
   /// meanwhile), and returns their paths; with `dryRun` only lists them.
-  static func removeExpiredImports(dataDirectory: String, dryRun: Bool, now: Date) -> (
-    removed: [String], failures: [String]
-  ) {
-    let imports = PendingImports()
+  static func removeExpiredImports(
+    dataDirectory: String, documents: any DocumentStore = LocalDocuments(), dryRun: Bool,
+    now: Date
+  ) -> (removed: [String], failures: [String]) {
+    let imports = PendingImports(documents: documents)
     var removed: [String] = []
     var failures: [String] = []
     // Read without the store's cache, which would set an unreadable file
     // aside: that is `check --repair`'s to do, and a dry run writes nothing.
     func isExpired(_ path: String) -> Bool {
-      guard let data = try? AtomicFile.read(path), let pending = try? PendingImports.decode(data)
+      guard let data = try? documents.read(path) ?? nil,
+        let pending = try? PendingImports.decode(data)
       else { return false }
       return pending.isExpired(at: now)
     }
-    for owner in directories(dataDirectory: dataDirectory) {
+    for owner in directories(dataDirectory: dataDirectory, documents: documents) {
       let path = PendingImports.path(of: owner)
       guard isExpired(path) else { continue }
       guard !dryRun else {
@@ -208,7 +235,8 @@ package enum VisitorActivity {
         continue
       }
       do {
-        let gone = try FileLock.withLock(PendingImports.lockPath(of: owner)) { () throws -> Bool in
+        let gone = try documents.withLock(PendingImports.lockPath(of: owner)) {
+          () throws -> Bool in
           guard isExpired(path) else { return false }
           try imports.remove(of: owner)
           return true
