@@ -20,7 +20,9 @@ def name_value(name: bytes, value: bytes) -> bytes:
 
 def request(address, method, uri, body=b"", headers=None):
     """Sends one request to `address`, a Unix socket's path or a
-    ("127.0.0.1", port) pair; returns (status, headers dict, body bytes)."""
+    ("127.0.0.1", port) pair; returns (status, headers dict, body bytes).
+    Raises ConnectionError when the connection closes before the request's
+    end."""
     params = {
         "REQUEST_METHOD": method, "REQUEST_URI": uri, "DOCUMENT_URI": uri.split("?")[0],
         "QUERY_STRING": uri.split("?", 1)[1] if "?" in uri else "",
@@ -46,12 +48,12 @@ def request(address, method, uri, body=b"", headers=None):
         connection.sendall(message)
         output = b""
         buffer = b""
+        ended = False
         while True:
             chunk = connection.recv(65536)
             if not chunk:
                 break
             buffer += chunk
-            ended = False
             while len(buffer) >= 8:
                 _, kind, _, length, padding = struct.unpack("!BBHHBx", buffer[:8])
                 if len(buffer) < 8 + length + padding:
@@ -64,6 +66,10 @@ def request(address, method, uri, body=b"", headers=None):
                     ended = True
             if ended:
                 break
+    if not ended:
+        # A connection closed before the request ended is no answer, never a 200.
+        raise ConnectionError(f"{address} closed the connection without ending the request "
+                              f"({len(output)} bytes of output)")
     head, _, payload = output.partition(b"\r\n\r\n")
     response_headers = {}
     for line in head.decode("latin-1").split("\r\n"):

@@ -43,6 +43,22 @@ class CertificateAuthority:
                       "-extfile", extensions)
         self.server_key.chmod(0o644)  # read by nginx's workers under root too; a throwaway key
 
+    def issue(self, name: str) -> tuple[Path, Path]:
+        """A certificate for the DNS name `name` signed by this authority, and
+        its key (mode 0600): a server on another machine, such as a database."""
+        key, certificate = self.dir / f"{name}.key", self.dir / f"{name}.pem"
+        request, extensions = self.dir / f"{name}.csr", self.dir / f"{name}.ext"
+        self._openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                      "-keyout", key, "-out", request, "-subj", f"/CN={name}")
+        extensions.write_text("basicConstraints=critical,CA:FALSE\n"
+                              "keyUsage=critical,digitalSignature\n"
+                              "extendedKeyUsage=serverAuth\n"
+                              f"subjectAltName=DNS:{name}\n")
+        self._openssl("x509", "-req", "-in", request, "-CA", self.certificate_path, "-CAkey", self.dir / "ca.key",
+                      "-CAcreateserial", "-out", certificate, "-days", "2", "-extfile", extensions)
+        key.chmod(0o600)
+        return certificate, key
+
     def browser_home(self) -> Path:
         """A home folder whose NSS database (where Chromium on Linux looks
         for the user's certificates) trusts this authority for websites."""
