@@ -138,9 +138,15 @@ def secure_uri(cluster, authority):
             f"?sslmode=verify-full&sslrootcert={authority}")
 
 
-def test_a_password_from_a_passfile_over_verified_tls(secure_cluster, certificate_authority, hosts, tmp_path):
+@pytest.mark.parametrize("given", ["PGPASSFILE", "passfile in the URI"])
+def test_a_password_from_a_passfile_over_verified_tls(secure_cluster, certificate_authority, hosts, tmp_path,
+                                                      given):
     uri = secure_uri(secure_cluster, certificate_authority.certificate_path)
-    host = hosts(uri, {"PGPASSFILE": str(passfile(tmp_path, secure_cluster, PASSWORD))})
+    path = passfile(tmp_path, secure_cluster, PASSWORD)
+    if given == "PGPASSFILE":
+        host = hosts(uri, {"PGPASSFILE": str(path)})
+    else:  # libpq's own parameter, passed through as the URI's others are
+        host = hosts(f"{uri}&passfile={path}", {"PGPASSFILE": str(tmp_path / "missing")})
     assert host.listening(), host.text()
     assert host.get("/health")[0] == 200, host.text()
     assert host.get("/lists")[0] == 200, host.text()
