@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 
@@ -58,7 +59,7 @@ package struct CalendarAddresses: Sendable {
 
   /// The visitor's current secret, nil when they have none (or its file
   /// is not one: then they have no working address, and may create one).
-  package func secret(of visitor: VisitorDirectory) throws(FileError) -> CalendarSecret? {
+  package func secret(of visitor: VisitorDirectory) throws(DocumentError) -> CalendarSecret? {
     guard let data = try documents.read(Self.secretPath(of: visitor)) else { return nil }
     return DigestIndex.line(data).flatMap { CalendarSecret(text: $0) }
   }
@@ -68,7 +69,7 @@ package struct CalendarAddresses: Sendable {
   /// whose index entry outlived a crash. The index is looked up by the
   /// token's digest; the visitor's secret is then compared with it in
   /// constant time.
-  package func visitor(presenting presented: String) throws(FileError) -> VisitorDirectory? {
+  package func visitor(presenting presented: String) throws(DocumentError) -> VisitorDirectory? {
     guard CalendarSecret.isWellFormed(presented.utf8) else { return nil }
     guard let key = try index.owner(ofDigest: CalendarSecret.digest(of: presented)) else {
       return nil
@@ -128,7 +129,7 @@ package struct CalendarAddresses: Sendable {
   /// Removes the index entry of `secret` when it leads to the visitor
   /// `key`: what `prune` does once it has removed that visitor's
   /// directory (it read the secret under their lock before).
-  package func removeEntry(of secret: CalendarSecret, leadingTo key: String) throws(FileError) {
+  package func removeEntry(of secret: CalendarSecret, leadingTo key: String) throws(DocumentError) {
     try removeEntry(digest: secret.digest, ifLeadingTo: key)
   }
 
@@ -150,7 +151,7 @@ package struct CalendarAddresses: Sendable {
   /// Removes an index entry when it names `key` (an entry is never
   /// another visitor's, short of a SHA-256 collision, but a check costs
   /// nothing).
-  private func removeEntry(digest: String, ifLeadingTo key: String) throws(FileError) {
+  private func removeEntry(digest: String, ifLeadingTo key: String) throws(DocumentError) {
     try index.remove(digest: digest, ifLeadingTo: key)
   }
 

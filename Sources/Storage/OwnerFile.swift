@@ -1,4 +1,4 @@
-import FileSystem
+import Documents
 import Foundation
 import Logging
 import Support
@@ -48,8 +48,11 @@ enum OwnerFile {
           "unreadable \(what) file set aside",
           metadata: ["path": "\(path)", "keptAs": "\(keptAs)", "reason": "\(reason)"])
         return nil
-      case .leftInPlace(let path, _), .unsettled(let path):
-        throw .io(FileError(operation: "load", path: path, errno: .ioError))
+      case .leftInPlace(let path, let reason):
+        throw .io(
+          DocumentError(operation: "load", path: path, reason: .failed, detail: "\(reason)"))
+      case .unsettled(let path):
+        throw .io(DocumentError.unsettled(path))
       }
     }
   }

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Documents
 import FastCGI
 import FileSystem
 import Foundation
@@ -236,7 +237,7 @@ package final class Application: Sendable {
       if case .busy = error { return .busy }
       if case .io(let error) = error, error.isUnavailable { return .storeUnavailable }
       return .internalError
-    case let error as FileError where error.isUnavailable:
+    case let error as DocumentError where error.isUnavailable:
       logger.error("\(route): \(error)")
       return .storeUnavailable
     case PreferencesError.unavailable(let message):

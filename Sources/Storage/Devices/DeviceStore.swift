@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -372,7 +373,7 @@ package final class DeviceStore: Sendable {
           metadata: ["path": "\(path)", "reason": "\(reason)"])
         throw Unreadable(path: path, reason: "\(reason)")
       case .unsettled(let path):
-        throw StoreError.io(FileError(operation: "load", path: path, errno: .ioError))
+        throw StoreError.io(DocumentError.unsettled(path))
       }
     }
   }
