@@ -52,14 +52,20 @@ let package = Package(
     // Small shared pieces: hex, the LRU cache, the lock box, the binary plist check.
     .target(name: "Support"),
 
-    // Files: every system call on a file (Internals/Syscalls.swift), atomic durable
-    // writes, locks, identities and snapshots, the decoded-file cache.
+    // The storage seam: the DocumentStore protocol every engine implements, its plain types
+    // (DocumentError, DocumentVersion, DocumentSnapshot, DocumentLock), the one cache of
+    // decoded documents (VersionedFile) and MemoryDocuments, the engine in memory.
+    .target(name: "Documents", dependencies: ["Support"]),
+    .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
+
+    // Files, the default engine behind the seam (LocalDocuments): every system call on a file
+    // (Internals/Syscalls.swift), atomic durable writes, flock, identities and snapshots.
     // CFileSystem: the Linux calls glibc declares only under _GNU_SOURCE (renameat2, leases).
     .target(name: "CFileSystem"),
     .target(
       name: "FileSystem",
       dependencies: [
-        "CFileSystem", "Support", .product(name: "SystemPackage", package: "swift-system"),
+        "CFileSystem", "Documents", .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),
 
@@ -73,22 +79,25 @@ let package = Package(
     .target(
       name: "PostgresStore",
       dependencies: [
-        "CLibPQ", "FileSystem", "Support", .product(name: "Logging", package: "swift-log"),
+        "CLibPQ", "Documents", "Support", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(
       name: "PostgresStoreTests",
       dependencies: [
-        "PostgresStore", "FileSystem", "Support", "TestSupport", "Storage", "ChecklistsModel",
+        "PostgresStore", "Documents", "FileSystem", "Support", "TestSupport", "Storage",
+        "ChecklistsModel",
         "Preferences", .product(name: "Logging", package: "swift-log"),
       ]
     ),
 
-    // The checklists files: the store, its file format, the visitor directories.
+    // The checklists files: the store, its file format, the visitor directories. The seam's
+    // types come from Documents; FileSystem gives the default engine (LocalDocuments) and the
+    // clean-up of an index's leftover temporary files.
     .target(
       name: "Storage",
       dependencies: [
-        "ChecklistsModel", "FileSystem", "Support",
+        "ChecklistsModel", "Documents", "FileSystem", "Support",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -99,6 +108,7 @@ let package = Package(
       name: "ChecklistsWeb",
       dependencies: [
         "FastCGI",
+        "Documents",
         "FileSystem",
         "Support",
         "Storage",
@@ -139,6 +149,7 @@ let package = Package(
       name: "checklists",
       dependencies: [
         "FastCGI",
+        "Documents",
         "FileSystem",
         "PostgresStore",
         "Support",
@@ -166,14 +177,14 @@ let package = Package(
     .testTarget(
       name: "FileSystemTests",
       dependencies: [
-        "FileSystem", "Support", "TestSupport",
+        "FileSystem", "Documents", "Support", "TestSupport",
         .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),
     .testTarget(
       name: "StorageTests",
       dependencies: [
-        "Storage", "FileSystem", "ChecklistsModel", "TestSupport",
+        "Storage", "Documents", "FileSystem", "ChecklistsModel", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -181,8 +192,9 @@ let package = Package(
     .testTarget(
       name: "checklistsTests",
       dependencies: [
-        "checklists", "Storage", "Preferences", "FileSystem", "Support", "ChecklistsModel",
-        "PostgresStore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        "checklists", "Storage", "Preferences", "Documents", "FileSystem", "Support",
+        "ChecklistsModel", "PostgresStore", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // A child process for StorageTests' crash and concurrency tests.
@@ -198,7 +210,7 @@ let package = Package(
     .executableTarget(
       name: "bench-store",
       dependencies: [
-        "Storage", "FileSystem", "ChecklistsModel", "CBenchSupport",
+        "Storage", "Documents", "FileSystem", "ChecklistsModel", "CBenchSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Benchmarks/Store"
@@ -238,7 +250,7 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        "FileSystem", "Support", "TestSupport", "Interchange",
+        "Documents", "FileSystem", "Support", "TestSupport", "Interchange",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -249,14 +261,17 @@ let package = Package(
       path: "Benchmarks/Templates"
     ),
     // Preferences: UserDefaults semantics for web visitors (cookie, persistent, registration).
+    // The seam's types come from Documents; FileSystem gives the default engine only.
     .target(
       name: "Preferences",
-      dependencies: ["FileSystem", "Support", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "Documents", "FileSystem", "Support", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .testTarget(
       name: "PreferencesTests",
       dependencies: [
-        "Preferences", "FileSystem", "Support", "TestSupport",
+        "Preferences", "Documents", "FileSystem", "Support", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -268,7 +283,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "bench-preferences",
-      dependencies: ["Preferences", "FileSystem", .product(name: "Logging", package: "swift-log")],
+      dependencies: [
+        "Preferences", "Documents", "FileSystem", .product(name: "Logging", package: "swift-log"),
+      ],
       path: "Benchmarks/Preferences"
     ),
     // Fuzz targets for the parsers (scripts/fuzz builds it with -D FUZZING and libFuzzer;

@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import SystemPackage
 
@@ -198,15 +199,10 @@ package enum AtomicFile {
     }
   }
 
-  /// A path's directory ("." when it names none) and last component.
-  ///
-  /// By bytes, not with `NSString`'s path methods: those cost 8% of the
-  /// backend's CPU per durable toggle (`perf`), every change writes here.
+  /// A path's directory ("." when it names none) and last component: the
+  /// split every engine makes (`DocumentName`).
   package static func split(_ path: String) -> (directory: String, name: String) {
-    let bytes = path.utf8
-    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
-    let directory = slash == bytes.startIndex ? "/" : String(path[..<slash])
-    return (directory, String(path[path.index(after: slash)...]))
+    DocumentName.split(path)
   }
 
   /// Flushes a directory's entries (a rename or a new file in it) to disk.

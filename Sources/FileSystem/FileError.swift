@@ -15,11 +15,6 @@ package struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     self.errno = errno
   }
 
-  /// The engine could not be reached (a database connection was lost or
-  /// refused): the request may succeed when retried a little later, which
-  /// the web layer says with `503` and `Retry-After`.
-  package var isUnavailable: Bool { errno == .socketNotConnected }
-
   package var description: String {
     "\(operation) \(path): \(errno.description)"
   }

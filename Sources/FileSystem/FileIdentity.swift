@@ -12,18 +12,6 @@ package struct FileIdentity: Sendable, Hashable {
   package var modifiedSeconds: Int64
   package var modifiedNanoseconds: Int64
 
-  /// An identity given by another engine than the file system (a
-  /// database's version numbers).
-  package init(
-    device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64
-  ) {
-    self.device = device
-    self.inode = inode
-    self.size = size
-    self.modifiedSeconds = modifiedSeconds
-    self.modifiedNanoseconds = modifiedNanoseconds
-  }
-
   init(_ status: FileStatus) {
     device = status.device
     inode = status.inode

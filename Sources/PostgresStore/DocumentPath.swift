@@ -1,4 +1,4 @@
-import FileSystem
+import Documents
 
 /// Where a document of the data directory is kept in the database: its
 /// path relative to the data directory, split into the directory (the
@@ -15,13 +15,13 @@ struct DocumentPath: Hashable, Sendable {
 
   /// The part of `path` after `root/`, split at its last `/`.
   ///
-  /// - Throws: `FileError` (`EINVAL`) for a path outside `root`.
-  init(_ path: String, root: String) throws(FileError) {
+  /// - Throws: `DocumentError` (`.invalidPath`) for a path outside `root`.
+  init(_ path: String, root: String) throws(DocumentError) {
     let relative = try Self.relative(path, root: root)
     guard !relative.isEmpty else {
-      throw FileError(
-        operation: "PostgreSQL: the data directory is no document", path: path,
-        errno: .invalidArgument)
+      throw DocumentError(
+        operation: "PostgreSQL", path: path, reason: .invalidPath,
+        detail: "the data directory is no document")
     }
     if let slash = relative.lastIndex(of: "/") {
       directory = String(relative[..<slash])
@@ -33,13 +33,13 @@ struct DocumentPath: Hashable, Sendable {
   }
 
   /// `path` relative to `root`: "" for `root` itself.
-  static func relative(_ path: String, root: String) throws(FileError) -> String {
+  static func relative(_ path: String, root: String) throws(DocumentError) -> String {
     if path == root { return "" }
     let prefix = root + "/"
     guard path.hasPrefix(prefix), path.count > prefix.count else {
-      throw FileError(
-        operation: "PostgreSQL: a path outside the data directory \(root)", path: path,
-        errno: .invalidArgument)
+      throw DocumentError(
+        operation: "PostgreSQL", path: path, reason: .invalidPath,
+        detail: "a path outside the data directory \(root)")
     }
     return String(path.dropFirst(prefix.count))
   }

@@ -1,4 +1,4 @@
-import FileSystem
+import Documents
 import Foundation
 
 /// What `checklists prune` needs of the database that a file system tells
@@ -8,7 +8,7 @@ extension PostgresDocuments {
   /// When the owner of `directory` was last active (the latest write of a
   /// document in it, or `markActive`, whichever is later) and the bytes
   /// its documents hold; nil when it has neither.
-  package func activity(ofDirectory directory: String) throws(FileError) -> (
+  package func activity(ofDirectory directory: String) throws(DocumentError) -> (
     lastActive: Date, bytes: Int64
   )? {
     let relative = try DocumentPath.relative(directory, root: root)
@@ -22,7 +22,7 @@ extension PostgresDocuments {
   /// Removes every document in `directory` (and below) and the
   /// directory's row, in one statement: inside the owner's lock, a request
   /// that waited for it finds nothing, as after a visitor's first visit.
-  package func removeDirectory(_ directory: String) throws(FileError) {
+  package func removeDirectory(_ directory: String) throws(DocumentError) {
     let relative = try DocumentPath.relative(directory, root: root)
     _ = try execute(Self.removal, [relative], path: directory, doing: "remove directory")
   }

@@ -1,4 +1,4 @@
-import FileSystem
+import Documents
 import Foundation
 import Logging
 import Support
@@ -16,8 +16,8 @@ import Support
 /// autocommitted statement. `durable` is always so: the server's
 /// `synchronous_commit` decides, and it is on unless someone turned it off.
 ///
-/// Every failure is a `FileError`; one whose `isUnavailable` is true means
-/// the server could not be reached (the request may be retried).
+/// Every failure is a `DocumentError`; one whose `isUnavailable` is true
+/// means the server could not be reached (the request may be retried).
 package final class PostgresDocuments: DocumentStore {
   /// The libpq connection string or URI
   /// (`postgresql:///checklists?host=/run/postgresql`).
@@ -31,8 +31,8 @@ package final class PostgresDocuments: DocumentStore {
   /// Reads shared by threads asking at the same time (see `ReadRounds`),
   /// each kind sent on a connection of its own.
   private let directoryVersions: SharedRead<String, Data>
-  private let identities: SharedRead<DocumentPath, FileIdentity>
-  private let snapshots: SharedRead<DocumentPath, FileSnapshot>
+  private let identities: SharedRead<DocumentPath, DocumentVersion>
+  private let snapshots: SharedRead<DocumentPath, DocumentSnapshot>
 
   /// - Parameters:
   ///   - conninfo: a libpq connection string or URI. Nothing connects
@@ -83,14 +83,14 @@ package final class PostgresDocuments: DocumentStore {
   /// Connects on this thread and makes the tables unless they exist
   /// (what every operation does first); for a server that checks at
   /// startup that the database is there.
-  package func prepareSchema() throws(FileError) {
+  package func prepareSchema() throws(DocumentError) {
     _ = try connection(for: root)
   }
 
   /// Connects this thread (its one connection, with its prepared
   /// statements): with 128 threads connecting on their first requests
   /// instead, those requests waited up to 1.3 s on 2 cores under load.
-  package func prepareThread() throws(FileError) {
+  package func prepareThread() throws(DocumentError) {
     try prepareSchema()
   }
 
@@ -98,10 +98,10 @@ package final class PostgresDocuments: DocumentStore {
 
   /// Outside a lock, threads asking at the same time share one statement
   /// (`ReadRounds`); inside one, the thread's transaction reads its own.
-  package func identity(of path: String) throws(FileError) -> FileIdentity? {
+  package func identity(of path: String) throws(DocumentError) -> DocumentVersion? {
     let document = try DocumentPath(path, root: root)
     if try sharesReads(path) {
-      return try identities.value(for: document) { (wanted, connection) throws(FileError) in
+      return try identities.value(for: document) { (wanted, connection) throws(DocumentError) in
         try readMany(DocumentStatements.identities, wanted, on: connection) { row in
           Self.identity(version: row[2], size: Self.bigEndian(row[3]), written: row[4])
         }
@@ -115,15 +115,15 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   /// Shares reads with other threads as `identity(of:)` does.
-  package func snapshot(of path: String) throws(FileError) -> FileSnapshot? {
+  package func snapshot(of path: String) throws(DocumentError) -> DocumentSnapshot? {
     let document = try DocumentPath(path, root: root)
     if try sharesReads(path) {
-      return try snapshots.value(for: document) { (wanted, connection) throws(FileError) in
+      return try snapshots.value(for: document) { (wanted, connection) throws(DocumentError) in
         try readMany(DocumentStatements.snapshots, wanted, on: connection) { row in
           let bytes = row[2] ?? Data()
-          return FileSnapshot(
+          return DocumentSnapshot(
             contents: bytes,
-            identity: Self.identity(version: row[3], size: Int64(bytes.count), written: row[4]))
+            version: Self.identity(version: row[3], size: Int64(bytes.count), written: row[4]))
         }
       }
     }
@@ -132,13 +132,13 @@ package final class PostgresDocuments: DocumentStore {
       doing: "read")
     guard let row = rows.first, let bytes = row[0] else { return nil }
     let identity = Self.identity(version: row[1], size: Int64(bytes.count), written: row[2])
-    return FileSnapshot(contents: bytes, identity: identity)
+    return DocumentSnapshot(contents: bytes, version: identity)
   }
 
   /// True outside a lock on this thread: what it reads then may be read in
   /// another thread's statement. Inside one it must be read in its own
   /// transaction, which sees its own writes.
-  private func sharesReads(_ path: String) throws(FileError) -> Bool {
+  private func sharesReads(_ path: String) throws(DocumentError) -> Bool {
     try connection(for: path).transactionDepth == 0
   }
 
@@ -147,7 +147,7 @@ package final class PostgresDocuments: DocumentStore {
   private func readMany<Value>(
     _ statement: PreparedStatement, _ documents: [DocumentPath], on connection: RoundConnection,
     value: ([Data?]) -> Value
-  ) throws(FileError) -> [DocumentPath: Value] {
+  ) throws(DocumentError) -> [DocumentPath: Value] {
     let rows = try connection.execute(
       statement,
       [
@@ -169,24 +169,24 @@ package final class PostgresDocuments: DocumentStore {
 
   /// One statement, which returns the version it gave: no second read.
   @discardableResult
-  package func write(_ bytes: Data, to path: String, durable: Bool) throws(FileError)
-    -> FileIdentity
+  package func write(_ bytes: Data, to path: String, durable: Bool) throws(DocumentError)
+    -> DocumentVersion
   {
     let document = try DocumentPath(path, root: root)
     let rows = try execute(
       DocumentStatements.write, [document.directory, document.name, bytes], path: path,
       doing: "write")
     guard let row = rows.first else {
-      throw FileError(
-        operation: "PostgreSQL write: no version returned", path: path, errno: .ioError)
+      throw DocumentError(
+        operation: "PostgreSQL write", path: path, reason: .failed, detail: "no version returned")
     }
     return Self.identity(version: row[0], size: Int64(bytes.count), written: row[1])
   }
 
   /// As `write`: the database reuses space by itself.
   @discardableResult
-  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(FileError)
-    -> FileIdentity
+  package func replace(_ bytes: Data, at path: String, durable: Bool) throws(DocumentError)
+    -> DocumentVersion
   {
     try write(bytes, to: path, durable: durable)
   }
@@ -197,7 +197,7 @@ package final class PostgresDocuments: DocumentStore {
   /// begin and lock, read the version, write, commit). Inside a lock of
   /// this thread, a `withLock` body in its transaction.
   package func replace(
-    _ bytes: Data, at path: String, ifStill expected: FileIdentity, lockPath: String,
+    _ bytes: Data, at path: String, ifStill expected: DocumentVersion, lockPath: String,
     timeout: Duration, durable: Bool
   ) throws -> ConditionalReplace {
     let document = try DocumentPath(path, root: root)
@@ -212,8 +212,8 @@ package final class PostgresDocuments: DocumentStore {
     // replaced it. A connection the server closed is seen before sending.
     if connection.closeIfClosedByServer() { connection = try self.connection(for: lockPath) }
     let milliseconds = "\(max(1, Int(timeout / .milliseconds(1))))ms"
-    let expectedVersion = withUnsafeBytes(of: expected.inode.bigEndian) { Data($0) }
-    return try FileLock.admitting(lockPath) { () throws -> ConditionalReplace in
+    let expectedVersion = withUnsafeBytes(of: expected.number.bigEndian) { Data($0) }
+    return try DocumentLock.admitting(lockPath) { () throws -> ConditionalReplace in
       let rows: [[Data?]]
       do {
         rows = try connection.pipeline([
@@ -233,13 +233,13 @@ package final class PostgresDocuments: DocumentStore {
       }
       let current = row[2] ?? Data()
       return .replaced(
-        by: FileSnapshot(
+        by: DocumentSnapshot(
           contents: current,
-          identity: Self.identity(version: row[1], size: Int64(current.count), written: row[3])))
+          version: Self.identity(version: row[1], size: Int64(current.count), written: row[3])))
     }
   }
 
-  package func create(_ bytes: Data, at path: String, durable: Bool) throws(FileError) -> Bool {
+  package func create(_ bytes: Data, at path: String, durable: Bool) throws(DocumentError) -> Bool {
     let document = try DocumentPath(path, root: root)
     let rows = try execute(
       DocumentStatements.create, [document.directory, document.name, bytes], path: path,
@@ -247,7 +247,7 @@ package final class PostgresDocuments: DocumentStore {
     return !rows.isEmpty
   }
 
-  package func remove(_ path: String, durable: Bool) throws(FileError) {
+  package func remove(_ path: String, durable: Bool) throws(DocumentError) {
     let document = try DocumentPath(path, root: root)
     _ = try execute(
       DocumentStatements.remove, [document.directory, document.name], path: path,
@@ -255,27 +255,27 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   /// Nothing to make: a directory's row comes with its first document.
-  package func prepareDirectory(_ directory: String, durable: Bool) throws(FileError) {
+  package func prepareDirectory(_ directory: String, durable: Bool) throws(DocumentError) {
     _ = try DocumentPath.relative(directory, root: root)
   }
 
   /// Renames the document to `<name>.corrupt-<UTC time>` (with `-2`, `-3` …
-  /// when that is taken), as `CorruptFile.setAside` does with a file.
-  package func setAside(_ path: String, durable: Bool) throws(FileError) -> String {
+  /// when that is taken), as `LocalDocuments` does with a file (`AsideName`).
+  package func setAside(_ path: String, durable: Bool) throws(DocumentError) -> String {
     let document = try DocumentPath(path, root: root)
     let taken = Set(
       try execute(
         DocumentStatements.namesStarting, [document.directory, "\(document.name).corrupt-"],
         path: path, doing: "set aside"
       ).compactMap { $0[0].map { String(decoding: $0, as: UTF8.self) } })
-    let target = CorruptFile.asideName(for: document.name) { taken.contains($0) }
+    let target = AsideName.for(document.name) { taken.contains($0) }
     let moved = try execute(
       DocumentStatements.rename, [document.directory, document.name, target], path: path,
       doing: "set aside")
     guard !moved.isEmpty else {
-      throw FileError(
-        operation: "PostgreSQL set aside: no such document", path: path,
-        errno: .noSuchFileOrDirectory)
+      throw DocumentError(
+        operation: "PostgreSQL set aside", path: path, reason: .notFound,
+        detail: "no such document")
     }
     return String(path.dropLast(document.name.count)) + target
   }
@@ -298,12 +298,12 @@ package final class PostgresDocuments: DocumentStore {
   ///
   /// Outside a lock, threads asking at the same time share one statement
   /// (`ReadRounds`); inside one, the thread's transaction reads its own.
-  package func identity(ofDirectory directory: String) -> FileIdentity? {
+  package func identity(ofDirectory directory: String) -> DocumentVersion? {
     guard let relative = try? DocumentPath.relative(directory, root: root) else { return nil }
     let version: Data?
     if (try? sharesReads(directory)) == true {
       version = try? directoryVersions.value(for: relative) {
-        (directories, connection) throws(FileError) in
+        (directories, connection) throws(DocumentError) in
         try readDirectoryVersions(directories, on: connection)
       }
     } else {
@@ -318,7 +318,7 @@ package final class PostgresDocuments: DocumentStore {
 
   /// The directories' versions of one `ReadRounds` round, by relative path.
   private func readDirectoryVersions(_ directories: [String], on connection: RoundConnection)
-    throws(FileError) -> [String: Data]
+    throws(DocumentError) -> [String: Data]
   {
     let rows = try connection.execute(
       DocumentStatements.directoryVersions, [DocumentStatements.arrayLiteral(directories)],
@@ -332,7 +332,7 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   /// True when a document was ever stored in `directory` (it has a row).
-  package func directoryExists(_ directory: String) throws(FileError) -> Bool {
+  package func directoryExists(_ directory: String) throws(DocumentError) -> Bool {
     let relative = try DocumentPath.relative(directory, root: root)
     return try !execute(
       DocumentStatements.directoryVersion, [relative], path: directory, doing: "directory"
@@ -369,16 +369,16 @@ package final class PostgresDocuments: DocumentStore {
   /// its advisory lock in the outer transaction (under a savepoint, so
   /// that its timing out leaves the outer transaction usable).
   ///
-  /// - Throws: `FileLock.Busy` when `FileLock.maximumThreads` threads of
+  /// - Throws: `DocumentLock.Busy` when `DocumentLock.maximumThreads` threads of
   ///   this process already wait for or hold the lock (`.crowded`) or
-  ///   someone held it for `timeout` (`.timedOut`); `FileError` when the
+  ///   someone held it for `timeout` (`.timedOut`); `DocumentError` when the
   ///   server fails (the change is then not acknowledged); or what `body`
   ///   throws.
   package func withLock<T>(_ lockPath: String, timeout: Duration, _ body: () throws -> T) throws
     -> T
   {
     let lock = try DocumentPath(lockPath, root: root)
-    return try FileLock.admitting(lockPath) {
+    return try DocumentLock.admitting(lockPath) {
       let milliseconds = "\(max(1, Int(timeout / .milliseconds(1))))ms"
       let take = (DocumentStatements.lock, [Data(lock.relativePath.utf8), Data(milliseconds.utf8)])
       var connection = try connection(for: lockPath)
@@ -418,9 +418,9 @@ package final class PostgresDocuments: DocumentStore {
       connection.transactionDepth = 0
       let tag = try run("COMMIT", on: connection, path: lockPath, doing: "commit")
       guard tag == "COMMIT" else {
-        throw FileError(
-          operation: "PostgreSQL commit: a statement of the transaction failed, it was rolled back",
-          path: lockPath, errno: .ioError)
+        throw DocumentError(
+          operation: "PostgreSQL commit", path: lockPath, reason: .failed,
+          detail: "a statement of the transaction failed, it was rolled back")
       }
       return value
     }
@@ -430,15 +430,15 @@ package final class PostgresDocuments: DocumentStore {
 
   /// This thread's connection, the schema made first if no thread of this
   /// store has made it yet.
-  private func connection(for path: String) throws(FileError) -> PostgresConnection {
+  private func connection(for path: String) throws(DocumentError) -> PostgresConnection {
     let connection: PostgresConnection
     do { connection = try PostgresConnection.current(conninfo, readiness: readiness) } catch {
-      throw Self.fileError(error, path: path, doing: "connect")
+      throw Self.documentError(error, path: path, doing: "connect")
     }
     if !schemaReady.withLock({ $0 }) && connection.transactionDepth == 0 {
       do { try connection.run(DocumentStatements.schema) } catch {
         _ = try? connection.run("ROLLBACK")
-        throw Self.fileError(error, path: path, doing: "schema")
+        throw Self.documentError(error, path: path, doing: "schema")
       }
       schemaReady.withLock { $0 = true }
     }
@@ -448,10 +448,10 @@ package final class PostgresDocuments: DocumentStore {
   func execute(
     _ statement: PreparedStatement, _ parameters: [any DataConvertible], path: String,
     doing what: String
-  ) throws(FileError) -> [[Data?]] {
+  ) throws(DocumentError) -> [[Data?]] {
     let connection = try connection(for: path)
     do { return try connection.execute(statement, parameters.map(\.data)) } catch {
-      throw Self.fileError(error, path: path, doing: what)
+      throw Self.documentError(error, path: path, doing: what)
     }
   }
 
@@ -459,18 +459,18 @@ package final class PostgresDocuments: DocumentStore {
   private func run(
     _ sql: String, on connection: PostgresConnection, path: String, doing what: String
   )
-    throws(FileError) -> String
+    throws(DocumentError) -> String
   {
     do { return try connection.run(sql) } catch {
-      throw Self.fileError(error, path: path, doing: what)
+      throw Self.documentError(error, path: path, doing: what)
     }
   }
 
   /// `55P03` (lock_timeout) is the lock held by someone else all along.
   private func lockFailure(_ error: any Error, path: String) -> any Error {
     guard let failure = error as? PostgresFailure else { return error }
-    if failure.sqlState == "55P03" { return FileLock.Busy(path: path, reason: .timedOut) }
-    return Self.fileError(failure, path: path, doing: "lock")
+    if failure.sqlState == "55P03" { return DocumentLock.Busy(path: path, reason: .timedOut) }
+    return Self.documentError(failure, path: path, doing: "lock")
   }
 
   /// One kind of shared read: its rounds, and the connection that their
@@ -486,9 +486,9 @@ package final class PostgresDocuments: DocumentStore {
     /// `key`'s value (see `ReadRounds.value`), `read` given the keys of a
     /// round and the connection to send its statement on.
     func value(
-      for key: Key, read: ([Key], RoundConnection) throws(FileError) -> [Key: Value]
-    ) throws(FileError) -> Value? {
-      try rounds.value(for: key) { (keys) throws(FileError) in try read(keys, connection) }
+      for key: Key, read: ([Key], RoundConnection) throws(DocumentError) -> [Key: Value]
+    ) throws(DocumentError) -> Value? {
+      try rounds.value(for: key) { (keys) throws(DocumentError) in try read(keys, connection) }
     }
   }
 
@@ -510,7 +510,7 @@ package final class PostgresDocuments: DocumentStore {
     /// Runs a read; one that finds the connection lost (the server
     /// restarted since its last use) is read again on a new one.
     func execute(_ statement: PreparedStatement, _ parameters: [String], path: String)
-      throws(FileError) -> [[Data?]]
+      throws(DocumentError) -> [[Data?]]
     {
       let values = parameters.map { Data($0.utf8) }
       do {
@@ -525,33 +525,33 @@ package final class PostgresDocuments: DocumentStore {
         connection = made
         return try made.execute(statement, values)
       } catch {
-        throw PostgresDocuments.fileError(error, path: path, doing: "read")
+        throw PostgresDocuments.documentError(error, path: path, doing: "read")
       }
     }
   }
 
-  fileprivate static func fileError(
+  /// A failure as the seam tells it: a lost connection is `.unavailable`
+  /// (the request may be retried), anything else `.failed`.
+  fileprivate static func documentError(
     _ failure: PostgresFailure, path: String, doing what: String
-  )
-    -> FileError
-  {
+  ) -> DocumentError {
     // A refused login is no outage: `serve` stops at start rather than
     // wait for a password that will not change by itself.
-    FileError(
-      operation: "PostgreSQL \(what): \(failure.message)", path: path,
-      errno: failure.loginRefused
-        ? .permissionDenied : failure.connectionLost ? .socketNotConnected : .ioError)
+    DocumentError(
+      operation: "PostgreSQL \(what)", path: path,
+      reason: failure.connectionLost && !failure.loginRefused ? .unavailable : .failed,
+      detail: failure.message)
   }
 
-  /// A version (and size) as a file identity: the version where a file
-  /// has its inode, and the second it was written (`written`, a bigint)
-  /// where a file has its modification time; nil for a directory's
-  /// version, which has none (0, as long ago as can be).
+  /// A row's version (and size) as the seam's `DocumentVersion`: the
+  /// number from the sequence, and the second it was written (`written`, a
+  /// bigint); nil for a directory's version, which has none (0, as long
+  /// ago as can be).
   private static func identity(version: Data?, size: Int64, written: Data? = nil)
-    -> FileIdentity
+    -> DocumentVersion
   {
-    FileIdentity(
-      device: 0, inode: UInt64(bitPattern: bigEndian(version)), size: size,
+    DocumentVersion(
+      place: 0, number: UInt64(bitPattern: bigEndian(version)), size: size,
       modifiedSeconds: bigEndian(written), modifiedNanoseconds: 0)
   }
 

@@ -1,4 +1,4 @@
-import FileSystem
+import Documents
 import Foundation
 
 /// Reads for many threads in one statement, the way a database commits for
@@ -21,7 +21,7 @@ final class ReadRounds<Key: Hashable & Sendable, Value: Sendable>: @unchecked Se
   private final class Round {
     var keys: Set<Key> = []
     /// Set, under the lock, before the waiters are woken to read it.
-    var outcome: Result<[Key: Value], FileError>?
+    var outcome: Result<[Key: Value], DocumentError>?
     /// Threads of the round asleep on `wake` (under the lock).
     var waiting = 0
     let wake = DispatchSemaphore(value: 0)
@@ -43,7 +43,8 @@ final class ReadRounds<Key: Hashable & Sendable, Value: Sendable>: @unchecked Se
   /// - Parameter read: one statement's answers for some keys, run on the
   ///   calling thread when it sends a round (never on two threads at
   ///   once); a key with no answer is left out.
-  func value(for key: Key, read: ([Key]) throws(FileError) -> [Key: Value]) throws(FileError)
+  func value(for key: Key, read: ([Key]) throws(DocumentError) -> [Key: Value])
+    throws(DocumentError)
     -> Value?
   {
     lock.lock()
@@ -67,7 +68,7 @@ final class ReadRounds<Key: Hashable & Sendable, Value: Sendable>: @unchecked Se
     let keys = Array(round.keys)
     lock.unlock()
 
-    let outcome: Result<[Key: Value], FileError>
+    let outcome: Result<[Key: Value], DocumentError>
     do { outcome = .success(try read(keys)) } catch { outcome = .failure(error) }
 
     lock.lock()

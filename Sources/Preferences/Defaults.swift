@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -192,7 +193,7 @@ package final class Defaults: @unchecked Sendable {
   /// (10 ms at most a call) until it has cached what it wrote: the file was most likely
   /// renamed by it a moment ago, and parsing that file again would cost far
   /// more than the wait. False when there is nothing to wait for.
-  private func awaitCacheUpdate(_ directory: String, from seen: FileIdentity?) -> Bool {
+  private func awaitCacheUpdate(_ directory: String, from seen: DocumentVersion?) -> Bool {
     lock.withLock {
       guard committers[directory] != nil else { return false }
       // A commit caches, then signals under this lock: held from here to
@@ -315,7 +316,7 @@ package final class Defaults: @unchecked Sendable {
       let failure: PreferencesError
       switch error {
       case let error as PreferencesError: failure = error
-      case let error as FileError where error.isUnavailable: failure = .unavailable("\(error)")
+      case let error as DocumentError where error.isUnavailable: failure = .unavailable("\(error)")
       default: failure = .io("\(error)")
       }
       logger.error("preferences not written", metadata: ["error": "\(failure)"])

@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 
@@ -26,25 +27,37 @@ package struct CalendarAddresses: Sendable {
   /// The index's directory under the data directory.
   package static let indexDirectoryName = "calendars"
 
-  package let dataDirectory: String
-  /// When false, writes skip `fsync` (tests and benchmarks only).
-  package let durable: Bool
-  /// Where the documents are kept.
-  package let documents: any DocumentStore
-
+  /// `Calendar.secret` in each visitor's directory, and the index.
+  private let records: IndexedOwnerFile<CalendarSecret>
   /// From a secret's digest to its visitor.
   package let index: DigestIndex
 
+  package var dataDirectory: String { records.dataDirectory }
+  /// When false, writes skip `fsync` (tests and benchmarks only).
+  package var durable: Bool { records.durable }
+  /// Where the documents are kept.
+  package var documents: any DocumentStore { records.documents }
+
+  /// A file that holds no secret is left in place and read as none (its
+  /// visitor may create an address, which replaces it).
   package init(
     dataDirectory: String, durable: Bool = true, documents: any DocumentStore = LocalDocuments()
   ) {
-    self.dataDirectory = dataDirectory
-    self.durable = durable
-    self.documents = documents
-    index = DigestIndex(
-      directory: "\(dataDirectory)/\(Self.indexDirectoryName)", durable: durable,
-      documents: documents)
+    records = IndexedOwnerFile(
+      fileName: Self.secretFileName, dataDirectory: dataDirectory, durable: durable,
+      documents: documents,
+      decode: { data in
+        guard let secret = DigestIndex.line(data).flatMap({ CalendarSecret(text: $0) }) else {
+          throw NotASecret()
+        }
+        return secret
+      },
+      keepsInPlace: { _ in true }, encode: { Data(Array("\($0.text)\n".utf8)) })
+    index = records.index(Self.indexDirectoryName)
   }
+
+  /// A `Calendar.secret` that holds no secret.
+  private struct NotASecret: Error {}
 
   /// The path of the index entry of a secret whose digest is `digest`.
   package func entryPath(digest: String) -> String { index.entryPath(digest: digest) }
@@ -58,9 +71,19 @@ package struct CalendarAddresses: Sendable {
 
   /// The visitor's current secret, nil when they have none (or its file
   /// is not one: then they have no working address, and may create one).
-  package func secret(of visitor: VisitorDirectory) throws(FileError) -> CalendarSecret? {
-    guard let data = try documents.read(Self.secretPath(of: visitor)) else { return nil }
-    return DigestIndex.line(data).flatMap { CalendarSecret(text: $0) }
+  package func secret(of visitor: VisitorDirectory) throws(DocumentError) -> CalendarSecret? {
+    do {
+      return try records.load(visitor, locked: false)
+    } catch {
+      switch error {
+      case .io(let error): throw error
+      case .leftInPlace, .setAside: return nil
+      case .busy(let busy):
+        throw DocumentError(
+          operation: "load", path: busy.path, reason: .failed, detail: busy.description)
+      case .unsettled(let path): throw DocumentError.unsettled(path)
+      }
+    }
   }
 
   /// The visitor whose current secret `presented` is, or nil: for a token
@@ -68,12 +91,12 @@ package struct CalendarAddresses: Sendable {
   /// whose index entry outlived a crash. The index is looked up by the
   /// token's digest; the visitor's secret is then compared with it in
   /// constant time.
-  package func visitor(presenting presented: String) throws(FileError) -> VisitorDirectory? {
+  package func visitor(presenting presented: String) throws(DocumentError) -> VisitorDirectory? {
     guard CalendarSecret.isWellFormed(presented.utf8) else { return nil }
-    guard let key = try index.owner(ofDigest: CalendarSecret.digest(of: presented)) else {
-      return nil
-    }
-    let visitor = VisitorDirectory(dataDirectory: dataDirectory, key: key)
+    guard
+      let visitor = try records.owner(
+        ofDigest: CalendarSecret.digest(of: presented), in: index)
+    else { return nil }
     guard let current = try secret(of: visitor), current.matches(presented) else { return nil }
     return visitor
   }
@@ -128,7 +151,7 @@ package struct CalendarAddresses: Sendable {
   /// Removes the index entry of `secret` when it leads to the visitor
   /// `key`: what `prune` does once it has removed that visitor's
   /// directory (it read the secret under their lock before).
-  package func removeEntry(of secret: CalendarSecret, leadingTo key: String) throws(FileError) {
+  package func removeEntry(of secret: CalendarSecret, leadingTo key: String) throws(DocumentError) {
     try removeEntry(digest: secret.digest, ifLeadingTo: key)
   }
 
@@ -139,8 +162,7 @@ package struct CalendarAddresses: Sendable {
     let new = CalendarSecret.random()
     try index.add(digest: new.digest, leadingTo: visitor.key)
     try afterStep(.newEntryWritten)
-    try documents.write(
-      Data(Array("\(new.text)\n".utf8)), to: Self.secretPath(of: visitor), durable: durable)
+    try records.write(new, for: visitor)
     try afterStep(.secretWritten)
     if let old { try removeEntry(digest: old.digest, ifLeadingTo: visitor.key) }
     try afterStep(.oldEntryRemoved)
@@ -150,15 +172,14 @@ package struct CalendarAddresses: Sendable {
   /// Removes an index entry when it names `key` (an entry is never
   /// another visitor's, short of a SHA-256 collision, but a check costs
   /// nothing).
-  private func removeEntry(digest: String, ifLeadingTo key: String) throws(FileError) {
+  private func removeEntry(digest: String, ifLeadingTo key: String) throws(DocumentError) {
     try index.remove(digest: digest, ifLeadingTo: key)
   }
 
   /// Runs `body` under the visitor's checklists lock, their directory made
   /// first (a visitor may ask for an address before any other change).
   private func locked<T>(_ visitor: VisitorDirectory, _ body: () throws -> T) throws -> T {
-    try documents.prepareDirectory(visitor.path, durable: durable)
-    return try documents.withLock(visitor.lockPath, body)
+    try records.locked(visitor, creating: true, body)
   }
 
   // MARK: Maintenance

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -64,7 +65,7 @@ package final class ChecklistStore: Sendable {
   /// another one wrote.
   package struct Versioned: Sendable {
     package var model: DataModel?
-    package var version: FileIdentity?
+    package var version: DocumentVersion?
   }
 
   /// As `load(_:)`, with the version of the file the model came from.
@@ -127,9 +128,9 @@ package final class ChecklistStore: Sendable {
         }
         return result
       }
-    } catch let error as FileError {
+    } catch let error as DocumentError {
       throw StoreError.io(error)
-    } catch let error as FileLock.Busy {
+    } catch let error as DocumentLock.Busy {
       throw StoreError.busy(error)
     }
   }
@@ -163,10 +164,10 @@ package final class ChecklistStore: Sendable {
       do {
         outcome = try configuration.documents.replace(
           bytes, at: visitor.checklistsPath, ifStill: base.identity, lockPath: visitor.lockPath,
-          timeout: FileLock.defaultTimeout, durable: configuration.durable)
-      } catch let error as FileError {
+          timeout: DocumentLock.defaultTimeout, durable: configuration.durable)
+      } catch let error as DocumentError {
         throw StoreError.io(error)
-      } catch let error as FileLock.Busy {
+      } catch let error as DocumentLock.Busy {
         throw StoreError.busy(error)
       }
       switch outcome {
@@ -231,9 +232,10 @@ package final class ChecklistStore: Sendable {
     case .leftInPlace(let path, let reason):
       logger.error(
         "checklists file of a newer version", metadata: ["path": "\(path)", "reason": "\(reason)"])
-      return .io(FileError(operation: "decode (\(reason))", path: path, errno: .protocolError))
+      return .io(
+        DocumentError(operation: "decode", path: path, reason: .failed, detail: "\(reason)"))
     case .unsettled(let path):
-      return .io(FileError(operation: "load", path: path, errno: .ioError))
+      return .io(DocumentError.unsettled(path))
     }
   }
 
@@ -266,7 +268,8 @@ package final class ChecklistStore: Sendable {
     do {
       return try ChecklistsFile.encode(model, format: configuration.format)
     } catch {
-      throw FileError(operation: "encode", path: visitor.checklistsPath, errno: .invalidArgument)
+      throw DocumentError(
+        operation: "encode", path: visitor.checklistsPath, reason: .failed, detail: "\(error)")
     }
   }
 

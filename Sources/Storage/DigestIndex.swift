@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 
@@ -34,7 +35,7 @@ package struct DigestIndex: Sendable {
 
   /// The owner key the entry of `digest` holds; nil when there is none
   /// (or it holds no key).
-  package func owner(ofDigest digest: String) throws(FileError) -> String? {
+  package func owner(ofDigest digest: String) throws(DocumentError) -> String? {
     guard let data = try documents.read(entryPath(digest: digest)), let key = Self.line(data),
       VisitorDirectory.isKey(key, inShard: String(key.prefix(2)))
     else { return nil }
@@ -42,16 +43,16 @@ package struct DigestIndex: Sendable {
   }
 
   /// Writes the entry of `digest`, leading to `key`.
-  package func add(digest: String, leadingTo key: String) throws(FileError) {
+  package func add(digest: String, leadingTo key: String) throws(DocumentError) {
     let entry = entryPath(digest: digest)
-    try documents.prepareDirectory(AtomicFile.split(entry).directory, durable: durable)
+    try documents.prepareDirectory(DocumentName.split(entry).directory, durable: durable)
     try documents.write(Data(Array("\(key)\n".utf8)), to: entry, durable: durable)
   }
 
   /// Removes the entry of `digest` when it leads to `key` (an entry is
   /// never another owner's, short of a SHA-256 collision, but a check costs
   /// nothing).
-  package func remove(digest: String, ifLeadingTo key: String) throws(FileError) {
+  package func remove(digest: String, ifLeadingTo key: String) throws(DocumentError) {
     let path = entryPath(digest: digest)
     guard let data = try documents.read(path), Self.line(data) == key else { return }
     try documents.remove(path, durable: durable)

@@ -1,11 +1,11 @@
-import FileSystem
+import Documents
 import Foundation
 import Logging
 import Support
 
 /// What the owner's small files (`Devices.plist`, `Shares.plist`) share:
-/// strict decoding, and loading through a `VersionedFile` with failures
-/// told as the store's.
+/// strict decoding, and loading (`IndexedOwnerFile`) with failures told as
+/// the store's.
 enum OwnerFile {
   /// Why a small owner file was refused.
   struct Invalid: Error, CustomStringConvertible {
@@ -31,14 +31,14 @@ enum OwnerFile {
     return try encoder.encode(value)
   }
 
-  /// The owner's file at `path` (nil when there is none). One that cannot
-  /// be read is set aside, logged as `what`, and reads as none.
+  /// The owner's file (nil when there is none). One that cannot be read
+  /// is set aside, logged as `what`, and reads as none.
   static func load<Value>(
-    _ file: VersionedFile<Value>, at path: String, owner: VisitorDirectory, locked: Bool,
-    what: String, logger: Logger
+    _ records: IndexedOwnerFile<Value>, owner: VisitorDirectory, locked: Bool, what: String,
+    logger: Logger
   ) throws(StoreError) -> Value? {
     do {
-      return try file.value(path, key: owner.key, locked: locked)
+      return try records.load(owner, locked: locked)
     } catch {
       switch error {
       case .io(let error): throw .io(error)
@@ -48,8 +48,11 @@ enum OwnerFile {
           "unreadable \(what) file set aside",
           metadata: ["path": "\(path)", "keptAs": "\(keptAs)", "reason": "\(reason)"])
         return nil
-      case .leftInPlace(let path, _), .unsettled(let path):
-        throw .io(FileError(operation: "load", path: path, errno: .ioError))
+      case .leftInPlace(let path, let reason):
+        throw .io(
+          DocumentError(operation: "load", path: path, reason: .failed, detail: "\(reason)"))
+      case .unsettled(let path):
+        throw .io(DocumentError.unsettled(path))
       }
     }
   }

@@ -1,5 +1,6 @@
 import ChecklistsModel
 import Crypto
+import Documents
 import FileSystem
 import Foundation
 import Support
@@ -102,7 +103,7 @@ package struct PendingImports: Sendable {
   /// Runs `body` under the owner's import lock, their directory made
   /// first (an upload may be a visitor's first write).
   ///
-  /// - Throws: `FileLock.Busy`, `FileError`, or what `body` throws.
+  /// - Throws: `DocumentLock.Busy`, `DocumentError`, or what `body` throws.
   package func withLock<T>(_ owner: VisitorDirectory, _ body: () throws -> T) throws -> T {
     try documents.prepareDirectory(owner.path, durable: durable)
     return try documents.withLock(Self.lockPath(of: owner), body)
@@ -129,7 +130,7 @@ package struct PendingImports: Sendable {
   ///   file that is no pending import is then set aside without taking it
   ///   again).
   /// - Throws: `Unreadable` for a file that was no pending import (set
-  ///   aside now), `FileError` when it cannot be read, `FileLock.Busy`.
+  ///   aside now), `DocumentError` when it cannot be read, `DocumentLock.Busy`.
   package func load(of owner: VisitorDirectory, locked: Bool = false) throws -> Stored? {
     let path = Self.path(of: owner)
     do {
@@ -139,14 +140,16 @@ package struct PendingImports: Sendable {
       case .io(let error): throw error
       case .busy(let busy): throw busy
       case .setAside(let path, _, let reason): throw Unreadable(path: path, reason: "\(reason)")
-      case .leftInPlace(let path, _), .unsettled(let path):
-        throw FileError(operation: "load", path: path, errno: .ioError)
+      case .leftInPlace(let path, let reason):
+        throw DocumentError(operation: "load", path: path, reason: .failed, detail: "\(reason)")
+      case .unsettled(let path):
+        throw DocumentError.unsettled(path)
       }
     }
   }
 
   /// Removes the owner's pending import; nothing happens when there is none.
-  package func remove(of owner: VisitorDirectory) throws(FileError) {
+  package func remove(of owner: VisitorDirectory) throws(DocumentError) {
     let path = Self.path(of: owner)
     guard (try documents.identity(of: path)) != nil else { return }
     try documents.remove(path, durable: durable)

@@ -1,15 +1,15 @@
-import FileSystem
+import Documents
 
 /// Why the store could not load or save a visitor's data.
 package enum StoreError: Error, Sendable {
   /// The file could not be decoded; it was moved aside to `keptAs` (never
   /// overwritten or deleted) and the event logged.
   case unreadable(path: String, keptAs: String)
-  /// A system call failed.
-  case io(FileError)
+  /// The engine failed (a system call, a database).
+  case io(DocumentError)
   /// Too many of this visitor's changes wait for their lock, or it stayed
-  /// taken too long (`FileLock`); nothing was changed.
-  case busy(FileLock.Busy)
+  /// taken too long (`DocumentLock`); nothing was changed.
+  case busy(DocumentLock.Busy)
 
   /// A sentence for the visitor.
   package var message: String {
@@ -40,9 +40,9 @@ extension StoreError {
   package static func reporting<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
-    } catch let busy as FileLock.Busy {
+    } catch let busy as DocumentLock.Busy {
       throw StoreError.busy(busy)
-    } catch let error as FileError {
+    } catch let error as DocumentError {
       throw StoreError.io(error)
     }
   }

@@ -1,4 +1,4 @@
-import FileSystem
+import Documents
 import Foundation
 import Support
 

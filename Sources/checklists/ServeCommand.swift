@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChecklistsWeb
+import Documents
 import FastCGI
 import FileSystem
 import Foundation
@@ -201,7 +202,7 @@ struct ServeCommand: ParsableCommand {
   static func waitsForDocuments(_ error: any Error) -> Bool {
     switch error {
     case ServerSecretError.file(let failure): failure.isUnavailable
-    case let failure as FileError: failure.isUnavailable
+    case let failure as DocumentError: failure.isUnavailable
     default: false
     }
   }

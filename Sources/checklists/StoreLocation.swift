@@ -1,4 +1,5 @@
 import ArgumentParser
+import Documents
 import FileSystem
 import Logging
 import PostgresStore

@@ -1,5 +1,6 @@
 import ChecklistsModel
 import ChecklistsWeb
+import Documents
 import FastCGI
 import FileSystem
 import Foundation
@@ -64,7 +65,7 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
     }
     try #require(held.wait(timeout: .now() + 10) == .success, "the visitor's lock was never taken")
     let statuses = LockedValue<[HTTPResponse.Status]>([])
-    for _ in 1..<FileLock.maximumThreads {
+    for _ in 1..<DocumentLock.maximumThreads {
       let request = toggle(browser, item: 1, token: token)
       finished.enter()
       Thread.detachNewThread {
@@ -74,7 +75,8 @@ private func storedOrEmpty(_ stored: DataModel?) -> DataModel { stored ?? DataMo
       }
     }
     let deadline = Date().addingTimeInterval(10)
-    while FileLock.threads(waitingForOrHolding: visitor.lockPath) < FileLock.maximumThreads {
+    while DocumentLock.threads(waitingForOrHolding: visitor.lockPath) < DocumentLock.maximumThreads
+    {
       try #require(Date() < deadline, "the toggles never reached the lock")
       usleep(1_000)
     }

@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Support
@@ -16,7 +17,7 @@ import Testing
     let finished = DispatchGroup()
     let ran = LockedValue(0)
     // One holder and limit − 1 waiters.
-    for _ in 0..<FileLock.maximumThreads {
+    for _ in 0..<DocumentLock.maximumThreads {
       finished.enter()
       Thread.detachNewThread {
         defer { finished.leave() }
@@ -26,10 +27,10 @@ import Testing
         }
       }
     }
-    try waitUntil { FileLock.threads(waitingForOrHolding: path) == FileLock.maximumThreads }
+    try waitUntil { DocumentLock.threads(waitingForOrHolding: path) == DocumentLock.maximumThreads }
 
     let began = ContinuousClock.now
-    #expect(throws: FileLock.Busy(path: path, reason: .crowded)) {
+    #expect(throws: DocumentLock.Busy(path: path, reason: .crowded)) {
       try FileLock.withLock(path) { Issue.record("ran beyond the limit") }
     }
     #expect(ContinuousClock.now - began < .milliseconds(100), "refused without waiting")
@@ -39,8 +40,8 @@ import Testing
 
     release.signal()
     #expect(finished.wait(timeout: .now() + 10) == .success)
-    #expect(ran.withLock { $0 } == FileLock.maximumThreads)
-    #expect(FileLock.threads(waitingForOrHolding: path) == 0)
+    #expect(ran.withLock { $0 } == DocumentLock.maximumThreads)
+    #expect(DocumentLock.threads(waitingForOrHolding: path) == 0)
     #expect(throws: Never.self) { try FileLock.withLock(path) {} }
   }
 
@@ -52,12 +53,12 @@ import Testing
     #expect(other >= 0)
     #expect(flock(other, LOCK_EX) == 0)
     let began = ContinuousClock.now
-    #expect(throws: FileLock.Busy(path: path, reason: .timedOut)) {
+    #expect(throws: DocumentLock.Busy(path: path, reason: .timedOut)) {
       try FileLock.withLock(path, timeout: .milliseconds(200)) {}
     }
     let waited = ContinuousClock.now - began
     #expect(waited >= .milliseconds(200) && waited < .seconds(2), "\(waited)")
-    #expect(FileLock.threads(waitingForOrHolding: path) == 0)
+    #expect(DocumentLock.threads(waitingForOrHolding: path) == 0)
 
     // Released while a thread waits: it gets the lock.
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { close(other) }

@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Support
@@ -24,7 +25,7 @@ import Testing
     init(capacity: Int = 10) {
       let decodes = self.decodes
       file = VersionedFile(
-        lockName: ".Value.lock", cacheCapacity: capacity,
+        documents: LocalDocuments(), lockName: ".Value.lock", cacheCapacity: capacity,
         decode: { bytes in
           decodes.withLock { $0 += 1 }
           let text = String(decoding: bytes, as: UTF8.self)
@@ -58,7 +59,7 @@ import Testing
     try write("v:one", to: path)
     let first = try #require(try texts.file.load(path, key: "a"))
     #expect(first.value == "one")
-    #expect(first.identity == (try FileIdentity.of(path)))
+    #expect(first.identity == (try FileIdentity.of(path))?.documentVersion)
     for _ in 0..<3 { #expect(try texts.file.load(path, key: "a")?.value == "one") }
     #expect(texts.decodeCount == 1)
     #expect(texts.file.cachedIdentity(forKey: "a") == first.identity)
@@ -199,7 +200,7 @@ import Testing
     try write("v:one", to: path)
     let first = try #require(try texts.file.load(path, key: "a"))
     try write("v:two", to: path)
-    var seen: [(Int, FileIdentity?)] = []
+    var seen: [(Int, DocumentVersion?)] = []
     let error = #expect(throws: VersionedFileError.self) {
       try texts.file.load(path, key: "a", attempts: 3) { attempt, cached in
         seen.append((attempt, cached))

@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Testing
@@ -28,7 +29,7 @@ struct ConditionalReplaceTests {
       durable: true)
     #expect(stale.written == nil)
     #expect(stale.found?.contents == Data("second".utf8))
-    #expect(stale.found?.identity == second)
+    #expect(stale.found?.version == second)
     #expect(try fixture.store.read(path) == Data("second".utf8))
     #expect(try fixture.store.identity(of: path) == second)
     // Nor over a document that is gone.
@@ -101,14 +102,14 @@ struct ConditionalReplaceTests {
             while true {
               let next = Data(String(count(base.contents) + 1).utf8)
               let outcome = try fixture.store.replace(
-                next, at: counter, ifStill: base.identity, lockPath: lock,
+                next, at: counter, ifStill: base.version, lockPath: lock,
                 timeout: .seconds(5), durable: false)
               if outcome.written != nil { break }
               base = try #require(outcome.found)
             }
             done += 1
           }
-        } catch let busy as FileLock.Busy where busy.reason == .crowded {
+        } catch let busy as DocumentLock.Busy where busy.reason == .crowded {
           usleep(200)  // four threads already wait for it
         }
       }
@@ -140,13 +141,13 @@ struct ConditionalReplaceTests {
 
 extension ConditionalReplace {
   /// The identity written; nil when nothing was.
-  var written: FileIdentity? {
+  var written: DocumentVersion? {
     if case .written(let identity) = self { identity } else { nil }
   }
 
   /// The version found in place of the one expected; nil when it wrote,
   /// or the document is gone.
-  var found: FileSnapshot? {
+  var found: DocumentSnapshot? {
     if case .replaced(let snapshot) = self { snapshot } else { nil }
   }
 }

@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -36,7 +37,7 @@ struct ConnectionLossTests {
 
     // A write on its own is not sent again: it may have been committed.
     try postgres.sql(terminate)
-    let failure = #expect(throws: FileError.self) {
+    let failure = #expect(throws: DocumentError.self) {
       try store.write(Data("unsure".utf8), to: path, durable: true)
     }
     #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
@@ -52,7 +53,7 @@ struct ConnectionLossTests {
     let store = PostgresDocuments(conninfo: conninfo, root: root, logger: Logger(label: "test"))
     let path = root + "/users/ab/key1/Checklists.plist"
     try store.write(Data("before".utf8), to: path, durable: true)
-    let failure = #expect(throws: FileError.self) {
+    let failure = #expect(throws: DocumentError.self) {
       try store.withLock(root + "/users/ab/key1/.lock") {
         try store.write(Data("lost".utf8), to: path, durable: true)
         try postgres.sql(
@@ -97,11 +98,11 @@ struct ConnectionLossTests {
     let store = PostgresDocuments(
       conninfo: "host=\(directory.path) port=5432 user=postgres dbname=none", root: root,
       logger: Logger(label: "test"))
-    let failure = #expect(throws: FileError.self) { try store.read(root + "/a/b") }
+    let failure = #expect(throws: DocumentError.self) { try store.read(root + "/a/b") }
     #expect(failure?.isUnavailable == true, "\(String(describing: failure))")
     #expect(store.identity(ofDirectory: root + "/a") == nil)
     #expect(store.entries(ofDirectory: root).isEmpty)
-    let preparing = #expect(throws: FileError.self) { try store.prepareThread() }
+    let preparing = #expect(throws: DocumentError.self) { try store.prepareThread() }
     #expect(preparing?.isUnavailable == true, "a thread's start is told, not hung")
   }
 
@@ -141,7 +142,7 @@ struct ConnectionLossTests {
     let store = PostgresDocuments(
       conninfo: try TemporaryPostgres.shared().createDatabase(), root: root,
       logger: Logger(label: "test"))
-    let failure = #expect(throws: FileError.self) { try store.read("/etc/passwd") }
-    #expect(failure?.errno == .invalidArgument)
+    let failure = #expect(throws: DocumentError.self) { try store.read("/etc/passwd") }
+    #expect(failure?.reason == .invalidPath)
   }
 }

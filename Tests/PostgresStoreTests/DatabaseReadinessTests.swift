@@ -22,7 +22,8 @@ struct DatabaseReadinessTests {
   @Test func anOutageIsReportedOnceAndTriedAgainWithBackOff() {
     let clock = FakeClock()
     let reports = Reports()
-    let readiness = DatabaseReadiness(now: { clock.now }) { reports.transitions.append($0) }
+    let readiness = DatabaseReadiness(
+      now: { clock.now }, report: { reports.transitions.append($0) })
     var attempts = 0
     let fail = { () throws(PostgresFailure) in
       attempts += 1
@@ -69,7 +70,7 @@ struct DatabaseReadinessTests {
 
   @Test func whileOneThreadTriesTheOthersAreTurnedAway() {
     let clock = FakeClock()
-    let readiness = DatabaseReadiness(now: { clock.now }) { _ in }
+    let readiness = DatabaseReadiness(now: { clock.now }, report: { _ in })
     #expect(throws: PostgresFailure.self) {
       try readiness.connecting { () throws(PostgresFailure) in throw refused }
     }

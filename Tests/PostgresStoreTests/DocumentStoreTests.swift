@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -21,8 +22,8 @@ struct DocumentStoreTests {
     try fixture.store.replace(Data("second, longer".utf8), at: path, durable: true)
     let snapshot = try #require(try fixture.store.snapshot(of: path))
     #expect(snapshot.contents == Data("second, longer".utf8))
-    #expect(try fixture.store.identity(of: path) == snapshot.identity)
-    #expect(snapshot.identity.size == 14)
+    #expect(try fixture.store.identity(of: path) == snapshot.version)
+    #expect(snapshot.version.size == 14)
     try fixture.store.write(Data(), to: path, durable: false)
     #expect(try fixture.store.read(path) == Data())
   }
@@ -31,7 +32,7 @@ struct DocumentStoreTests {
   func identitiesChangeWithEveryWriteAndNeverRepeat(engine: Engine) throws {
     let fixture = try StoreFixture(engine)
     let path = try fixture.prepared("users/ab/key1") + "/Checklists.plist"
-    var seen: [FileIdentity] = []
+    var seen: [DocumentVersion] = []
     for round in 0..<10 {
       try fixture.store.write(Data("same".utf8), to: path, durable: true)
       seen.append(try #require(try fixture.store.identity(of: path)))
@@ -51,7 +52,7 @@ struct DocumentStoreTests {
     let fixture = try StoreFixture(engine)
     let directory = try fixture.prepared("users/ab/key1")
     let path = directory + "/Checklists.plist"
-    var seen: [FileIdentity] = []
+    var seen: [DocumentVersion] = []
     func note() throws {
       seen.append(try #require(fixture.store.identity(ofDirectory: directory)))
       usleep(30_000)  // a file system's clock moves in steps
@@ -123,7 +124,7 @@ struct DocumentStoreTests {
     #expect(second.hasPrefix(path + ".corrupt-"))
     #expect(try fixture.store.read(second) == Data("broken again".utf8))
     #expect(try fixture.store.read(first) == Data("broken".utf8))
-    #expect(throws: FileError.self) { try fixture.store.setAside(path, durable: true) }
+    #expect(throws: DocumentError.self) { try fixture.store.setAside(path, durable: true) }
   }
 
   @Test(arguments: Engine.allCases)
@@ -173,7 +174,7 @@ struct DocumentStoreTests {
         let path = paths[index]
         let snapshot = try #require(try fixture.store.snapshot(of: path))
         #expect(snapshot.contents == Data("\(index)".utf8), "\(path)")
-        #expect(try fixture.store.identity(of: path) == snapshot.identity, "\(path)")
+        #expect(try fixture.store.identity(of: path) == snapshot.version, "\(path)")
         let directory = (path as NSString).deletingLastPathComponent
         #expect(fixture.store.identity(ofDirectory: directory) != nil, "\(directory)")
         #expect(try fixture.store.identity(of: path + ".missing") == nil)
@@ -204,7 +205,7 @@ struct DocumentStoreTests {
               Data(String((count ?? 0) + 1).utf8), at: counter, durable: false)
           }
           done += 1
-        } catch let busy as FileLock.Busy where busy.reason == .crowded {
+        } catch let busy as DocumentLock.Busy where busy.reason == .crowded {
           usleep(200)  // four threads already wait for it
         }
       }
@@ -274,13 +275,13 @@ struct DocumentStoreTests {
     defer { release.signal() }
     let clock = ContinuousClock()
     let start = clock.now
-    #expect(throws: FileLock.Busy(path: second + "/.lock", reason: .timedOut)) {
+    #expect(throws: DocumentLock.Busy(path: second + "/.lock", reason: .timedOut)) {
       try fixture.store.withLock(second + "/.lock", timeout: .milliseconds(200)) {}
     }
     #expect(clock.now - start >= .milliseconds(150))
     // Timing out inside another lock leaves the outer one usable.
     try fixture.store.withLock(first + "/.lock") {
-      #expect(throws: FileLock.Busy.self) {
+      #expect(throws: DocumentLock.Busy.self) {
         try fixture.store.withLock(second + "/.lock", timeout: .milliseconds(50)) {}
       }
       try fixture.store.write(Data("kept".utf8), to: first + "/A", durable: true)
@@ -315,7 +316,7 @@ final class StoreFixture: Sendable {
     case .postgres:
       directory = nil
       // A root of its own: a process counts the threads at a lock by its
-      // path (`FileLock.admitting`), and tests run at once.
+      // path (`DocumentLock.admitting`), and tests run at once.
       root = "/srv/checklists-\(UUID().uuidString)/data"
       let conninfo = try TemporaryPostgres.shared().createDatabase()
       self.conninfo = conninfo

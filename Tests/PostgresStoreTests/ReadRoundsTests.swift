@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Support
@@ -129,13 +130,14 @@ struct ReadRoundsTests {
     first.start()
     table.firstReadTaken.wait()
 
-    let failures = LockedValue<[String: FileError]>([:])
+    let failures = LockedValue<[String: DocumentError]>([:])
     let group = DispatchGroup()
     for key in ["b", "c"] {
       DispatchQueue.global().async(group: group) {
-        do throws(FileError) {
-          _ = try rounds.value(for: key) { (_) throws(FileError) -> [String: Int] in
-            throw FileError(operation: "read", path: key, errno: .socketNotConnected)
+        do throws(DocumentError) {
+          _ = try rounds.value(for: key) { (_) throws(DocumentError) -> [String: Int] in
+            throw DocumentError(
+              operation: "read", path: key, reason: .unavailable, detail: "connection lost")
           }
         } catch {
           failures.withLock { $0[key] = error }

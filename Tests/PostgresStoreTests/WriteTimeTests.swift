@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -25,10 +26,10 @@ struct WriteTimeTests {
     #expect((before...after).contains(written.modifiedSeconds))
     // Shared reads outside a lock, and the reads of a lock's transaction.
     #expect(try fixture.store.identity(of: path) == written)
-    #expect(try fixture.store.snapshot(of: path)?.identity == written)
+    #expect(try fixture.store.snapshot(of: path)?.version == written)
     let locked = try fixture.store.withLock(directory + "/.Checklists.lock") {
-      () throws -> [FileIdentity?] in
-      [try fixture.store.identity(of: path), try fixture.store.snapshot(of: path)?.identity]
+      () throws -> [DocumentVersion?] in
+      [try fixture.store.identity(of: path), try fixture.store.snapshot(of: path)?.version]
     }
     #expect(locked == [written, written])
     // A later write moves it on; a conditional one tells it too.

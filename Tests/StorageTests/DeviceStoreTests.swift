@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import TestSupport
@@ -420,7 +421,7 @@ import Testing
       try devices.signOut(
         browser: 1, of: first.owner, askedBy: first.token, now: now,
         lastBrowser: .confirmed {
-          askedUnderTheLock = FileLock.threads(waitingForOrHolding: first.owner.lockPath) == 1
+          askedUnderTheLock = DocumentLock.threads(waitingForOrHolding: first.owner.lockPath) == 1
           return true
         }))
     #expect(askedUnderTheLock)

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Documents
 import FastCGI
 import FileSystem
 import Foundation
@@ -241,7 +242,7 @@ package final class Application: Sendable {
       if case .unreadable = error { return .unreadableData }
       if case .busy = error { return .busy }
       return .internalError
-    case let error as FileError where error.isUnavailable:
+    case let error as DocumentError where error.isUnavailable:
       return .storeUnavailable
     case PreferencesError.unavailable:
       return .storeUnavailable

@@ -66,7 +66,7 @@ struct WebError: Error, Sendable {
       "The file that holds your settings is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Your lists are not affected, and your settings are back to their defaults for now. Nothing else was changed."
   )
 
-  /// Too many of one visitor's changes at once (`FileLock`): the worker
+  /// Too many of one visitor's changes at once (`DocumentLock`): the worker
   /// threads stay free for everyone else, and the browser may retry.
   static let busy = WebError(
     status: .serviceUnavailable, title: "Busy, try again",

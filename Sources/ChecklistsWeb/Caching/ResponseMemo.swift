@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import FileSystem
 import Foundation
@@ -77,7 +78,7 @@ final class ResponseMemo: Sendable {
   /// tells that neither file changed.
   struct Version: Sendable, Equatable {
     var directory: String
-    var identity: FileIdentity
+    var identity: DocumentVersion
 
     /// How long ago the directory must have changed for its time to be told
     /// apart from a later change's: a file system's clock may move in steps

@@ -1,4 +1,5 @@
 import Crypto
+import Documents
 import FileSystem
 import Foundation
 
@@ -68,7 +69,9 @@ package struct ServerSecret: Sendable {
     }
     // Whoever won the race, the file now holds the one secret everybody uses.
     guard let secret = try read(path, in: documents) else {
-      throw .file(FileError(operation: "open", path: path, errno: .noSuchFileOrDirectory))
+      throw .file(
+        DocumentError(
+          operation: "read", path: path, reason: .notFound, detail: "no such document"))
     }
     return secret
   }
@@ -89,8 +92,8 @@ package struct ServerSecret: Sendable {
 
 /// Why the server secret could not be loaded or created.
 package enum ServerSecretError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A system call on the file failed.
-  case file(FileError)
+  /// The store failed to read or create the document.
+  case file(DocumentError)
   /// The file exists but does not hold exactly 32 bytes; it is left as it is.
   case wrongLength(path: String, byteCount: Int)
 

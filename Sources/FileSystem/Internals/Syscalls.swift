@@ -233,15 +233,3 @@ func system_nanosleep(_ duration: Duration) {
   var remaining = timespec()
   while nanosleep(&pause, &remaining) != 0 && errno == EINTR { pause = remaining }
 }
-
-/// The present in UTC as `YYYYMMDDTHHMMSSZ`.
-///
-/// The corresponding C functions are `time`, `gmtime_r` and `strftime`.
-func system_utc_timestamp() -> String {
-  var seconds = time(nil)
-  var parts = tm()
-  gmtime_r(&seconds, &parts)
-  var buffer = [CChar](repeating: 0, count: 32)
-  let length = strftime(&buffer, buffer.count, "%Y%m%dT%H%M%SZ", &parts)
-  return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 
@@ -144,8 +145,8 @@ extension DigestIndex {
   /// it `.<64 hex>.tmp-<pid>-<random>` in the entry's shard), whether it is
   /// `leftoverAge` old at `now`; nil for any other path.
   package static func leftover(_ path: String, now: Date) -> Bool? {
-    let (directory, name) = AtomicFile.split(path)
-    let shard = AtomicFile.split(directory).name
+    let (directory, name) = DocumentName.split(path)
+    let shard = DocumentName.split(directory).name
     guard name.hasPrefix("."), let suffix = name.range(of: ".tmp-") else { return nil }
     let digest = String(name[name.index(after: name.startIndex)..<suffix.lowerBound])
     guard VisitorDirectory.isKey(digest, inShard: shard),

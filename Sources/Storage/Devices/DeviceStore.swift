@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -30,35 +31,33 @@ package final class DeviceStore: Sendable {
   /// The devices file's name in an owner's directory.
   package static let fileName = "Devices.plist"
 
-  package let dataDirectory: String
-  /// When false, writes skip `fsync` (tests and benchmarks only).
-  package let durable: Bool
-  /// Where the documents are kept.
-  package let documents: any DocumentStore
+  /// `Devices.plist` in each owner's directory, and the indexes.
+  private let records: IndexedOwnerFile<Devices>
   /// From a linked browser's token digest to its owner.
   package let browserIndex: DigestIndex
   /// From a pending link code's digest to its owner.
   package let codeIndex: DigestIndex
-  private let file: VersionedFile<Devices>
   private let logger: Logger
+
+  package var dataDirectory: String { records.dataDirectory }
+  /// When false, writes skip `fsync` (tests and benchmarks only).
+  package var durable: Bool { records.durable }
+  /// Where the documents are kept.
+  package var documents: any DocumentStore { records.documents }
 
   package init(
     dataDirectory: String, durable: Bool = true, documents: any DocumentStore = LocalDocuments(),
     cacheCapacity: Int = VersionedFile<Devices>.defaultCapacity,
     logger: Logger = Logger(label: "checklists.devices")
   ) {
-    self.dataDirectory = dataDirectory
-    self.durable = durable
-    self.documents = documents
     self.logger = logger
-    browserIndex = DigestIndex(
-      directory: "\(dataDirectory)/browsers", durable: durable, documents: documents)
-    codeIndex = DigestIndex(
-      directory: "\(dataDirectory)/links", durable: durable, documents: documents)
-    file = VersionedFile(
-      documents: documents, lockName: VisitorDirectory.checklistsLockName,
-      cacheCapacity: cacheCapacity, decode: { try Devices.decode($0) },
-      keepsInPlace: { _ in true })  // see `Unreadable`
+    records = IndexedOwnerFile(
+      fileName: Self.fileName, dataDirectory: dataDirectory, durable: durable,
+      documents: documents, cacheCapacity: cacheCapacity, decode: { try Devices.decode($0) },
+      keepsInPlace: { _ in true },  // see `Unreadable`
+      encode: { try $0.encoded() })
+    browserIndex = records.index("browsers")
+    codeIndex = records.index("links")
   }
 
   /// The owner's devices file cannot be read (damaged, or written by a
@@ -94,11 +93,11 @@ package final class DeviceStore: Sendable {
   ///   read, whichever of their browsers asks; `StoreError`.
   package func resolve(token: String) throws -> Resolution {
     let digest = SecretDigest.of(token)
-    let linkedOwner: String?
-    do { linkedOwner = try browserIndex.owner(ofDigest: digest) } catch {
+    let linkedOwner: VisitorDirectory?
+    do { linkedOwner = try records.owner(ofDigest: digest, in: browserIndex) } catch {
       throw StoreError.io(error)
     }
-    let owner = VisitorDirectory(dataDirectory: dataDirectory, key: linkedOwner ?? digest)
+    let owner = linkedOwner ?? VisitorDirectory(dataDirectory: dataDirectory, key: digest)
     guard let devices = try devices(of: owner) else {
       return linkedOwner == nil ? .owner(owner, browserID: nil) : .signedOut
     }
@@ -187,8 +186,10 @@ package final class DeviceStore: Sendable {
     -> VisitorDirectory
   {
     let digest = code.digest
-    guard let key = try codeIndex.owner(ofDigest: digest) else { throw Refusal.invalidCode }
-    let owner = VisitorDirectory(dataDirectory: dataDirectory, key: key)
+    guard let owner = try records.owner(ofDigest: digest, in: codeIndex) else {
+      throw Refusal.invalidCode
+    }
+    let key = owner.key
     guard try documents.directoryExists(owner.path) else { throw Refusal.invalidCode }
     try change(owner) { devices in
       guard let pending = devices.code, SecretDigest.constantTimeEqual(pending.digest, digest),
@@ -341,16 +342,13 @@ package final class DeviceStore: Sendable {
   private func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
     -> T
   {
-    try documents.prepareDirectory(owner.path, durable: durable)
-    return try documents.withLock(owner.lockPath) { () throws -> T in
+    try records.locked(owner, creating: true) { () throws -> T in
       let stored = try load(owner, locked: true)
       var devices = stored ?? Devices()
       let result = try body(&devices)
       if devices != stored ?? Devices() {
         try devices.validate()
-        let path = Self.path(of: owner)
-        let identity = try documents.write(Data(try devices.encoded()), to: path, durable: durable)
-        file.cacheWritten(devices, identity: identity, key: owner.key)
+        try records.write(devices, for: owner)
       }
       return result
     }
@@ -359,9 +357,8 @@ package final class DeviceStore: Sendable {
   /// The owner's devices file, nil when there is none; one that cannot be
   /// read is left in place, logged, and thrown as `Unreadable`.
   private func load(_ owner: VisitorDirectory, locked: Bool) throws -> Devices? {
-    let path = Self.path(of: owner)
     do {
-      return try file.value(path, key: owner.key, locked: locked)
+      return try records.load(owner, locked: locked)
     } catch {
       switch error {
       case .io(let error): throw StoreError.io(error)
@@ -372,7 +369,7 @@ package final class DeviceStore: Sendable {
           metadata: ["path": "\(path)", "reason": "\(reason)"])
         throw Unreadable(path: path, reason: "\(reason)")
       case .unsettled(let path):
-        throw StoreError.io(FileError(operation: "load", path: path, errno: .ioError))
+        throw StoreError.io(DocumentError.unsettled(path))
       }
     }
   }

@@ -8,8 +8,8 @@ import Support
 /// The file is the one place that says which browsers act for the owner:
 /// a browser is signed in exactly while it is listed here, so redeeming a
 /// code and signing a browser out are each one atomic write of this file.
-package struct Devices: Codable, Sendable, Equatable {
-  /// The version written; a file of another version is not read.
+package struct Devices: OwnerFileValue {
+  package static let fileKind = "devices"
   package static let currentVersion = 1
   /// Browsers an owner may have at once.
   package static let maximumBrowsers = 50
@@ -103,11 +103,6 @@ package struct Devices: Codable, Sendable, Equatable {
 
   // MARK: Decoding
 
-  /// Why a devices file was refused.
-  package struct Invalid: Error, CustomStringConvertible {
-    package var description: String
-  }
-
   /// A file written by a newer backend: not damaged, and never set aside.
   package struct NewerVersion: Error, CustomStringConvertible {
     package var version: Int
@@ -120,9 +115,7 @@ package struct Devices: Codable, Sendable, Equatable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     version = try container.decode(Int.self, forKey: .version)
     guard version <= Self.currentVersion else { throw NewerVersion(version: version) }
-    guard version == Self.currentVersion else {
-      throw Invalid(description: "devices file version \(version) is not \(Self.currentVersion)")
-    }
+    try Self.refuseOtherVersions(version)
     nextBrowserID = try container.decode(Int.self, forKey: .nextBrowserID)
     browsers = try container.decode([Browser].self, forKey: .browsers)
     code = try container.decodeIfPresent(PendingCode.self, forKey: .code)
@@ -146,15 +139,5 @@ package struct Devices: Codable, Sendable, Equatable {
     if let code, !VisitorDirectory.isKey(code.digest, inShard: String(code.digest.prefix(2))) {
       throw Invalid(description: "the pending code's digest is malformed")
     }
-  }
-
-  // MARK: Encoding
-
-  /// The file's bytes (an XML property list).
-  package func encoded() throws -> Data { try OwnerFile.encode(self) }
-
-  /// The value of a devices file's bytes (see `OwnerFile.decode`).
-  package static func decode(_ data: Data) throws -> Devices {
-    try OwnerFile.decode(Devices.self, from: data)
   }
 }

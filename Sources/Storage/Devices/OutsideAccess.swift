@@ -1,4 +1,3 @@
-import FileSystem
 import Foundation
 
 /// The ways to an owner's lists that need no browser of theirs: share

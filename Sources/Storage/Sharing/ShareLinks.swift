@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import Logging
@@ -29,32 +30,29 @@ package final class ShareLinks: Sendable {
   /// The index's directory under the data directory.
   package static let indexDirectoryName = "shares"
 
-  package let dataDirectory: String
-  /// When false, writes skip `fsync` (tests and benchmarks only).
-  package let durable: Bool
-  /// Where the documents are kept.
-  package let documents: any DocumentStore
+  /// `Shares.plist` in each owner's directory, and the index.
+  private let records: IndexedOwnerFile<Shares>
   /// From a token's digest to its owner.
   package let index: DigestIndex
-  private let file: VersionedFile<Shares>
   private let logger: Logger
+
+  package var dataDirectory: String { records.dataDirectory }
+  /// When false, writes skip `fsync` (tests and benchmarks only).
+  package var durable: Bool { records.durable }
+  /// Where the documents are kept.
+  package var documents: any DocumentStore { records.documents }
 
   package init(
     dataDirectory: String, durable: Bool = true, documents: any DocumentStore = LocalDocuments(),
     cacheCapacity: Int = VersionedFile<Shares>.defaultCapacity,
     logger: Logger = Logger(label: "checklists.shares")
   ) {
-    self.dataDirectory = dataDirectory
-    self.durable = durable
-    self.documents = documents
     self.logger = logger
-    index = DigestIndex(
-      directory: "\(dataDirectory)/\(Self.indexDirectoryName)", durable: durable,
-      documents: documents)
-    file = VersionedFile(
-      documents: documents, lockName: VisitorDirectory.checklistsLockName,
-      cacheCapacity: cacheCapacity,
-      setAsideDurably: durable, decode: { try Shares.decode($0) })
+    records = IndexedOwnerFile(
+      fileName: Self.fileName, dataDirectory: dataDirectory, durable: durable,
+      documents: documents, cacheCapacity: cacheCapacity, decode: { try Shares.decode($0) },
+      encode: { try $0.encoded() })
+    index = records.index(Self.indexDirectoryName)
   }
 
   /// The path of an owner's shares file.
@@ -93,9 +91,7 @@ package final class ShareLinks: Sendable {
   /// where to look, not yet a way in (`access(digest:owner:)` decides).
   /// Nil when the index has no such entry.
   package func owner(ofDigest digest: String) throws(StoreError) -> VisitorDirectory? {
-    let key: String?
-    do { key = try index.owner(ofDigest: digest) } catch { throw .io(error) }
-    return key.map { VisitorDirectory(dataDirectory: dataDirectory, key: $0) }
+    do { return try records.owner(ofDigest: digest, in: index) } catch { throw .io(error) }
   }
 
   /// The owner's live link whose token's SHA-256 is `digest`, or nil.
@@ -308,11 +304,7 @@ package final class ShareLinks: Sendable {
   // MARK: Internals
 
   private func write(_ shares: Shares, for owner: VisitorDirectory) throws {
-    let path = Self.path(of: owner)
-    try mapped { () throws in
-      let identity = try documents.write(Data(try shares.encoded()), to: path, durable: durable)
-      file.cacheWritten(shares, identity: identity, key: owner.key)
-    }
+    try mapped { () throws in try records.write(shares, for: owner) }
   }
 
   private func removeEntries(of links: [Shares.Link], owner: VisitorDirectory) throws {
@@ -326,10 +318,7 @@ package final class ShareLinks: Sendable {
   private func locked<T>(
     _ owner: VisitorDirectory, creating: Bool, _ body: () throws -> T
   ) throws -> T {
-    try mapped { () throws -> T in
-      if creating { try documents.prepareDirectory(owner.path, durable: durable) }
-      return try documents.withLock(owner.lockPath, body)
-    }
+    try mapped { () throws -> T in try records.locked(owner, creating: creating, body) }
   }
 
   /// `body`, with a failed system call or a busy lock told as the store's
@@ -339,9 +328,7 @@ package final class ShareLinks: Sendable {
   }
 
   private func load(_ owner: VisitorDirectory, locked: Bool) throws(StoreError) -> Shares? {
-    try OwnerFile.load(
-      file, at: Self.path(of: owner), owner: owner, locked: locked, what: "shares",
-      logger: logger)
+    try OwnerFile.load(records, owner: owner, locked: locked, what: "shares", logger: logger)
   }
 
   // MARK: Maintenance

@@ -13,23 +13,16 @@ import Support
 /// read-only and the edit link of a list are two outputs of a PRF under a
 /// key their holders do not have: neither tells anything about the other.
 ///
-/// Whoever holds it reads (or changes) the list, so it is never printed:
-/// `description` hides it, and only `text` spells it out.
-package struct ShareToken: Sendable, Equatable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+/// Whoever holds it reads (or changes) the list (see `HexSecret`).
+package struct ShareToken: HexSecret {
   /// 128 bits: the least a secret address may have.
   package static let byteCount = 16
-  /// The length of `text`.
-  package static let textLength = byteCount * 2
 
   /// 32 lower-case hex digits.
   package let text: String
 
-  /// A token from its text; nil unless exactly 32 lower-case hex digits.
-  package init?(text: some StringProtocol) {
-    guard Self.isWellFormed(text.utf8) else { return nil }
-    self.text = String(text)
+  package init(checkedText text: String) {
+    self.text = text
   }
 
   /// The message the token is the MAC of.
@@ -45,21 +38,6 @@ package struct ShareToken: Sendable, Equatable, CustomStringConvertible,
     let mac = HMAC<SHA256>.authenticationCode(
       for: Array(message(listID: listID, kind: kind, generation: generation).utf8),
       using: secret.key)
-    return ShareToken(text: Hex.encode(Array(mac).prefix(byteCount)))!
+    return ShareToken(checkedText: Hex.encode(Array(mac).prefix(byteCount)))
   }
-
-  /// True for 32 lower-case hex digits.
-  package static func isWellFormed(_ bytes: some Collection<UInt8>) -> Bool {
-    bytes.count == textLength
-      && bytes.allSatisfy {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-          || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
-      }
-  }
-
-  /// The SHA-256 of the text, in hex: all that is ever stored of it.
-  package var digest: String { SecretDigest.of(text) }
-
-  package var description: String { "ShareToken(hidden)" }
-  package var debugDescription: String { description }
 }

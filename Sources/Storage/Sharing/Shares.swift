@@ -9,8 +9,8 @@ import Support
 /// link's generation (the token is derived from it, see `ShareToken`), when
 /// it was made, and the SHA-256 of its token. A link is live exactly while
 /// its record is here; revoking it removes the record.
-package struct Shares: Codable, Sendable, Equatable {
-  /// The version written; a file of another version is not read.
+package struct Shares: OwnerFileValue {
+  package static let fileKind = "shares"
   package static let currentVersion = 1
   /// Links an owner may have at once: two for every list they may keep
   /// and every list Recently deleted may hold (a deleted list keeps its
@@ -52,17 +52,10 @@ package struct Shares: Codable, Sendable, Equatable {
 
   // MARK: Decoding
 
-  /// Why a shares file was refused.
-  package struct Invalid: Error, CustomStringConvertible {
-    package var description: String
-  }
-
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     version = try container.decode(Int.self, forKey: .version)
-    guard version == Self.currentVersion else {
-      throw Invalid(description: "shares file version \(version) is not \(Self.currentVersion)")
-    }
+    try Self.refuseOtherVersions(version)
     nextGeneration = try container.decode(Int.self, forKey: .nextGeneration)
     links = try container.decode([Link].self, forKey: .links)
     try validate()
@@ -85,15 +78,5 @@ package struct Shares: Codable, Sendable, Equatable {
         places.insert("\(link.list) \(link.kind.rawValue)").inserted
       else { throw Invalid(description: "a link entry is malformed or repeated") }
     }
-  }
-
-  // MARK: Encoding
-
-  /// The file's bytes (an XML property list).
-  package func encoded() throws -> Data { try OwnerFile.encode(self) }
-
-  /// The value of a shares file's bytes (see `OwnerFile.decode`).
-  package static func decode(_ data: Data) throws -> Shares {
-    try OwnerFile.decode(Shares.self, from: data)
   }
 }

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Documents
 import FileSystem
 import Foundation
 import Preferences

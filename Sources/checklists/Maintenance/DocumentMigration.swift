@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 
@@ -38,7 +39,7 @@ package struct DocumentMigration {
 
   /// Copies everything under the source's root.
   ///
-  /// - Throws: the first `FileError` or `FileLock.Busy`; what was copied
+  /// - Throws: the first `DocumentError` or `DocumentLock.Busy`; what was copied
   ///   before it stays, and a new run goes on from there.
   package func run() throws -> Report {
     var report = Report()
@@ -91,7 +92,7 @@ package struct DocumentMigration {
   private func readDocument(_ path: String) throws -> Data? {
     do {
       return try source.read(path)
-    } catch  where error.errno == .isDirectory {
+    } catch  where error.reason == .isDirectory {
       return nil
     }
   }

@@ -1,3 +1,4 @@
+import Documents
 import FileSystem
 import Foundation
 import PostgresStore

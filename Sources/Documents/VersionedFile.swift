@@ -1,18 +1,20 @@
 import Foundation
 import Support
 
-/// The decoded values of one kind of file, one file per key (a visitor),
-/// kept while the file is unchanged: the one cache of decoded files, used
-/// by the checklists store and the preferences.
+/// The decoded values of one kind of document, one per key (a visitor),
+/// kept while the document is unchanged: the one cache of decoded
+/// documents, used by the checklists store and the preferences, on any
+/// engine.
 ///
-/// A value is valid while the identity of the file now (`stat`) equals the
-/// identity of the bytes it was decoded from (`FileSnapshot`) or written as
-/// (`cacheWritten`). Writers replace a file only under its lock and only by
-/// a rename (`AtomicFile`), so another process's write is seen at the next
-/// load. A version that cannot be decoded is moved aside (`CorruptFile`)
-/// under the file's lock, and only if it is still that version: another
-/// process may have set it aside and written a good one meanwhile, which is
-/// then read instead. Thread-safe; the cache is bounded (least recently
+/// A value is valid while the version of the document now
+/// (`DocumentStore.identity(of:)`: a `stat`, or one indexed read) equals
+/// the version of the bytes it was decoded from (`DocumentSnapshot`) or
+/// written as (`cacheWritten`). Writers replace a document only under its
+/// lock and atomically, so another process's write is seen at the next
+/// load. A version that cannot be decoded is moved aside
+/// (`DocumentStore.setAside`) under the document's lock, and only if it is
+/// still that version: another process may have set it aside and written a
+/// good one meanwhile, which is then read instead. Thread-safe; the cache is bounded (least recently
 /// used go first).
 package final class VersionedFile<Value: Sendable>: Sendable {
   /// How many keys' values a cache keeps unless told otherwise: the one
@@ -24,9 +26,9 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// A value and the identity of the version of the file it stands for.
   package struct Version: Sendable {
     package var value: Value
-    package var identity: FileIdentity
+    package var identity: DocumentVersion
 
-    package init(value: Value, identity: FileIdentity) {
+    package init(value: Value, identity: DocumentVersion) {
       self.value = value
       self.identity = identity
     }
@@ -51,7 +53,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   ///   - keepsInPlace: true for a decoding error that does not make the
   ///     file corrupt (it is then left in place and reported).
   package init(
-    documents: any DocumentStore = LocalDocuments(), lockName: String, cacheCapacity: Int,
+    documents: any DocumentStore, lockName: String, cacheCapacity: Int,
     setAsideDurably: Bool = false,
     decode: @escaping @Sendable (Data) throws -> Value,
     keepsInPlace: @escaping @Sendable (any Error) -> Bool = { _ in false }
@@ -82,7 +84,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   @inlinable
   package func load(
     _ path: String, key: String, attempts: Int = .max,
-    awaitingWriter: (_ attempt: Int, _ cached: FileIdentity?) -> Bool = { _, _ in false }
+    awaitingWriter: (_ attempt: Int, _ cached: DocumentVersion?) -> Bool = { _, _ in false }
   ) throws(VersionedFileError) -> Version? {
     try current(path, key: key, attempts: attempts, locked: false, awaitingWriter: awaitingWriter)
   }
@@ -107,7 +109,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// Caches `value` as the one of the version `identity`, which the
   /// caller has just written (the store said which) and whose lock it
   /// still holds.
-  package func cacheWritten(_ value: Value, identity: FileIdentity, key: String) {
+  package func cacheWritten(_ value: Value, identity: DocumentVersion, key: String) {
     cache.withLock { $0.setValue(Version(value: value, identity: identity), forKey: key) }
   }
 
@@ -116,7 +118,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// while `replaced` is what is cached, so that a newer version another
   /// writer cached meanwhile is not hidden.
   package func cacheWritten(
-    _ value: Value, identity: FileIdentity, replacing replaced: FileIdentity, key: String
+    _ value: Value, identity: DocumentVersion, replacing replaced: DocumentVersion, key: String
   ) {
     cache(Version(value: value, identity: identity), over: replaced, key: key)
   }
@@ -125,11 +127,11 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// `cacheWritten(_:identity:replacing:key:)` does): the version a
   /// conditional write found instead of the one it expected. Nil when it
   /// cannot be decoded (then only a load under the lock may set it aside).
-  package func adopt(_ snapshot: FileSnapshot, replacing replaced: FileIdentity, key: String)
+  package func adopt(_ snapshot: DocumentSnapshot, replacing replaced: DocumentVersion, key: String)
     -> Version?
   {
     guard let value = try? decode(snapshot.contents) else { return nil }
-    let version = Version(value: value, identity: snapshot.identity)
+    let version = Version(value: value, identity: snapshot.version)
     cache(version, over: replaced, key: key)
     return version
   }
@@ -142,7 +144,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   }
 
   /// The identity of the version cached for `key`, if any.
-  package func cachedIdentity(forKey key: String) -> FileIdentity? {
+  package func cachedIdentity(forKey key: String) -> DocumentVersion? {
     cache.withLock { $0.value(forKey: key)?.identity }
   }
 
@@ -168,12 +170,12 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   @inlinable
   func current(
     _ path: String, key: String, attempts: Int, locked: Bool,
-    awaitingWriter: (_ attempt: Int, _ cached: FileIdentity?) -> Bool
+    awaitingWriter: (_ attempt: Int, _ cached: DocumentVersion?) -> Bool
   ) throws(VersionedFileError) -> Version? {
     var attempt = 0
     while attempt < attempts {
       defer { attempt += 1 }
-      let identity: FileIdentity
+      let identity: DocumentVersion
       do {
         guard let found = try documents.identity(of: path) else {
           cache.withLock { $0.removeValue(forKey: key) }
@@ -202,7 +204,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   func refresh(_ path: String, key: String, cached: Version?, locked: Bool)
     throws(VersionedFileError) -> Outcome
   {
-    let snapshot: FileSnapshot
+    let snapshot: DocumentSnapshot
     do {
       if let cached, try documents.identity(of: path) == cached.identity {
         return .version(cached)
@@ -217,11 +219,11 @@ package final class VersionedFile<Value: Sendable>: Sendable {
       value = try decode(snapshot.contents)
     } catch {
       if keepsInPlace(error) { throw .leftInPlace(path: path, reason: error) }
-      guard let keptAs = try setAside(path, key: key, version: snapshot.identity, locked: locked)
+      guard let keptAs = try setAside(path, key: key, version: snapshot.version, locked: locked)
       else { return .replaced }
       throw .setAside(path: path, keptAs: keptAs, reason: error)
     }
-    let version = Version(value: value, identity: snapshot.identity)
+    let version = Version(value: value, identity: snapshot.version)
     cache(version, over: cached?.identity, key: key)
     return .version(version)
   }
@@ -231,7 +233,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// may have cached a newer version meanwhile, which this one must not
   /// hide.
   @usableFromInline
-  func cache(_ version: Version, over seen: FileIdentity?, key: String) {
+  func cache(_ version: Version, over seen: DocumentVersion?, key: String) {
     cache.withLock { cache in
       if cache.value(forKey: key)?.identity == seen { cache.setValue(version, forKey: key) }
     }
@@ -239,24 +241,25 @@ package final class VersionedFile<Value: Sendable>: Sendable {
 
   /// Moves an undecodable file aside, under its lock and only if it is
   /// still `version`; the new path, or nil when it was replaced meanwhile.
-  private func setAside(_ path: String, key: String, version: FileIdentity, locked: Bool)
+  private func setAside(_ path: String, key: String, version: DocumentVersion, locked: Bool)
     throws(VersionedFileError) -> String?
   {
-    let move = { () throws(FileError) -> String? in
+    let move = { () throws(DocumentError) -> String? in
       guard try self.documents.identity(of: path) == version else { return nil }
       let keptAs = try self.documents.setAside(path, durable: self.setAsideDurably)
       self.cache.withLock { $0.removeValue(forKey: key) }
       return keptAs
     }
-    let lockPath = AtomicFile.split(path).directory + "/" + lockName
+    let lockPath = DocumentName.split(path).directory + "/" + lockName
     do {
       return locked ? try move() : try documents.withLock(lockPath) { try move() }
-    } catch let error as FileError {
+    } catch let error as DocumentError {
       throw .io(error)
-    } catch let error as FileLock.Busy {
+    } catch let error as DocumentLock.Busy {
       throw .busy(error)
     } catch {
-      throw .io(FileError(operation: "flock", path: lockPath, errno: .ioError))
+      throw .io(
+        DocumentError(operation: "lock", path: lockPath, reason: .failed, detail: "\(error)"))
     }
   }
 }

@@ -1,10 +1,10 @@
 /// Why a `VersionedFile` could not give the value of a file.
 package enum VersionedFileError: Error, Sendable, CustomStringConvertible {
-  /// A system call failed.
-  case io(FileError)
+  /// The engine failed (a system call, a database).
+  case io(DocumentError)
   /// The lock under which an undecodable version is set aside was not
-  /// taken (`FileLock`); nothing was moved.
-  case busy(FileLock.Busy)
+  /// taken (`DocumentLock`); nothing was moved.
+  case busy(DocumentLock.Busy)
   /// The file could not be decoded; it was moved aside to `keptAs` (never
   /// overwritten or deleted).
   case setAside(path: String, keptAs: String, reason: any Error)
@@ -23,5 +23,14 @@ package enum VersionedFileError: Error, Sendable, CustomStringConvertible {
     case .leftInPlace(let path, let reason): "\(path): \(reason)"
     case .unsettled(let path): "\(path): replaced during every read"
     }
+  }
+}
+
+extension DocumentError {
+  /// A load that met a newer version at every look (`VersionedFileError.unsettled`),
+  /// as a caller that tells only the seam's errors reports it.
+  package static func unsettled(_ path: String) -> DocumentError {
+    DocumentError(
+      operation: "load", path: path, reason: .failed, detail: "replaced during every read")
   }
 }
