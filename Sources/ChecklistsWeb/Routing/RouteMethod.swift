@@ -8,13 +8,12 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
   case post
 
   /// The route method a request's method reaches (case-sensitive, as HTTP
-  /// methods are), and whether the body is then dropped (`HEAD`); nil for
-  /// a method no route is declared with.
-  static func of(_ method: HTTPRequest.Method) -> (method: RouteMethod, headOnly: Bool)? {
+  /// methods are; `HEAD` reaches `GET`, whose body the server drops); nil
+  /// for a method no route is declared with.
+  static func of(_ method: HTTPRequest.Method) -> RouteMethod? {
     switch method {
-    case .get: (.get, false)
-    case .head: (.get, true)
-    case .post: (.post, false)
+    case .get, .head: .get
+    case .post: .post
     default: nil
     }
   }

@@ -18,9 +18,6 @@ package struct RouteTable: Sendable {
   package struct Match: Sendable {
     package let route: Route
     package let parameters: RouteParameters
-    /// True for `HEAD`, which is routed as `GET`: answer as for `GET`,
-    /// then drop the body.
-    package let headOnly: Bool
   }
 
   /// What the table decided for one request.
@@ -98,10 +95,10 @@ package struct RouteTable: Sendable {
     var declared: UInt8 = 0  // a bit per method of the routes at this path
     for route in routesBySegmentCount[count] {
       guard let captured = route.pattern.match(path) else { continue }
-      if let wanted, route.method == wanted.method {
+      if let wanted, route.method == wanted {
         let parameters = RouteParameters(
           names: route.pattern.parameterNames, ids: captured.ids, secret: captured.secret)
-        return .matched(Match(route: route, parameters: parameters, headOnly: wanted.headOnly))
+        return .matched(Match(route: route, parameters: parameters))
       }
       declared |= route.method.bit
     }

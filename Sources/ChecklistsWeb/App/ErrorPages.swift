@@ -1,0 +1,48 @@
+import ChecklistsModel
+import FastCGI
+import FileSystem
+import Logging
+import Preferences
+import Storage
+
+/// What a failure becomes: the page that says what went wrong, and a log
+/// line for the unexpected ones (named by the route's pattern, never by a
+/// path that may carry a secret).
+struct ErrorPages: Sendable {
+  let renderer: PageRenderer
+  let logger: Logger
+
+  /// The error page of `error` in the site's layout.
+  func response(for error: any Error, route: Route) -> Response {
+    renderer.errorResponse(page(for: error, route: route))
+  }
+
+  /// The page for `error`, thrown by `route`'s stages or handler.
+  func page(for error: any Error, route: Route) -> WebError {
+    switch error {
+    case let error as WebError:
+      return error
+    case let error as ChecklistsError:
+      switch error {
+      case .noSuchList: return .listNotFound
+      case .noSuchItem: return .itemNotFound
+      default: return .unprocessable(error.message, backHref: "/lists", backLabel: "All Lists")
+      }
+    case let error as StoreError:
+      logger.error("store: \(error.detail) (\(route))")
+      if case .unreadable = error { return .unreadableData }
+      if case .busy = error { return .busy }
+      if case .io(let error) = error, error.isUnavailable { return .storeUnavailable }
+      return .internalError
+    case let error as FileError where error.isUnavailable:
+      logger.error("\(route): \(error)")
+      return .storeUnavailable
+    case PreferencesError.unavailable(let message):
+      logger.error("\(route): \(message)")
+      return .storeUnavailable
+    default:
+      logger.error("\(route): \(error)")
+      return .internalError
+    }
+  }
+}
