@@ -88,6 +88,7 @@ package final class Application: Sendable {
           renderer: renderer, csrf: csrf, store: store, shares: shares, defaults: defaults),
         memo: sharedPages, errors: errors),
       feed: FeedGroup(services: FeedServices(calendars: calendars, store: store), errors: errors),
+      dav: DAVGroup(),
       errors: errors)
     front = Pipeline([ConditionalGET(), MemoLookup(memo: memo)])
   }

@@ -1,15 +1,15 @@
 import FastCGI
 
 /// The route table and the groups its routes belong to, one per kind of
-/// caller: a visitor's browser, a share link, a calendar app (and, to
-/// come, a CalDAV client). A new kind of caller is a group here, its
-/// context type and its handlers; the stages every request passes are
-/// `Application`'s.
+/// caller: a visitor's browser, a share link, a calendar app, a CalDAV
+/// client. A new kind of caller is a group here, its context type and its
+/// handlers; the stages every request passes are `Application`'s.
 struct RouteGroups: Sendable {
   let routes: RouteTable
   let visitor: VisitorGroup
   let shared: SharedGroup
   let feed: FeedGroup
+  let dav: DAVGroup
   /// The page of an address no route takes.
   let errors: ErrorPages
 

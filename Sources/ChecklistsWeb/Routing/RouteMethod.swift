@@ -2,10 +2,12 @@ import HTTPTypes
 
 /// The methods a route is declared with. The product's pages are HTML
 /// forms and links, so a screen is a `GET` and a change is a `POST`;
-/// `HEAD` is answered by the `GET` route.
+/// `HEAD` is answered by the `GET` route. A CalDAV client asks what an
+/// address offers with `OPTIONS`.
 package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible {
   case get
   case post
+  case options
 
   /// The route method a request's method reaches (case-sensitive, as HTTP
   /// methods are; `HEAD` reaches `GET`, whose body the server drops); nil
@@ -14,6 +16,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     switch method {
     case .get, .head: .get
     case .post: .post
+    case .options: .options
     default: nil
     }
   }
@@ -23,6 +26,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     switch self {
     case .get: ["GET", "HEAD"]
     case .post: ["POST"]
+    case .options: ["OPTIONS"]
     }
   }
 
@@ -39,6 +43,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     switch self {
     case .get: "GET"
     case .post: "POST"
+    case .options: "OPTIONS"
     }
   }
 }
