@@ -134,7 +134,8 @@ import Testing
     let later = start + 31 * day
     // The owner's own change, and a change through the list's edit link.
     try store.update(owners[0], at: later) { try $0.addItem(text: "owner's", toList: list) }
-    try store.update(owners[1], at: later, forgettable: { $0.isThroughLink(ofList: list) }) {
+    let linksOwn = { (deletion: Deletion) in deletion.isThroughLink(ofList: list) }
+    try store.update(owners[1], at: later, forgettable: linksOwn) {
       try $0.addItem(text: "link's", toList: list)
     }
     let byOwner = try #require(try store.load(owners[0])).deletions.map(\.items[0].item.text)
