@@ -153,27 +153,29 @@ import Testing
     let exactly = HTTPDate.format(secondsSince1970: changed)
     let earlier = HTTPDate.format(secondsSince1970: changed - 1)
     #expect(
-      CalendarFeedRoute.isNotModified(request(later), etag: etag, lastModified: changed, now: now))
+      ConditionalGET.isNotModified(request(later), etag: etag, now: now, lastModified: { changed }))
     #expect(
-      CalendarFeedRoute.isNotModified(request(exactly), etag: etag, lastModified: changed, now: now)
+      ConditionalGET.isNotModified(
+        request(exactly), etag: etag, now: now, lastModified: { changed })
     )
     #expect(
-      !CalendarFeedRoute.isNotModified(
-        request(earlier), etag: etag, lastModified: changed, now: now)
+      !ConditionalGET.isNotModified(
+        request(earlier), etag: etag, now: now, lastModified: { changed })
     )
     #expect(
-      !CalendarFeedRoute.isNotModified(request("junk"), etag: etag, lastModified: changed, now: now)
+      !ConditionalGET.isNotModified(
+        request("junk"), etag: etag, now: now, lastModified: { changed })
     )
     // If-None-Match wins over the date.
     #expect(
-      !CalendarFeedRoute.isNotModified(
-        request(later, tag: "\"nope\""), etag: etag, lastModified: changed, now: now))
+      !ConditionalGET.isNotModified(
+        request(later, tag: "\"nope\""), etag: etag, now: now, lastModified: { changed }))
     // A feed changed in this very second is never 304 by date.
     let thisSecond = Int64(now.timeIntervalSince1970)
     #expect(
-      !CalendarFeedRoute.isNotModified(
-        request(HTTPDate.format(secondsSince1970: thisSecond)), etag: etag,
-        lastModified: thisSecond, now: now))
+      !ConditionalGET.isNotModified(
+        request(HTTPDate.format(secondsSince1970: thisSecond)), etag: etag, now: now,
+        lastModified: { thisSecond }))
   }
 
   @Test func checkedAndDeletedItemsLeaveTheFeed() throws {

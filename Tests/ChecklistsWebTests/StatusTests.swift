@@ -15,7 +15,8 @@ import Testing
   ]
 
   static let answers: [Response] = [
-    .html([]), .plainText([]), .page([], etag: ETag(body: [])), .notModified(ETag(body: [])),
+    .html([]), .plainText([]), .page([], etag: ETag(body: [])),
+    ConditionalGET.notModified(standingFor: .page([], etag: ETag(body: []))),
     .redirect(to: "/lists"),
     HealthPage.respond(to: Request(method: .get, path: HealthPage.path), ready: { true }),
     HealthPage.respond(to: Request(method: .get, path: HealthPage.path), ready: { false }),

@@ -113,11 +113,4 @@ package struct ETag: Sendable, Hashable, CustomStringConvertible {
     }
     return false
   }
-
-  /// True when `request` is a `GET` or `HEAD` whose `If-None-Match` names
-  /// this tag: answer `304` with no body (and the same `ETag`).
-  package func isNotModified(_ request: Request) -> Bool {
-    (request.method == .get || request.method == .head)
-      && matches(ifNoneMatch: request.headerFields.value(of: .ifNoneMatch))
-  }
 }

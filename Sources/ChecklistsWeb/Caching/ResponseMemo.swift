@@ -56,7 +56,7 @@ final class ResponseMemo: Sendable {
     }
 
     /// The key of a shared list's page (a separate memo's: see
-    /// `Application.shared`) asked for by a `GET` or `HEAD` without a query
+    /// `SharedMemo`) asked for by a `GET` or `HEAD` without a query
     /// string; nil otherwise. The page is the same whoever asks, so the
     /// `Cookie` header plays no part; it stands for its link by the SHA-256
     /// of the token (`linkDigest`), so that looking it up never compares a
@@ -127,7 +127,7 @@ final class ResponseMemo: Sendable {
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body.
     func answers(_ request: Request) -> Bool {
-      hasBody || request.method == .head || etag.isNotModified(request)
+      hasBody || request.method == .head || ConditionalGET.isNotModified(request, etag: etag)
     }
   }
 

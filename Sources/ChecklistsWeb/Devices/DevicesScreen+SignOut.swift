@@ -23,7 +23,7 @@ extension DevicesScreen {
   static func signOut(_ context: ChangeContext) throws -> Response {
     let id = try context.id(.browser)
     let owner = context.session.directory
-    let devices = context.application.devices
+    let devices = context.services.devices
     let token = context.session.id.hex
     let secret = try deviceFiles(context) { try devices.existingSecret(of: owner, token: token) }
     let done: Bool
@@ -43,7 +43,7 @@ extension DevicesScreen {
   /// `POST /settings/devices/sign-out-others`: every browser but this one.
   static func signOutOthers(_ context: ChangeContext) throws -> Response {
     let owner = context.session.directory
-    let devices = context.application.devices
+    let devices = context.services.devices
     let token = context.session.id.hex
     let secret = try deviceFiles(context) { try devices.existingSecret(of: owner, token: token) }
     _ = try deviceFiles(context) {
@@ -63,7 +63,7 @@ extension DevicesScreen {
       let day = previous.kept.day
     else { return .redirect(to: "/settings/devices?nothing-to-switch-back") }
     let resolution = try deviceFiles(context) {
-      try context.application.devices.resolve(token: previous.id.hex)
+      try context.services.devices.resolve(token: previous.id.hex)
     }
     guard case .owner = resolution else {
       var response = Response.redirect(to: "/settings/devices?switch-back-signed-out")
@@ -87,10 +87,10 @@ extension DevicesScreen {
   /// asks again). True when it went.
   private static func signOutLast(_ context: ChangeContext, id: Int) throws -> Bool {
     let owner = context.session.directory
-    let outside = context.application.outsideAccess
+    let outside = context.services.outsideAccess
     try deviceFiles(context) { try outside.endAll(of: owner) }
     return try deviceFiles(context) {
-      try context.application.devices.signOut(
+      try context.services.devices.signOut(
         browser: id, of: owner, askedBy: context.session.id.hex, now: context.now,
         lastBrowser: .confirmed { try outside.summary(of: owner).isEmpty })
     }
@@ -100,7 +100,7 @@ extension DevicesScreen {
   private static func confirmLast(_ context: ChangeContext, id: Int) throws -> Response {
     let owner = context.session.directory
     let reach = try deviceFiles(context) {
-      try context.application.outsideAccess.summary(of: owner)
+      try context.services.outsideAccess.summary(of: owner)
     }
     let lists = try context.currentModel().model.lists.count
     let values: [String: TemplateValue] = [
@@ -110,7 +110,7 @@ extension DevicesScreen {
       "reach": reach.isEmpty ? .bool(false) : reachContext(reach),
       "csrf": .string(context.csrfToken),
     ]
-    var response = try context.application.renderer.response(
+    var response = try context.services.renderer.response(
       confirmTemplate, title: confirmTitle, context: .object(TemplateObject(values)), status: .ok)
     response.headerFields[.cacheControl] = "no-store"
     return response
@@ -126,7 +126,7 @@ extension DevicesScreen {
     let links = context.form["replace-links"] == "yes"
     guard calendar || links else { return .redirect(to: "/settings/devices?\(notice)") }
     try deviceFiles(context) {
-      try context.application.outsideAccess.replace(
+      try context.services.outsideAccess.replace(
         calendar: calendar, shareLinks: links, of: context.session.directory, secret: secret)
     }
     return .redirect(to: "/settings/devices?\(notice)-replaced")

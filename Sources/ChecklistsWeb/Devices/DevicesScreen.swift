@@ -26,12 +26,12 @@ enum DevicesScreen {
   /// `POST /settings/devices/code`: a new link code, shown once.
   static func createCode(_ context: ChangeContext) throws -> Response {
     let made = try deviceFiles(context) {
-      try context.application.devices.createCode(
+      try context.services.devices.createCode(
         for: context.session.directory, token: context.session.id.hex,
         name: BrowserName.of(context.request), now: context.now)
     }
     let values = try pageContext(context, code: made, notice: nil)
-    var response = try context.application.renderer.response(
+    var response = try context.services.renderer.response(
       template, title: title, context: values, status: .ok)
     // The code is on this page only: not for the back/forward cache or any other.
     response.headerFields[.cacheControl] = "no-store"
@@ -60,7 +60,7 @@ enum DevicesScreen {
   ) throws -> TemplateValue {
     let owner = context.session.directory
     let devices = try deviceFiles(context) {
-      try context.application.devices.devices(of: owner)
+      try context.services.devices.devices(of: owner)
     }
     let label = DueDateLabel(zone: VisitorTimeZone.current(context.preferences), now: context.now)
     let current = context.session.browserID
@@ -87,7 +87,7 @@ enum DevicesScreen {
           lastSeen: context.now, label: label, waitUntil: nil))
     }
     let reach = try deviceFiles(context) {
-      try context.application.outsideAccess.summary(of: owner)
+      try context.services.outsideAccess.summary(of: owner)
     }
     var values: [String: TemplateValue] = [
       "browsers": .list(rows),
@@ -135,12 +135,12 @@ enum DevicesScreen {
     guard
       let previous = PreviousBrowser(
         cookies: session.cookies, isHTTPS: session.isHTTPS, today: session.today),
-      case .owner(let directory, _)? = try? context.application.devices.resolve(
+      case .owner(let directory, _)? = try? context.services.devices.resolve(
         token: previous.id.hex)
     else { return nil }
     return .object(
       TemplateObject([
-        "lists": .list(try ListNames.of(directory, in: context.application.store)),
+        "lists": .list(try ListNames.of(directory, in: context.services.store)),
         "until": .string(label.text(previous.until)),
         "untilISO": .string(DueDateLabel.machineReadable(previous.until)),
       ]))
@@ -177,7 +177,7 @@ enum DevicesScreen {
   ) -> TemplateValue {
     let path = "/link/\(code.inLink)"
     let origin = PublicOrigin.of(
-      context.request, configured: context.application.configuration.publicOrigin)
+      context.request, configured: context.services.configuration.publicOrigin)
     let link = origin.map { "\($0)\(path)" } ?? path
     let enterAddress = origin.map { "\($0)/link" } ?? "/link"
     var values: [String: TemplateValue] = [
@@ -215,10 +215,4 @@ enum DevicesScreen {
       throw WebError.newBrowser(until: label.text(until))
     }
   }
-}
-
-extension Application {
-  /// The share links and the calendar address: what reaches an owner's
-  /// lists without a browser.
-  var outsideAccess: OutsideAccess { OutsideAccess(shares: shares, calendars: calendars) }
 }

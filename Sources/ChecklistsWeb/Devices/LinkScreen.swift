@@ -51,7 +51,7 @@ enum LinkScreen {
   /// owner's lists.
   static func redeem(_ context: ChangeContext) throws -> Response {
     let address = context.request.remoteAddress
-    let attempts = context.application.linkAttempts
+    let attempts = context.services.linkAttempts
     if let wait = attempts.retryAfter(address, now: context.now) {
       throw WebError.tooManyAttempts(retryAfter: wait)
     }
@@ -67,7 +67,7 @@ enum LinkScreen {
     let keeps = try ownLists(context).isEmpty ? nil : context.session.id
     do {
       _ = try DevicesScreen.deviceFiles(context) {
-        try context.application.devices.redeem(
+        try context.services.devices.redeem(
           code, newToken: token.hex, name: BrowserName.of(context.request), now: context.now)
       }
     } catch DeviceStore.Refusal.invalidCode {
@@ -108,7 +108,7 @@ enum LinkScreen {
   private static func respond<Input>(
     _ context: RequestContext<Input>, _ values: TemplateValue, status: HTTPResponse.Status
   ) throws -> Response {
-    var response = try context.application.renderer.response(
+    var response = try context.services.renderer.response(
       template, title: title, context: values, status: status)
     for (name, value) in privateFields { response.headerFields[name] = value }
     return response
@@ -131,7 +131,7 @@ enum LinkScreen {
       // Put aside, the lists stay reachable by their links; once the way
       // back is gone, by nobody who could end those.
       let reach = try DevicesScreen.deviceFiles(context) {
-        try context.application.outsideAccess.summary(of: session.directory)
+        try context.services.outsideAccess.summary(of: session.directory)
       }
       if !reach.isEmpty { values["asideReach"] = DevicesScreen.reachContext(reach) }
       if let previous = PreviousBrowser(
@@ -154,6 +154,6 @@ enum LinkScreen {
   /// empty for a new browser or one with nothing stored.
   private static func ownLists<Input>(_ context: RequestContext<Input>) throws -> [TemplateValue] {
     guard !context.session.isNew else { return [] }
-    return try ListNames.of(context.session.directory, in: context.application.store)
+    return try ListNames.of(context.session.directory, in: context.services.store)
   }
 }

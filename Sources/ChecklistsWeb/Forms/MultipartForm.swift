@@ -16,7 +16,7 @@ import MultipartKit
 /// byte past ASCII (`hasHeaderNameOutsideASCII`).
 ///
 /// Why a package at all: the parser is maintained and used by every Vapor
-/// application. What it costs, measured on this shared 2-core machine
+/// server. What it costs, measured on this shared 2-core machine
 /// (load average 4-7): swift-nio and swift-collections, which it pulls,
 /// took 106 s (117 s of CPU) to build from clean in debug and 322 s (202 s
 /// of CPU) in release, once: incremental builds do not rebuild them.

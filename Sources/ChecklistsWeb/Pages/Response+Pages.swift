@@ -25,12 +25,6 @@ extension Response {
     html(body, headerFields: [.eTag: etag.value])
   }
 
-  /// A rendered page with its tag: `200`, or `304` with no body when the
-  /// browser's copy is still the same.
-  static func page(body: [UInt8], etag: ETag, for request: Request) -> Response {
-    etag.isNotModified(request) ? .notModified(etag) : .page(body, etag: etag)
-  }
-
   /// `first`, then `others`, with room for the fields every page gets
   /// after them (`SecurityHeaders`, a few `Set-Cookie`), so that adding
   /// those does not grow the storage again.
@@ -40,16 +34,6 @@ extension Response {
     fields.append(first)
     for field in others { fields.append(field) }
     return fields
-  }
-
-  /// `304 Not Modified`: the browser's copy, whose tag is `etag`, is
-  /// current. With `page`, the full answer it stands for, it carries the
-  /// cookies that answer sets: a revalidated page still moves
-  /// `ChecklistIndex` (the landing rule) and renews the visitor cookie.
-  static func notModified(_ etag: ETag, setting page: Response? = nil) -> Response {
-    var response = Response(status: .notModified, headerFields: [.eTag: etag.value])
-    for field in page?.setCookieFields ?? [] { response.headerFields.append(field) }
-    return response
   }
 
   /// `303 See Other` to `location`: the answer to every change

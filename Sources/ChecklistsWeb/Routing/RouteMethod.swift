@@ -2,19 +2,21 @@ import HTTPTypes
 
 /// The methods a route is declared with. The product's pages are HTML
 /// forms and links, so a screen is a `GET` and a change is a `POST`;
-/// `HEAD` is answered by the `GET` route.
+/// `HEAD` is answered by the `GET` route. A CalDAV client asks what an
+/// address offers with `OPTIONS`.
 package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible {
   case get
   case post
+  case options
 
   /// The route method a request's method reaches (case-sensitive, as HTTP
-  /// methods are), and whether the body is then dropped (`HEAD`); nil for
-  /// a method no route is declared with.
-  static func of(_ method: HTTPRequest.Method) -> (method: RouteMethod, headOnly: Bool)? {
+  /// methods are; `HEAD` reaches `GET`, whose body the server drops); nil
+  /// for a method no route is declared with.
+  static func of(_ method: HTTPRequest.Method) -> RouteMethod? {
     switch method {
-    case .get: (.get, false)
-    case .head: (.get, true)
-    case .post: (.post, false)
+    case .get, .head: .get
+    case .post: .post
+    case .options: .options
     default: nil
     }
   }
@@ -24,6 +26,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     switch self {
     case .get: ["GET", "HEAD"]
     case .post: ["POST"]
+    case .options: ["OPTIONS"]
     }
   }
 
@@ -40,6 +43,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     switch self {
     case .get: "GET"
     case .post: "POST"
+    case .options: "OPTIONS"
     }
   }
 }

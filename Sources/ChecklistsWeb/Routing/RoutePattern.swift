@@ -32,11 +32,14 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
   init(_ text: String) {
     precondition(text.hasPrefix("/"), "a route's path starts with /: \(text)")
     description = text
+    let parts = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
     segments =
       text == "/"
       ? []
-      : text.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-        Self.segment($0, of: text)
+      : parts.indices.map {
+        // A collection's address ends with `/`: its last segment is empty.
+        parts[$0].isEmpty && $0 == parts.count - 1 && $0 > 0
+          ? .literal([]) : Self.segment(parts[$0], of: text)
       }
     parameterNames = segments.compactMap { if case .id(let name) = $0 { name } else { nil } }
     precondition(
@@ -101,7 +104,7 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
 
   /// The ids and the secret in `path`, or nil when it does not match.
   /// `path` is a raw path of as many segments as the pattern, none of them
-  /// empty (see `RouteTable.segmentCount(of:)`). The literals are compared
+  /// empty but maybe the last (see `RouteTable.segmentCount(of:)`). The literals are compared
   /// first, so a path of another shape costs no id parsing.
   func match(_ path: UnsafeBufferPointer<UInt8>) -> Captured? {
     var start = 1

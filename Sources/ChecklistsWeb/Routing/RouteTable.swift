@@ -9,6 +9,8 @@ import HTTPTypes
 /// A trailing slash (`/lists/`) or an empty segment (`//lists`) is not found
 /// rather than redirected: every address has exactly one spelling, and a
 /// redirect built from a path that starts with `//` could leave the site.
+/// A collection's address, as WebDAV spells it (`/dav/`), is declared with
+/// its trailing slash, and then only that spelling is found.
 ///
 /// Everything about an address is derived from the routes declared for it:
 /// `405` and its `Allow`, whether a request is a change, whether its answer
@@ -18,9 +20,6 @@ package struct RouteTable: Sendable {
   package struct Match: Sendable {
     package let route: Route
     package let parameters: RouteParameters
-    /// True for `HEAD`, which is routed as `GET`: answer as for `GET`,
-    /// then drop the body.
-    package let headOnly: Bool
   }
 
   /// What the table decided for one request.
@@ -98,10 +97,10 @@ package struct RouteTable: Sendable {
     var declared: UInt8 = 0  // a bit per method of the routes at this path
     for route in routesBySegmentCount[count] {
       guard let captured = route.pattern.match(path) else { continue }
-      if let wanted, route.method == wanted.method {
+      if let wanted, route.method == wanted {
         let parameters = RouteParameters(
           names: route.pattern.parameterNames, ids: captured.ids, secret: captured.secret)
-        return .matched(Match(route: route, parameters: parameters, headOnly: wanted.headOnly))
+        return .matched(Match(route: route, parameters: parameters))
       }
       declared |= route.method.bit
     }
@@ -111,7 +110,8 @@ package struct RouteTable: Sendable {
 
   /// The number of segments of an absolute path, or nil when it is not one
   /// of the product's shapes: not starting with `/`, too long, or with an
-  /// empty segment (a trailing slash or `//`). `/` has none.
+  /// empty segment (`//`). `/` has none; a trailing slash ends with an
+  /// empty one, which only a collection's pattern (`/dav/`) matches.
   static func segmentCount(of path: UnsafeBufferPointer<UInt8>) -> Int? {
     guard path.first == UInt8(ascii: "/"), path.count <= maximumPathLength else { return nil }
     if path.count == 1 { return 0 }
@@ -124,6 +124,6 @@ package struct RouteTable: Sendable {
       }
       previous = byte
     }
-    return previous == UInt8(ascii: "/") ? nil : count
+    return count
   }
 }

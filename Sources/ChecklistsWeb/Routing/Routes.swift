@@ -58,5 +58,6 @@ extension RouteTable {
     .sharedGet("/s/{secret}/items/{item}/edit", SharedListScreen.editItem),
     .sharedPost("/s/{secret}/items/{item}/toggle", SharedListScreen.toggleItem),
     .sharedPost("/s/{secret}/items/{item}/delete", SharedListScreen.deleteItem),
+    .davOptions("/dav/", DAVOptions.answer),
   ])
 }

@@ -6,7 +6,7 @@ import HTTPTypes
 import Storage
 
 /// What a shared list's handler is given: the request, the link its path's
-/// token opened, the ids in the path, the application's services, and what
+/// token opened, the ids in the path, the group's services, and what
 /// its kind of route needs (`Input`: the list a screen shows, the form a
 /// change sent). There is no visitor: a shared page never reads or sets
 /// the visitor cookie, and the owner's other lists and settings are out of
@@ -19,7 +19,7 @@ struct SharedContext<Input> {
   /// logged).
   let token: String
   let parameters: RouteParameters
-  let application: Application
+  let services: SharedServices
   let input: Input
   /// The moment the request is answered at.
   let now: Date
@@ -54,14 +54,15 @@ extension SharedContext {
   var pagePath: String { SharedPages.path(token) }
 
   /// The link's CSRF token (see `CSRF.token(forShare:)`).
-  var csrfToken: String { application.csrf.token(forShare: access.digest) }
+  var csrfToken: String { services.csrf.token(forShare: access.digest) }
 
   /// A page in the shared layout (no way to the owner's other screens),
-  /// with its `ETag`, or `304` when the browser's copy is still the same.
+  /// with its `ETag` (`ConditionalGET` answers `304` when the browser's
+  /// copy is still the same).
   func page(_ template: String, title: String, _ values: TemplateValue) throws -> Response {
-    let body = try application.renderer.render(
+    let body = try services.renderer.render(
       template, title: title, context: values, layout: SharedPages.layout)
-    return .page(body: body, etag: ETag(body: body), for: request)
+    return .page(body, etag: ETag(body: body))
   }
 
   /// A form shown again with what was typed and why it was refused.
@@ -70,15 +71,16 @@ extension SharedContext {
     status: HTTPResponse.Status = .unprocessableContent
   ) throws -> Response {
     .html(
-      try application.renderer.render(
+      try services.renderer.render(
         template, title: title, context: values, layout: SharedPages.layout),
       status: status)
   }
 
-  /// Changes the shared list under the owner's lock: one durable write
-  /// (`ChecklistStore.update`), so two people changing it at once both
-  /// keep their change. `change` runs on the owner's model; the list must
-  /// still exist (`404` otherwise: deleted meanwhile).
+  /// Changes the shared list under the owner's lock: the store's one
+  /// write path, as the owner's changes (`ChecklistStore.update(_:at:…)`),
+  /// so two people changing it at once both keep their change. `change`
+  /// runs on the owner's model; the list must still exist (`404`
+  /// otherwise: deleted meanwhile).
   ///
   /// The change stays within the list's budget (`SharedListBudget`): it
   /// purges, and forgets to make room, only what this list's links
@@ -91,11 +93,10 @@ extension SharedContext {
     let listID = access.listID
     let now = self.now
     do {
-      return try application.store.update(
-        access.owner, initial: { $0 ?? DataModel() }, forgettable: budget.mayForget,
+      return try services.store.update(
+        access.owner, at: now, forgettable: budget.mayForget,
         { model in
           guard model.checklist(id: listID) != nil else { throw WebError.pageNotFound }
-          model.purgeDeletions(at: now, among: budget.mayForget)
           let before = model
           let result = try change(&model)
           try budget.fit(&model, changedFrom: before)
@@ -108,7 +109,7 @@ extension SharedContext {
 
   /// The link's list's budget, from the owner's links as they are now.
   private func budget() throws -> SharedListBudget {
-    let links = try application.shares.shares(of: access.owner)?.links ?? []
+    let links = try services.shares.shares(of: access.owner)?.links ?? []
     return SharedListBudget(
       listID: access.listID,
       editLinkedLists: Set(links.lazy.filter { $0.kind.allowsChanges }.map(\.list)))
@@ -124,6 +125,6 @@ extension SharedContext<FormData> {
 
   /// The owner's list as it stands now (for a form shown again).
   func currentList() throws -> SharedList {
-    try application.sharedList(access)
+    try services.sharedList(access)
   }
 }

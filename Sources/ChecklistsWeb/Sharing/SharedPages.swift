@@ -20,7 +20,7 @@ enum SharedPages {
   }
 
   /// The fields of every answer under `/s/`, whatever its status (`404`
-  /// and `403` included), set before the site's own (`SecurityHeaders`):
+  /// and `403` included), set before the site's own (`SecurityHeaders`, see `SharedGroup`):
   /// - `Referrer-Policy: no-referrer`: the page's address is the link, so
   ///   nothing it leads to (a link in an item's text, the stylesheet) may
   ///   be told it;
@@ -32,12 +32,4 @@ enum SharedPages {
     HTTPField(name: .xRobotsTag, value: "noindex, nofollow"),
     HTTPField(name: .cacheControl, value: SecurityHeaders.perVisitorCacheControl),
   ]
-}
-
-/// Adds `SharedPages.fields` to the answer of any path under `/s/`.
-enum SharedPageHeaders {
-  static func applying(to response: Response, for request: Request) -> Response {
-    guard SharedPages.isShared(request.path) else { return response }
-    return SecurityHeaders.applying(SharedPages.fields, to: response)
-  }
 }

@@ -66,7 +66,7 @@ enum ExportScreen {
     let path = context.session.directory.checklistsPath
     let stored: Data?
     do {
-      stored = try context.application.documents.read(path)
+      stored = try context.services.documents.read(path)
     } catch {
       throw StoreError.io(error)
     }

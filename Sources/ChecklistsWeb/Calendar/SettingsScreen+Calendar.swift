@@ -21,10 +21,10 @@ extension SettingsScreen {
       pairs = object.keys.map { ($0, object[$0] ?? .null) }
     }
     let secret = try calendarFiles {
-      try context.application.calendars.secret(of: context.session.directory)
+      try context.services.calendars.secret(of: context.session.directory)
     }
     let origin = PublicOrigin.of(
-      context.request, configured: context.application.configuration.publicOrigin)
+      context.request, configured: context.services.configuration.publicOrigin)
     pairs.append(("calendar", calendarContext(secret: secret, origin: origin)))
     return .object(TemplateObject(pairs: pairs))
   }
@@ -52,7 +52,7 @@ extension SettingsScreen {
   /// `POST /settings/calendar`: make the visitor's address (a repeat keeps it).
   static func createCalendar(_ context: ChangeContext) throws -> Response {
     _ = try calendarFiles {
-      try context.application.calendars.create(for: context.session.directory)
+      try context.services.calendars.create(for: context.session.directory)
     }
     return .redirect(to: "/settings?calendar-created#calendar")
   }
@@ -61,14 +61,14 @@ extension SettingsScreen {
   /// `404` from now on.
   static func replaceCalendar(_ context: ChangeContext) throws -> Response {
     _ = try calendarFiles {
-      try context.application.calendars.replace(for: context.session.directory)
+      try context.services.calendars.replace(for: context.session.directory)
     }
     return .redirect(to: "/settings?calendar-replaced#calendar")
   }
 
   /// `POST /settings/calendar/delete`: no address any more.
   static func removeCalendar(_ context: ChangeContext) throws -> Response {
-    try calendarFiles { try context.application.calendars.remove(for: context.session.directory) }
+    try calendarFiles { try context.services.calendars.remove(for: context.session.directory) }
     return .redirect(to: "/settings?calendar-removed#calendar")
   }
 

@@ -46,11 +46,11 @@ extension ListFormScreen {
       return Set(model.lists.map(\.id) + model.deletions.compactMap { $0.list?.id })
     }
     let owner = context.session.directory
-    let secret = try context.application.devices.secret(
+    let secret = try context.services.devices.secret(
       of: owner, token: context.session.id.hex, name: BrowserName.of(context.request),
       now: context.now)
     do {
-      _ = try context.application.shares.create(
+      _ = try context.services.shares.create(
         kind, list: listID, for: owner, secret: secret, now: context.now, keeping: keeping)
     } catch is ShareLinks.TooManyLinks {
       throw WebError.unprocessable(
@@ -65,7 +65,7 @@ extension ListFormScreen {
     guard try context.currentModel().model.checklist(id: listID) != nil else {
       throw WebError.listNotFound
     }
-    try context.application.shares.revoke(kind, list: listID, of: context.session.directory)
+    try context.services.shares.revoke(kind, list: listID, of: context.session.directory)
     return .redirect(to: editPath(listID) + "?\(revokedQuery)=\(kind.slug)#share")
   }
 
@@ -80,12 +80,12 @@ extension ListFormScreen {
   static func shareContext<Input>(_ context: RequestContext<Input>, listID: Int) throws
     -> TemplateValue
   {
-    let application = context.application
+    let services = context.services
     let owner = context.session.directory
-    let secret = try application.devices.existingSecret(of: owner, token: context.session.id.hex)
-    let links = try application.shares.links(of: owner, list: listID, secret: secret)
+    let secret = try services.devices.existingSecret(of: owner, token: context.session.id.hex)
+    let links = try services.shares.links(of: owner, list: listID, secret: secret)
     let origin = PublicOrigin.of(
-      context.request, configured: application.configuration.publicOrigin)
+      context.request, configured: services.configuration.publicOrigin)
     var entries: [TemplateValue] = []
     for kind in ShareKind.allCases {
       var entry: [String: TemplateValue] = [

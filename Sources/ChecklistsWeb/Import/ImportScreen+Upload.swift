@@ -64,7 +64,7 @@ extension ImportScreen {
     }
     let pending = PendingImport(
       created: context.now, fileName: fileName, format: format.rawValue, lists: cleaned)
-    let imports = context.application.pendingImports
+    let imports = context.services.pendingImports
     let owner = context.session.directory
     try pendingFiles { try imports.withLock(owner) { _ = try imports.save(pending, for: owner) } }
     return .redirect(to: previewPath)

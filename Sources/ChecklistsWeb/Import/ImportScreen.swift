@@ -43,7 +43,7 @@ enum ImportScreen {
     let owner = context.session.directory
     let stored: PendingImports.Stored?
     do {
-      stored = try pendingFiles { try context.application.pendingImports.load(of: owner) }
+      stored = try pendingFiles { try context.services.pendingImports.load(of: owner) }
     } catch is PendingImports.Unreadable {
       stored = nil
     }
@@ -105,7 +105,7 @@ enum ImportScreen {
   /// sent twice adds them once; a preview replaced by a later upload, an
   /// expired one and one the model refuses add nothing.
   static func confirm(_ context: ChangeContext) throws -> Response {
-    let imports = context.application.pendingImports
+    let imports = context.services.pendingImports
     let owner = context.session.directory
     let digest = context.form["digest"] ?? ""
     let outcome = try pendingFiles {
@@ -157,7 +157,7 @@ enum ImportScreen {
 
   /// `POST /settings/import/cancel`: the pending import dropped.
   static func cancel(_ context: ChangeContext) throws -> Response {
-    let imports = context.application.pendingImports
+    let imports = context.services.pendingImports
     let owner = context.session.directory
     try pendingFiles { try imports.withLock(owner) { try imports.remove(of: owner) } }
     return .redirect(to: "\(path)?\(Notice.cancelled.rawValue)")
@@ -232,7 +232,7 @@ enum ImportScreen {
   /// The owner's pending import when one waits for its Confirm.
   static func waitingImport<Input>(_ context: RequestContext<Input>) throws -> PendingImport? {
     let stored = try? pendingFiles {
-      try context.application.pendingImports.load(of: context.session.directory)
+      try context.services.pendingImports.load(of: context.session.directory)
     }
     guard let pending = stored?.pending, !pending.isExpired(at: context.now) else { return nil }
     return pending

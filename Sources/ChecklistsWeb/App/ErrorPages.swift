@@ -1,0 +1,49 @@
+import ChecklistsModel
+import Documents
+import FastCGI
+import Logging
+import Preferences
+import Storage
+
+/// What a failure becomes: the page that says what went wrong, and a log
+/// line for the unexpected ones (named by the route's pattern, never by a
+/// path that may carry a secret).
+struct ErrorPages: Sendable {
+  let renderer: PageRenderer
+  let logger: Logger
+
+  /// The error page of `error` in the site's layout.
+  func response(for error: any Error, route: Route) -> Response {
+    renderer.errorResponse(page(for: error, route: route))
+  }
+
+  /// The page for `error`, thrown by `route`'s stages or handler.
+  func page(for error: any Error, route: Route) -> WebError {
+    switch error {
+    case let error as WebError:
+      return error
+    case let error as ChecklistsError:
+      switch error {
+      case .noSuchList: return .listNotFound
+      case .noSuchItem: return .itemNotFound
+      default: return .unprocessable(error.message, backHref: "/lists", backLabel: "All Lists")
+      }
+    // An unreachable store logs each outage once, when it starts and ends
+    // (`DatabaseReadiness`), not once a request.
+    case StoreError.io(let error) where error.isUnavailable:
+      return .storeUnavailable
+    case let error as StoreError:
+      logger.error("store: \(error.detail) (\(route))")
+      if case .unreadable = error { return .unreadableData }
+      if case .busy = error { return .busy }
+      return .internalError
+    case let error as DocumentError where error.isUnavailable:
+      return .storeUnavailable
+    case PreferencesError.unavailable:
+      return .storeUnavailable
+    default:
+      logger.error("\(route): \(error)")
+      return .internalError
+    }
+  }
+}

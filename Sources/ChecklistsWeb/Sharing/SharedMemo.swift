@@ -1,0 +1,37 @@
+import FastCGI
+import Storage
+
+/// A shared list's page (`revisited`) kept whole, keyed by the token's
+/// digest and valid while the owner's directory keeps the identity it had
+/// before the page was computed: every file the page comes from
+/// (`Checklists.plist`, `Shares.plist`, `Preferences.plist` for the time
+/// zone) is only ever replaced by a rename in it. So a revalidation of an
+/// unchanged page (what an open page's polling sends every few seconds)
+/// costs a digest, a look-up and one `stat`.
+struct SharedMemo: Stage {
+  let memo: ResponseMemo
+  let shares: ShareLinks
+
+  func respond(to request: Request, context call: SharedCall, next: Next<SharedCall>) throws
+    -> Response
+  {
+    guard call.match.route.isRevisited,
+      let key = ResponseMemo.Key(sharedPage: call.digest, request)
+    else { return try next(request, call) }
+    if let kept = memo.entry(for: key, now: Int64(call.arrival.now.timeIntervalSince1970)),
+      kept.answers(request)
+    {
+      return kept.response
+    }
+    guard let owner = try shares.owner(ofDigest: call.digest) else { throw WebError.pageNotFound }
+    // Taken before anything of the owner's is read (see `ResponseMemo`).
+    let version = memo.version(of: owner.path, now: call.arrival.now)
+    var call = call
+    call.owner = owner
+    let response = try next(request, call)
+    if let version {
+      memo.keep(response, version: version, until: call.lifetime.bound(.max), for: key)
+    }
+    return response
+  }
+}

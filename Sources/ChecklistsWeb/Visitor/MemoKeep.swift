@@ -1,0 +1,26 @@
+import FastCGI
+
+/// Keeps a revisited screen's whole answer in the memo `MemoLookup` reads,
+/// when it changed nothing. The visitor's directory is looked at before
+/// anything of theirs is read (see `ResponseMemo`), and never for a new
+/// visitor or a cookie due for renewal (a kept answer never sends the
+/// visitor cookie).
+struct MemoKeep: Stage {
+  let memo: ResponseMemo
+
+  func respond(to request: Request, context call: VisitorCall, next: Next<VisitorCall>) throws
+    -> Response
+  {
+    guard call.match.route.isRevisited, let key = call.arrival.memoKey else {
+      return try next(request, call)
+    }
+    let visitor = call.visitor
+    let version =
+      visitor.isNew ? nil : memo.version(of: visitor.directory.path, now: call.arrival.now)
+    let response = try next(request, call)
+    if let version, !visitor.needsCookie {
+      memo.keep(response, version: version, until: call.lifetime.bound(visitor.cookieDue), for: key)
+    }
+    return response
+  }
+}

@@ -1,0 +1,28 @@
+import FastCGI
+import Preferences
+import Storage
+
+/// The visitor's session: their directory and preferences for the stages
+/// and the handler after it, and their own cookie on the answer when they
+/// are new or it falls due (error pages included). A handler that gave the
+/// browser a new token (a link code redeemed) has set that cookie itself.
+struct SessionStage: Stage {
+  let defaults: Defaults
+  let devices: DeviceStore
+
+  func respond(to request: Request, context call: VisitorCall, next: Next<VisitorCall>) throws
+    -> Response
+  {
+    let session = VisitorSession(
+      request: request, cookies: call.cookies, visitor: call.visitor, defaults: defaults,
+      devices: devices, now: call.arrival.now)
+    var call = call
+    call.session = session
+    var response = try next(request, call)
+    for cookie in session.visitorCookies(isHTTPS: request.isHTTPS)
+    where !response.setsCookie(named: cookie.name) {
+      response.setCookie(cookie)
+    }
+    return response
+  }
+}

@@ -1,0 +1,45 @@
+import ChecklistsModel
+import Foundation
+
+extension ChecklistStore {
+  /// Makes one change of an owner's checklists, whoever sends it: the
+  /// owner's browser or a share link. One write under the owner's lock
+  /// (`update(_:initial:forgettable:_:)`), and the two steps every change
+  /// takes, in one place:
+  ///
+  /// - Recently Deleted forgets what is older than
+  ///   `DataModel.deletionsKeptFor`, before the change, so that a restore
+  ///   never brings back what the screen no longer shows. No thread runs for
+  ///   it; an owner who changes nothing keeps their file as it was. Only
+  ///   `forgettable` deletions go: a link never purges what it did not delete.
+  /// - With `firstRun`, the first-run list the visitor was shown is where
+  ///   the change starts while nothing is stored, and the first run is
+  ///   committed to the preferences (ChecklistIndex 0, FirstTime false) only
+  ///   once the change is made, so a refused first change leaves it pending
+  ///   rather than losing the list.
+  ///
+  /// - Throws: what `update(_:initial:forgettable:_:)` throws.
+  @discardableResult
+  package func update<T>(
+    _ owner: VisitorDirectory, at now: Date,
+    firstRun preferences: (any ChecklistPreferences)? = nil,
+    forgettable: (Deletion) -> Bool = { _ in true }, _ change: (inout DataModel) throws -> T
+  ) throws -> T {
+    var pending = false
+    let result = try update(
+      owner,
+      initial: { stored in
+        guard let preferences else { return stored ?? DataModel() }
+        pending = FirstRun.isPending(stored: stored, preferences: preferences)
+        return FirstRun.model(stored: stored, preferences: preferences, commit: false)
+      }, forgettable: forgettable,
+      { model in
+        model.purgeDeletions(at: now, among: forgettable)
+        return try change(&model)
+      })
+    if pending, let preferences {
+      _ = FirstRun.model(stored: nil, preferences: preferences, commit: true)
+    }
+    return result
+  }
+}
