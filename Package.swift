@@ -49,8 +49,13 @@ let package = Package(
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
     .target(name: "ChecklistsModel"),
 
-    // Small shared pieces: hex, the LRU cache, the lock box, the binary plist check.
+    // Small shared pieces: hex, the LRU cache, the lock box, dates by arithmetic.
     .target(name: "Support"),
+
+    // Property lists, read and written without Foundation's plist code: the strict
+    // readers (binary and XML), the one value type, the one XML writer.
+    .target(name: "PropertyList", dependencies: ["Support"]),
+    .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"]),
 
     // Files: every system call on a file (Internals/Syscalls.swift), atomic durable
     // writes, locks, identities and snapshots, the decoded-file cache.
@@ -118,12 +123,14 @@ let package = Package(
     .target(
       name: "Interchange",
       dependencies: [
-        "ChecklistsModel", "Support", "MarkdownOutline",
+        "ChecklistsModel", "Support", "PropertyList", "MarkdownOutline",
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .testTarget(
       name: "InterchangeTests",
-      dependencies: ["Interchange", "ChecklistsModel", "TestSupport", "AppArchiveFixture"]),
+      dependencies: [
+        "Interchange", "PropertyList", "ChecklistsModel", "TestSupport", "AppArchiveFixture",
+      ]),
     // The iOS app's Checklists.plist as its editions wrote it (NSKeyedArchiver or
     // PropertyListEncoder), for the tests and bench-web; app-archive-writer writes one
     // from a JSON description for the end-to-end tests.
@@ -277,7 +284,7 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
-        "Interchange", "AppArchiveFixture", .product(name: "Logging", package: "swift-log"),
+        "Interchange", "PropertyList", "AppArchiveFixture", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",
       exclude: ["corpus", "lsan.supp"]
