@@ -93,7 +93,7 @@ let package = Package(
     .target(
       name: "Storage",
       dependencies: [
-        "ChecklistsModel", "FileSystem", "Support",
+        "ChecklistsModel", "FileSystem", "Support", "PropertyList",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -258,12 +258,14 @@ let package = Package(
     // Preferences: UserDefaults semantics for web visitors (cookie, persistent, registration).
     .target(
       name: "Preferences",
-      dependencies: ["FileSystem", "Support", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "FileSystem", "Support", "PropertyList", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .testTarget(
       name: "PreferencesTests",
       dependencies: [
-        "Preferences", "FileSystem", "Support", "TestSupport",
+        "Preferences", "PropertyList", "FileSystem", "Support", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

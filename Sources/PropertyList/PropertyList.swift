@@ -25,6 +25,14 @@ package struct PropertyList: Sendable, Equatable {
     case xml
   }
 
+  /// What an integer past `Int64.max` reads as: the readers refuse one (an import has no
+  /// use for it), unless asked to read it as the nearest `real`, as `UserDefaults` does
+  /// with the integers up to 2⁶⁴ − 1 that CoreFoundation and Python write.
+  package enum LargeIntegers: Sendable {
+    case refused
+    case asReals
+  }
+
   /// Containers nested deeper than this are refused. The deepest plists read here, keyed
   /// archives, nest six levels (XML's `plist`, `$objects`, an object, its `NS.objects`, a
   /// UID as `CF$UID` dictionary); a Codable list of checklists nests five.
@@ -42,18 +50,21 @@ package struct PropertyList: Sendable, Equatable {
     self.top = top
   }
 
-  /// Reads `bytes` as a binary (`bplist00`) or XML property list, whichever they are.
+  /// Reads `bytes` as a binary (`bplist00`) or XML property list, whichever they are (XML
+  /// in UTF-8, or in UTF-16 after its byte-order mark).
   ///
   /// - Throws: `PropertyListError` when they are neither, or are malformed.
-  package init(reading bytes: [UInt8]) throws(PropertyListError) {
+  package init(reading bytes: [UInt8], largeIntegers: LargeIntegers = .refused)
+    throws(PropertyListError)
+  {
     if bytes.starts(with: BinaryPropertyListReader.magic.prefix(6)) {
-      self = try BinaryPropertyListReader.read(bytes)
+      self = try BinaryPropertyListReader.read(bytes, largeIntegers: largeIntegers)
     } else if XMLPropertyListReader.looksLike(bytes) {
-      self = try XMLPropertyListReader.read(bytes)
+      self = try XMLPropertyListReader.read(bytes, largeIntegers: largeIntegers)
     } else if let utf8 = XMLPropertyListReader.utf8(fromUTF16: bytes),
       XMLPropertyListReader.looksLike(utf8)
     {
-      self = try XMLPropertyListReader.read(utf8)
+      self = try XMLPropertyListReader.read(utf8, largeIntegers: largeIntegers)
     } else {
       throw PropertyListError("This file is not a property list.")
     }

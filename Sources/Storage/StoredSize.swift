@@ -1,3 +1,4 @@
+import PropertyList
 import ChecklistsModel
 
 /// The cap on one visitor's stored checklists (`Limits.maximumStoredBytes`),
@@ -118,9 +119,9 @@ extension StoredSize {
   /// (`<array>` and `</array>` for `<array/>`), its members aside.
   static let deletedArrayFrame: Int = {
     var empty = ByteCount(limit: .max)
-    ChecklistsXMLWriter.appendArray(key: "deleted", [Void](), depth: 1, to: &empty) { _, _, _ in }
+    XMLPropertyListWriter.appendArray(key: "deleted", [Void](), depth: 1, to: &empty) { _, _, _ in }
     var framed = ByteCount(limit: .max)
-    ChecklistsXMLWriter.appendArray(key: "deleted", [()], depth: 1, to: &framed) { _, _, _ in }
+    XMLPropertyListWriter.appendArray(key: "deleted", [()], depth: 1, to: &framed) { _, _, _ in }
     return framed.count - empty.count
   }()
 

@@ -1,3 +1,4 @@
+import PropertyList
 import Foundation
 import TestSupport
 import Testing
@@ -90,7 +91,7 @@ import Testing
       ("000", false), ("", false), ("abc", false), ("-0", false), (" 0 1", false),
     ]
     for (text, expected) in cases {
-      #expect(PlistValue.string(text).boolValue == expected, "bool of \"\(text)\"")
+      #expect(PropertyListValue.string(text).boolValue == expected, "bool of \"\(text)\"")
     }
   }
 

@@ -34,13 +34,15 @@ enum BinaryPropertyListReader {
   static let magic = Array("bplist00".utf8)
 
   /// - Throws: `PropertyListError` naming what is damaged.
-  static func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyList {
+  static func read(_ bytes: [UInt8], largeIntegers: PropertyList.LargeIntegers = .refused)
+    throws(PropertyListError) -> PropertyList
+  {
     guard bytes.starts(with: magic) else {
       throw PropertyListError(
         "This binary property list is of a version that cannot be read (only “bplist00” is).")
     }
     let layout = try Layout(bytes)
-    var reader = ObjectReader(bytes: bytes, layout: layout)
+    var reader = ObjectReader(bytes: bytes, layout: layout, largeIntegers: largeIntegers)
     let list = try reader.readAll()
     try list.checkNesting()
     return list
@@ -98,9 +100,12 @@ enum BinaryPropertyListReader {
     /// (a key may come after its dictionary).
     var dictionaries: [(index: Int, keys: [Int], values: [Int])] = []
 
-    init(bytes: [UInt8], layout: Layout) {
+    let largeIntegers: PropertyList.LargeIntegers
+
+    init(bytes: [UInt8], layout: Layout, largeIntegers: PropertyList.LargeIntegers) {
       self.bytes = bytes
       self.layout = layout
+      self.largeIntegers = largeIntegers
     }
 
     mutating func readAll() throws(PropertyListError) -> PropertyList {
@@ -151,6 +156,9 @@ enum BinaryPropertyListReader {
       case 0x1 where low <= 4:
         let size = 1 << low
         guard fits(size, at: start) else { throw outside() }
+        if size == 16, largeIntegers == .asReals, bits(at: start, size: 8) == 0 {
+          return (.real(Double(bits(at: start + 8, size: 8))), start + size)
+        }
         guard let value = signedInteger(at: start, size: size) else {
           throw damaged("object \(index) is an integer too large to read")
         }

@@ -43,11 +43,13 @@ enum XMLPropertyListReader {
   }
 
   /// - Throws: `PropertyListError` naming the line and column of the first error.
-  static func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyList {
+  static func read(_ bytes: [UInt8], largeIntegers: PropertyList.LargeIntegers = .refused)
+    throws(PropertyListError) -> PropertyList
+  {
     guard String(validating: bytes, as: UTF8.self) != nil else {
       throw PropertyListError("This XML property list is not UTF-8 text.")
     }
-    var parser = Parser(bytes: bytes)
+    var parser = Parser(bytes: bytes, largeIntegers: largeIntegers)
     return try parser.parse()
   }
 
@@ -107,8 +109,11 @@ enum XMLPropertyListReader {
     }
     var stack: [Frame] = []
 
-    init(bytes: [UInt8]) {
+    let largeIntegers: PropertyList.LargeIntegers
+
+    init(bytes: [UInt8], largeIntegers: PropertyList.LargeIntegers) {
       self.bytes = bytes
+      self.largeIntegers = largeIntegers
     }
 
     mutating func parse() throws(PropertyListError) -> PropertyList {
@@ -204,7 +209,8 @@ enum XMLPropertyListReader {
           object = .string(empty ? "" : try readText(closing: name))
         case "integer", "real", "date", "data":
           let text = empty ? "" : try readText(closing: name)
-          guard let value = Self.scalar(name, Self.trimmed(text)) else {
+          guard let value = Self.scalar(name, Self.trimmed(text), largeIntegers: largeIntegers)
+          else {
             let expected =
               switch name {
               case "integer": "an integer"
@@ -362,9 +368,13 @@ enum XMLPropertyListReader {
     // MARK: scalars
 
     /// The value of an `<integer>`, `<real>`, `<date>` or `<data>` element's text.
-    static func scalar(_ name: String, _ text: Substring) -> PropertyListObject? {
+    static func scalar(
+      _ name: String, _ text: Substring, largeIntegers: PropertyList.LargeIntegers = .refused
+    ) -> PropertyListObject? {
       switch name {
-      case "integer": integer(text).map(PropertyListObject.integer)
+      case "integer":
+        integer(text).map(PropertyListObject.integer)
+          ?? (largeIntegers == .asReals ? UInt64(text).map { .real(Double($0)) } : nil)
       case "real": real(text).map(PropertyListObject.real)
       case "date": PropertyListDate.seconds(iso8601: text).map(PropertyListObject.date)
       default: Base64.decode(text.utf8).map(PropertyListObject.data)

@@ -1,3 +1,4 @@
+import PropertyList
 import ChecklistsModel
 
 /// The bytes a list takes in its owner's `Checklists.plist`, together with
