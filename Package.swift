@@ -286,7 +286,8 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
-        "Interchange", "PropertyList", "AppArchiveFixture", .product(name: "Logging", package: "swift-log"),
+        "Interchange", "PropertyList", "AppArchiveFixture",
+        .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",
       exclude: ["corpus", "lsan.supp"]

@@ -1,7 +1,7 @@
-import PropertyList
 import FileSystem
 import Foundation
 import Logging
+import PropertyList
 
 /// The process-wide defaults: the registration domain, which keys live in
 /// cookies, the observers, and a cache of visitors' persistent domains.

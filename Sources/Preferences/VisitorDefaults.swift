@@ -1,5 +1,5 @@
-import PropertyList
 import Foundation
+import PropertyList
 
 /// One request's view of a visitor's defaults: cookie → persistent →
 /// registration.

@@ -7,13 +7,16 @@ extension PropertyList {
   ///   container from many places is refused before its tree passes it.
   /// - Throws: `PropertyListError` for a keyed archive's reference (values never hold
   ///   one) or a tree past `limit`.
-  package func value(at index: Int? = nil, limit: Int) throws(PropertyListError) -> PropertyListValue {
+  package func value(at index: Int? = nil, limit: Int) throws(PropertyListError)
+    -> PropertyListValue
+  {
     var budget = limit
     return try value(index ?? top, budget: &budget)
   }
 
   /// Recursion is bounded: the readers refuse nesting past `maximumDepth`.
-  private func value(_ index: Int, budget: inout Int) throws(PropertyListError) -> PropertyListValue {
+  private func value(_ index: Int, budget: inout Int) throws(PropertyListError) -> PropertyListValue
+  {
     guard budget > 0 else {
       throw PropertyListError("This property list holds more values than can be kept.")
     }

@@ -1,5 +1,5 @@
-import PropertyList
 import ChecklistsModel
+import PropertyList
 
 /// The cap on one visitor's stored checklists (`Limits.maximumStoredBytes`),
 /// checked on the encoded bytes before they are written, so that it is

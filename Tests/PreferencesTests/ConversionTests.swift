@@ -1,5 +1,5 @@
-import PropertyList
 import Foundation
+import PropertyList
 import TestSupport
 import Testing
 

@@ -38,9 +38,11 @@ import Testing
     tags: ["a": [1, 2], "b": []],
     note: nil)
 
-  @Test("What Foundation's encoder writes decodes to what it decodes", arguments: [
-    PropertyListSerialization.PropertyListFormat.xml, .binary,
-  ])
+  @Test(
+    "What Foundation's encoder writes decodes to what it decodes",
+    arguments: [
+      PropertyListSerialization.PropertyListFormat.xml, .binary,
+    ])
   func foundationsFiles(format: PropertyListSerialization.PropertyListFormat) throws {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = format

@@ -33,9 +33,10 @@ import Testing
   {
     let alphabet = Array("ab <>&\"'é🙂xyz0123\t")
     func text() -> String {
-      String((0..<Int.random(in: 0...8, using: &generator)).map { _ in
-        alphabet.randomElement(using: &generator)!
-      })
+      String(
+        (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+          alphabet.randomElement(using: &generator)!
+        })
     }
     switch Int.random(in: 0..<(depth < 3 ? 7 : 4), using: &generator) {
     case 0: return .string(text())

@@ -161,7 +161,9 @@ package struct BinaryFile {
 
   /// A file of `body` (the objects' bytes, from offset 8) with the offsets given, as
   /// they are, in a 4-byte offset table: for files whose offsets lie.
-  package static func raw(body: [UInt8], offsets: [Int], top: Int = 0, referenceSize: Int) -> [UInt8] {
+  package static func raw(body: [UInt8], offsets: [Int], top: Int = 0, referenceSize: Int)
+    -> [UInt8]
+  {
     var out = Array("bplist00".utf8) + body
     let table = out.count
     for offset in offsets { out += bigEndian(UInt64(offset), size: 4) }

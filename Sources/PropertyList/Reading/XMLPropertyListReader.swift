@@ -72,7 +72,8 @@ enum XMLPropertyListReader {
     units.reserveCapacity(bytes.count / 2 - 1)
     var index = 2
     while index < bytes.count {
-      let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+      let (high, low) =
+        bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
       units.append(UInt16(high) << 8 | UInt16(low))
       index += 2
     }

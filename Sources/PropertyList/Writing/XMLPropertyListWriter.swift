@@ -97,7 +97,8 @@ package enum XMLPropertyListWriter {
   // MARK: a file's parts
 
   /// `<key>key</key>` at `depth` tabs; the key is written as it is (no escaping).
-  package static func appendKey<Out: XMLOutput>(_ key: StaticString, depth: Int, to out: inout Out) {
+  package static func appendKey<Out: XMLOutput>(_ key: StaticString, depth: Int, to out: inout Out)
+  {
     appendTabs(depth, to: &out)
     append("<key>", to: &out)
     append(key, to: &out)
@@ -268,7 +269,10 @@ package enum XMLPropertyListWriter {
     let interval = date.timeIntervalSince1970
     let clamped =
       interval.isNaN
-      ? 0 : min(max(interval.rounded(.down), representableSeconds.lowerBound), representableSeconds.upperBound)
+      ? 0
+      : min(
+        max(interval.rounded(.down), representableSeconds.lowerBound),
+        representableSeconds.upperBound)
     let (days, second) = Int(clamped).quotientAndRemainder(dividingBy: 86_400)
     let (dayNumber, secondOfDay) = second < 0 ? (days - 1, second + 86_400) : (days, second)
     let (year, month, day) = CivilDate.date(daysSince1970: dayNumber)
