@@ -24,7 +24,10 @@ let package = Package(
     ),
     .target(
       name: "FastCGI",
-      dependencies: ["CFastCGI", .product(name: "HTTPTypes", package: "swift-http-types")]
+      dependencies: [
+        "CFastCGI", .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]
     ),
 
     // QR codes: libqrencode, confined to CQRencode (module map only) and QRCode (every
