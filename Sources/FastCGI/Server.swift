@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// A handler answers one request. It runs on a worker thread, many at once.
 package typealias Handler = @Sendable (Request) -> Response
@@ -70,7 +71,7 @@ package final class Server: @unchecked Sendable {
       // pipe from ever reading as closed.
       stopPipe = try Syscalls.pipe()
     } catch {
-      throw .cannotCreatePipe(errno: error.code)
+      throw .cannotCreatePipe(errno: error.rawValue)
     }
     switch configuration.address {
     case .unixSocket(let path, let group):
@@ -85,20 +86,20 @@ package final class Server: @unchecked Sendable {
         listenSocket = try Syscalls.listenOnUnixSocket(
           path, mode: 0o660, backlog: configuration.backlog)
       } catch {
-        throw .cannotListen(address: path, errno: error.code)
+        throw .cannotListen(address: path, errno: error.rawValue)
       }
       if let group {
         guard let id = Syscalls.groupID(named: group) else { throw .unknownGroup(group) }
         do {
           try Syscalls.changeOwner(path, group: id)
         } catch {
-          throw .cannotSetPermissions(path: path, errno: error.code)
+          throw .cannotSetPermissions(path: path, errno: error.rawValue)
         }
       }
       do {
         try Syscalls.changeMode(path, 0o660)
       } catch {
-        throw .cannotSetPermissions(path: path, errno: error.code)
+        throw .cannotSetPermissions(path: path, errno: error.rawValue)
       }
     case .loopback(let port):
       try listen(at: "127.0.0.1:\(port)")
@@ -114,7 +115,7 @@ package final class Server: @unchecked Sendable {
   private func listen(at address: String) throws(ServerError) {
     listenSocket = LibFCGI.openSocket(address, backlog: configuration.backlog)
     guard listenSocket >= 0 else {
-      throw .cannotListen(address: address, errno: Errno.current.code)
+      throw .cannotListen(address: address, errno: Errno.current.rawValue)
     }
   }
 

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Where and how the FastCGI server listens.
 package struct ServerConfiguration: Sendable {
   /// The listening address.
@@ -101,4 +103,4 @@ package enum ServerError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-private func describe(_ code: Int32) -> String { Errno(code: code).description }
+private func describe(_ code: Int32) -> String { Errno(rawValue: code).description }

@@ -2,6 +2,7 @@ import Documents
 import FileSystem
 import Foundation
 import Logging
+import PropertyList
 
 /// The process-wide defaults: the registration domain, which keys live in
 /// cookies, the observers, and a cache of visitors' persistent domains.
@@ -18,12 +19,12 @@ package final class Defaults: @unchecked Sendable {
   /// Where `Preferences.plist` files are kept.
   package let documents: any DocumentStore
   /// Each visitor's `Preferences.plist`, parsed.
-  private let file: VersionedFile<[String: PlistValue]>
+  private let file: VersionedFile<[String: PropertyListValue]>
 
   /// Guards the state below; its condition signals that a commit cached
   /// what it wrote.
   private let lock = NSCondition()
-  private var registration: [String: PlistValue] = [:]
+  private var registration: [String: PropertyListValue] = [:]
   private var cookieKinds: [String: CookieValueKind] = [:]
   private var observers: [UInt64: @Sendable (PreferencesChange) -> Void] = [:]
   private var nextObserver: UInt64 = 0
@@ -60,10 +61,10 @@ package final class Defaults: @unchecked Sendable {
   /// lives in memory only. A value that is not a property-list value is
   /// logged and skipped.
   package func register(defaults: [String: Any]) {
-    var validated: [String: PlistValue] = [:]
+    var validated: [String: PropertyListValue] = [:]
     for (key, value) in defaults {
       do throws(PreferencesError) {
-        validated[key] = try PlistValue(validating: value, key: key)
+        validated[key] = try PropertyListValue(validating: value, key: key)
       } catch {
         logger.error("register(defaults:) skipped a value", metadata: ["error": "\(error)"])
       }
@@ -162,7 +163,7 @@ package final class Defaults: @unchecked Sendable {
 
   /// A persistent domain as read for one request.
   struct LoadedDomain {
-    var domain: [String: PlistValue] = [:]
+    var domain: [String: PropertyListValue] = [:]
     /// A sentence for the visitor when the file could not be read.
     var problem: String?
     /// Set when the store could not be reached (a database away): not a
@@ -228,7 +229,7 @@ package final class Defaults: @unchecked Sendable {
   /// What a commit did for one request.
   struct CommitOutcome {
     /// The domain as it is on disk after the commit.
-    var domain: [String: PlistValue]
+    var domain: [String: PropertyListValue]
     /// For each change of the request, the keys it changed.
     var effective: [[String]]
     var problem: String?
@@ -327,7 +328,7 @@ package final class Defaults: @unchecked Sendable {
   /// The file's current domain, read while holding the visitor's lock; an
   /// unparsable file is kept aside and the commit starts from empty.
   private func loadLocked(_ directory: String, path: String) throws -> (
-    [String: PlistValue], String?
+    [String: PropertyListValue], String?
   ) {
     do {
       return (try file.loadLocked(path, key: directory)?.value ?? [:], nil)

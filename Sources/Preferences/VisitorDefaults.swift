@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// One request's view of a visitor's defaults: cookie → persistent →
 /// registration.
@@ -12,7 +13,7 @@ package final class VisitorDefaults {
   package let directory: String?
   /// The request's cookie of each cookie-backed key, by key, as it came.
   private let cookieValues: [String: String]
-  private let registration: [String: PlistValue]
+  private let registration: [String: PropertyListValue]
   private let cookieKinds: [String: CookieValueKind]
 
   private var loaded = false
@@ -21,7 +22,7 @@ package final class VisitorDefaults {
   private var problem: String?
   private var unavailable: PreferencesError?
   /// Cookie values this request set (`.some(nil)`: deleted).
-  private var cookieOverrides: [String: PlistValue?] = [:]
+  private var cookieOverrides: [String: PropertyListValue?] = [:]
   private var cookieChanges: [CookieChange] = []
   private var operations: [Operation] = []
 
@@ -33,7 +34,7 @@ package final class VisitorDefaults {
 
   init(
     defaults: Defaults, directory: String?, cookieValues: [String: String],
-    registration: [String: PlistValue], cookieKinds: [String: CookieValueKind]
+    registration: [String: PropertyListValue], cookieKinds: [String: CookieValueKind]
   ) {
     self.defaults = defaults
     self.directory = directory
@@ -106,7 +107,7 @@ package final class VisitorDefaults {
 
   package func set(_ value: Int, forKey key: String) { setChecked(.integer(value), forKey: key) }
   package func set(_ value: Bool, forKey key: String) { setChecked(.bool(value), forKey: key) }
-  package func set(_ value: Double, forKey key: String) { setChecked(.double(value), forKey: key) }
+  package func set(_ value: Double, forKey key: String) { setChecked(.real(value), forKey: key) }
   package func set(_ value: String, forKey key: String) {
     setChecked(.string(PlistText.sanitized(value)), forKey: key)
   }
@@ -121,7 +122,7 @@ package final class VisitorDefaults {
       removeObject(forKey: key)
       return
     }
-    try set(PlistValue(validating: value, key: key), forKey: key)
+    try set(PropertyListValue(validating: value, key: key), forKey: key)
   }
 
   package func removeObject(forKey key: String) {
@@ -191,20 +192,20 @@ package final class VisitorDefaults {
   // MARK: Internals
 
   func replacePersistentDomain(_ replacement: [String: Any]) throws(PreferencesError) {
-    var validated: [String: PlistValue] = [:]
+    var validated: [String: PropertyListValue] = [:]
     for (key, value) in replacement {
-      validated[PlistText.sanitized(key)] = try PlistValue(validating: value, key: key)
+      validated[PlistText.sanitized(key)] = try PropertyListValue(validating: value, key: key)
     }
     record(.replace(validated), cookieKeys: [])
   }
 
-  func value(forKey key: String) -> PlistValue? {
+  func value(forKey key: String) -> PropertyListValue? {
     if cookieKinds[key] != nil, let value = cookieValue(forKey: key) { return value }
     loadIfNeeded()
     return domain[key] ?? registration[key]
   }
 
-  private func cookieValue(forKey key: String) -> PlistValue? {
+  private func cookieValue(forKey key: String) -> PropertyListValue? {
     if let override = cookieOverrides[key] { return override }
     guard let kind = cookieKinds[key], let text = cookieValues[key] else { return nil }
     return kind.decode(text)
@@ -220,7 +221,7 @@ package final class VisitorDefaults {
     unavailable = loaded.unavailable
   }
 
-  private func setChecked(_ value: PlistValue, forKey key: String) {
+  private func setChecked(_ value: PropertyListValue, forKey key: String) {
     do throws(PreferencesError) {
       try set(value, forKey: key)
     } catch {
@@ -228,7 +229,7 @@ package final class VisitorDefaults {
     }
   }
 
-  private func set(_ value: PlistValue, forKey key: String) throws(PreferencesError) {
+  private func set(_ value: PropertyListValue, forKey key: String) throws(PreferencesError) {
     guard let kind = cookieKinds[key] else {
       record(.set(key, value), cookieKeys: [])
       return

@@ -1,6 +1,6 @@
 import ChecklistsModel
 import Foundation
-import Support
+import PropertyList
 
 /// Encoding and decoding of `Checklists.plist`.
 package enum ChecklistsFile {
@@ -13,26 +13,12 @@ package enum ChecklistsFile {
     return try encoder.encode(model)
   }
 
+  /// The model of a file's bytes, XML or binary, read by the strict readers (Foundation's
+  /// decoder stopped the process on some damaged files: see `PropertyList`).
+  ///
+  /// - Throws: `PropertyListError` when the bytes are not a property list, `DecodingError`
+  ///   or the model's own errors when it does not hold a model.
   package static func decode(_ data: Data) throws -> DataModel {
-    guard isBinaryOrUTF8(data) else {
-      throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: [], debugDescription: "XML property list is not UTF-8"))
-    }
-    guard !BinaryPropertyList.isUnsafeToParse(data) else {
-      throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: [], debugDescription: "malformed binary property list"))
-    }
-    return try PropertyListDecoder().decode(DataModel.self, from: data)
-  }
-
-  /// Foundation's XML property-list decoder stops the process (a fatal error, not a thrown
-  /// one) on some bytes that are not UTF-8, e.g. twenty 0xFF bytes inside `<integer>`
-  /// (found by the fuzzer). We write XML only as UTF-8, so anything else is corrupt and is
-  /// refused before it reaches the decoder; binary plists and UTF-16 (with its byte-order
-  /// mark) pass on as before.
-  package static func isBinaryOrUTF8(_ data: Data) -> Bool {
-    if data.starts(with: "bplist".utf8) { return true }
-    if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return true }
-    return String(validating: data, as: UTF8.self) != nil
+    try PropertyList(reading: [UInt8](data)).decode(DataModel.self)
   }
 }

@@ -1,27 +1,20 @@
 import Documents
 import Foundation
 import Logging
-import Support
+import PropertyList
 
-/// What the owner's small files (`Devices.plist`, `Shares.plist`) share:
-/// strict decoding, and loading (`IndexedOwnerFile`) with failures told as
-/// the store's.
+/// What the owner's small files (`Devices.plist`, `Shares.plist`,
+/// `PendingImport.plist`) share: strict decoding, and loading
+/// (`IndexedOwnerFile`, `VersionedFile`) with failures told as the store's.
 enum OwnerFile {
   /// Why a small owner file was refused.
   struct Invalid: Error, CustomStringConvertible {
     var description: String
   }
 
-  /// The value of a file's bytes, refusing what Foundation's parsers must
-  /// not see (see `ChecklistsFile.decode`).
+  /// The value of a file's bytes, read by the strict readers (see `PropertyList`).
   static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-    guard ChecklistsFile.isBinaryOrUTF8(data) else {
-      throw Invalid(description: "XML property list is not UTF-8")
-    }
-    guard !BinaryPropertyList.isUnsafeToParse(data) else {
-      throw Invalid(description: "malformed binary property list")
-    }
-    return try PropertyListDecoder().decode(type, from: data)
+    try PropertyList(reading: [UInt8](data)).decode(type)
   }
 
   /// The file's bytes (an XML property list).

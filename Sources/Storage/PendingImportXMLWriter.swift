@@ -1,18 +1,18 @@
 import ChecklistsModel
 import Foundation
+import PropertyList
 
-/// Writes `PendingImport.plist` straight into bytes, with
-/// `ChecklistsXMLWriter`'s pieces: byte for byte what `PropertyListEncoder`
-/// writes (keys sorted, tabs, `&amp;` `&lt;` `&gt;`), which
-/// `PendingImportsTests` checks. The encoder took about 26 ms for a file
-/// of 5,000 items, a quarter of the import's 100 ms (`bench-transfer`,
-/// release); this writer about 2 ms.
+/// Writes `PendingImport.plist` with `XMLPropertyListWriter`, its items with
+/// `ChecklistsXMLWriter`'s: byte for byte what `PropertyListEncoder` writes (keys
+/// sorted), which `PendingImportsTests` checks. The encoder took about 26 ms for a file
+/// of 5,000 items, a quarter of the import's 100 ms (`bench-transfer`, release); this
+/// writer about 2 ms.
 ///
-/// Only for texts without control characters (the lists an upload keeps
-/// are cleaned by `DataModel.addImported` first): `document` is nil for
-/// any other, which `PendingImports` then has the encoder write.
+/// Only for texts without control characters (the lists an upload keeps are cleaned by
+/// `DataModel.addImported` first): `document` is nil for any other, which
+/// `PendingImports` then has the encoder write.
 enum PendingImportXMLWriter {
-  typealias XML = ChecklistsXMLWriter
+  typealias XML = XMLPropertyListWriter
 
   static func document(_ pending: PendingImport) -> [UInt8]? {
     guard isPlain(pending.fileName), isPlain(pending.format),
@@ -24,48 +24,30 @@ enum PendingImportXMLWriter {
     let items = pending.lists.reduce(0) { $0 + $1.items.count }
     out.reserveCapacity(512 + pending.lists.count * 200 + items * 140)
     XML.append(XML.prologue, to: &out)
-    XML.append("<dict>\n", to: &out)
-    XML.appendDate(key: "created", pending.created, depth: 1, to: &out)
-    XML.appendString(key: "fileName", pending.fileName, depth: 1, to: &out)
-    XML.appendString(key: "format", pending.format, depth: 1, to: &out)
-    XML.appendArray(key: "lists", pending.lists, depth: 1, to: &out) { list, depth, out in
-      write(list, depth: depth, into: &out)
+    XML.appendDictionary(depth: 0, to: &out) { depth, out in
+      XML.appendDate(key: "created", pending.created, depth: depth, to: &out)
+      XML.appendString(key: "fileName", pending.fileName, depth: depth, to: &out)
+      XML.appendString(key: "format", pending.format, depth: depth, to: &out)
+      XML.appendArray(key: "lists", pending.lists, depth: depth, to: &out) { list, depth, out in
+        write(list, depth: depth, into: &out)
+      }
+      XML.appendInteger(key: "version", PendingImports.version, depth: depth, to: &out)
     }
-    XML.appendInteger(key: "version", PendingImports.version, depth: 1, to: &out)
-    XML.append("</dict>\n</plist>\n", to: &out)
+    XML.append(XML.epilogue, to: &out)
     return out
   }
 
   private static func write(_ list: ImportedList, depth: Int, into out: inout [UInt8]) {
-    XML.appendTabs(depth, to: &out)
-    XML.append("<dict>\n", to: &out)
-    XML.appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth + 1, to: &out)
-    XML.appendArray(key: "items", list.items, depth: depth + 1, to: &out) { item, depth, out in
-      write(item, depth: depth, into: &out)
+    XML.appendDictionary(depth: depth, to: &out) { depth, out in
+      XML.appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth, to: &out)
+      XML.appendArray(key: "items", list.items, depth: depth, to: &out) { item, depth, out in
+        ChecklistsXMLWriter.write(
+          item: item.text, checked: item.checked, dueDate: item.dueDate, id: nil,
+          shouldRemind: item.shouldRemind, depth: depth, into: &out)
+      }
+      XML.appendString(key: "name", list.name, depth: depth, to: &out)
+      XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth, to: &out)
     }
-    XML.appendString(key: "name", list.name, depth: depth + 1, to: &out)
-    XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth + 1, to: &out)
-    XML.appendTabs(depth, to: &out)
-    XML.append("</dict>\n", to: &out)
-  }
-
-  private static func write(_ item: ImportedItem, depth: Int, into out: inout [UInt8]) {
-    XML.appendTabs(depth, to: &out)
-    XML.append("<dict>\n", to: &out)
-    XML.appendKey("checked", depth: depth + 1, to: &out)
-    XML.appendTabs(depth + 1, to: &out)
-    XML.append(item.checked ? "<true/>\n" : "<false/>\n", to: &out)
-    if let dueDate = item.dueDate {
-      XML.appendDate(key: "dueDate", dueDate, depth: depth + 1, to: &out)
-    }
-    if item.shouldRemind {
-      XML.appendKey("shouldRemind", depth: depth + 1, to: &out)
-      XML.appendTabs(depth + 1, to: &out)
-      XML.append("<true/>\n", to: &out)
-    }
-    XML.appendString(key: "text", item.text, depth: depth + 1, to: &out)
-    XML.appendTabs(depth, to: &out)
-    XML.append("</dict>\n", to: &out)
   }
 
   /// No control character (U+0000–U+001F, U+007F–U+009F: XML 1.0 allows

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import PropertyList
 
 /// The cap on one visitor's stored checklists (`Limits.maximumStoredBytes`),
 /// checked on the encoded bytes before they are written, so that it is
@@ -118,9 +119,9 @@ extension StoredSize {
   /// (`<array>` and `</array>` for `<array/>`), its members aside.
   static let deletedArrayFrame: Int = {
     var empty = ByteCount(limit: .max)
-    ChecklistsXMLWriter.appendArray(key: "deleted", [Void](), depth: 1, to: &empty) { _, _, _ in }
+    XMLPropertyListWriter.appendArray(key: "deleted", [Void](), depth: 1, to: &empty) { _, _, _ in }
     var framed = ByteCount(limit: .max)
-    ChecklistsXMLWriter.appendArray(key: "deleted", [()], depth: 1, to: &framed) { _, _, _ in }
+    XMLPropertyListWriter.appendArray(key: "deleted", [()], depth: 1, to: &framed) { _, _, _ in }
     return framed.count - empty.count
   }()
 

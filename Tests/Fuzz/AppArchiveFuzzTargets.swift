@@ -2,6 +2,7 @@ import AppArchiveFixture
 import ChecklistsModel
 import Foundation
 import Interchange
+import PropertyList
 
 /// The iOS app's `Checklists.plist` importer and our property list readers under it.
 extension FuzzTargets {

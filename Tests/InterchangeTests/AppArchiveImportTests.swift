@@ -2,6 +2,7 @@ import AppArchiveFixture
 import ChecklistsModel
 import Foundation
 import Interchange
+import TestSupport
 import Testing
 
 /// Lists as the iOS app held them: due dates with and without reminders, checked and

@@ -2,6 +2,7 @@ import AppArchiveFixture
 import ChecklistsModel
 import Foundation
 import Interchange
+import TestSupport
 import Testing
 
 /// The message `lists(from:)` refuses `bytes` with, or nil when it reads them.
@@ -41,6 +42,18 @@ struct AppArchiveRefusalTests {
     #expect(
       refusal(Array("bplist01".utf8) + [UInt8](repeating: 0, count: 40))
         == "This binary property list is of a version that cannot be read (only “bplist00” is).")
+  }
+
+  @Test("A due date of NaN seconds, which the reader reads, is refused")
+  func nanDueDate() {
+    // Found by fuzzing (a date of NaN seconds, which no two NaNs compare equal to).
+    let codable = TestPlist.array([
+      .dict([
+        "name": .string("L"),
+        "items": .array([.dict(["text": .string("Milk"), "dueDate": .date(.nan)])]),
+      ])
+    ])
+    #expect(refusal(codable.binary) == "List 1, item 1: “dueDate” is not a valid date.")
   }
 
   @Test("A property list of neither form")

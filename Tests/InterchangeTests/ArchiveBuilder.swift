@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Assembles a keyed archive object by object, as `NSKeyedArchiver` lays one out, so a
 /// test can write exactly the damage it refuses: a UID past `$objects`, an object that
 /// contains itself, a class the app never archived, a value of the wrong type.

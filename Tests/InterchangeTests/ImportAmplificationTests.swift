@@ -1,6 +1,7 @@
 import ChecklistsModel
 import Foundation
 import Interchange
+import TestSupport
 import Testing
 
 /// Issue 24: a file whose lists would store far more than it weighs (an

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 import TestSupport
 import Testing
 
@@ -90,7 +91,7 @@ import Testing
       ("000", false), ("", false), ("abc", false), ("-0", false), (" 0 1", false),
     ]
     for (text, expected) in cases {
-      #expect(PlistValue.string(text).boolValue == expected, "bool of \"\(text)\"")
+      #expect(PropertyListValue.string(text).boolValue == expected, "bool of \"\(text)\"")
     }
   }
 

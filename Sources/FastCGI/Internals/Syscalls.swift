@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -6,15 +8,11 @@
 // live in `LibFCGI.swift`), is in this file. The rest of the module speaks
 // in file descriptors, `Signal`s and `Errno` codes, and never sees a C type.
 
-/// The `errno` of a call that failed.
-struct Errno: Error, Equatable {
-  var code: Int32
-
+/// The `errno` of a call that failed is swift-system's `Errno`, as in FileSystem: one
+/// type for the whole package (its `description` is `strerror`'s sentence).
+extension Errno {
   /// The calling thread's `errno` now: read it right after the call that failed.
-  static var current: Errno { Errno(code: errno) }
-
-  /// The system's sentence for the code. The corresponding C function is `strerror`.
-  var description: String { String(cString: strerror(code)) }
+  static var current: Errno { Errno(rawValue: errno) }
 }
 
 /// The signals the server handles itself.
@@ -100,7 +98,7 @@ enum Syscalls {
     let name = Array(path.utf8)
     // The name and its terminating zero must fit.
     guard name.count < MemoryLayout.size(ofValue: address.sun_path) else {
-      throw Errno(code: ENAMETOOLONG)
+      throw Errno(rawValue: ENAMETOOLONG)
     }
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
     let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -138,7 +136,7 @@ enum Syscalls {
       }
       guard connection >= 0 else {
         let failure = Errno.current
-        if [EINTR, ECONNABORTED, EPROTO].contains(failure.code) { continue }
+        if [EINTR, ECONNABORTED, EPROTO].contains(failure.rawValue) { continue }
         throw failure
       }
       var on: Int32 = 1

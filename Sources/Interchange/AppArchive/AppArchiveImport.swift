@@ -1,5 +1,6 @@
 import ChecklistsModel
 import Foundation
+import PropertyList
 
 /// Reads the iOS Checklists app's own `Checklists.plist`, in either form the app wrote,
 /// binary or XML:
@@ -29,7 +30,7 @@ package enum AppArchiveImport {
   /// Whether `bytes` look like a property list, binary (`bplist00`) or XML: a cheap
   /// look at the first bytes, not a promise that `lists(from:)` reads them.
   package static func looksLike(_ bytes: [UInt8]) -> Bool {
-    bytes.starts(with: BinaryPropertyListReader.magic) || XMLPropertyListReader.looksLike(bytes)
+    PropertyList.looksLike(bytes)
   }
 
   /// The lists of an app's `Checklists.plist`, in the file's order.
@@ -47,7 +48,8 @@ package enum AppArchiveImport {
   package static func lists(from bytes: [UInt8], budget: inout ImportBudget)
     throws(ImportFailure) -> [ImportedList]
   {
-    let list = try PropertyList(reading: bytes)
+    let list: PropertyList
+    do { list = try PropertyList(reading: bytes) } catch { throw ImportFailure(error.message) }
     switch list.topObject {
     case .dictionary(let header) where header["$archiver"] != nil:
       var archive = try KeyedArchiveLists(list: list, header: header)

@@ -1,3 +1,5 @@
+import PropertyList
+
 /// The object graph of an `NSKeyedArchiver` archive, read from its property list without
 /// `NSKeyedUnarchiver` (which needs our classes to adopt `NSCoding`, stops the process on a
 /// class it was not told about under secure coding, and recurses without end on an

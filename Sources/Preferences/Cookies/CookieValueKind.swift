@@ -1,3 +1,5 @@
+import PropertyList
+
 /// How a cookie-backed key's value is carried in its cookie.
 package enum CookieValueKind: Sendable, Equatable {
   /// A decimal integer: an optional `-` and ASCII digits, in `Int`'s range.
@@ -8,7 +10,7 @@ package enum CookieValueKind: Sendable, Equatable {
 extension CookieValueKind {
   /// The value a cookie carries, or nil when it is not well-formed (a
   /// tampered cookie is absent, so the registered default applies).
-  func decode(_ text: String) -> PlistValue? {
+  func decode(_ text: String) -> PropertyListValue? {
     switch self {
     case .integer:
       let bytes = text.utf8
@@ -23,13 +25,13 @@ extension CookieValueKind {
   }
 
   /// The cookie text for a value, or nil when the value has no such form.
-  func encode(_ value: PlistValue) -> String? {
+  func encode(_ value: PropertyListValue) -> String? {
     switch self {
     case .integer:
       switch value {
       case .integer(let number): return String(number)
       case .bool(let flag): return flag ? "1" : "0"
-      case .double(let number):
+      case .real(let number):
         guard number.isFinite, number == number.rounded(), let exact = Int(exactly: number) else {
           return nil
         }

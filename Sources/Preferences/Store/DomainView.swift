@@ -1,24 +1,26 @@
+import PropertyList
+
 /// A persistent domain as one request sees it: the version it read, plus
 /// its own changes kept beside it, so that opening a scope and setting a
 /// key costs nothing in the size of the domain (copying a 4,000-key
 /// dictionary per request was as costly as writing it).
 struct DomainView {
   /// The version read; never mutated here, shared with the cache.
-  private(set) var base: [String: PlistValue]
+  private(set) var base: [String: PropertyListValue]
   /// Keys this request set (`.some(nil)`: removed).
-  private var overlay: [String: PlistValue?] = [:]
+  private var overlay: [String: PropertyListValue?] = [:]
   /// Whether `base` no longer counts (after `setPersistentDomain`).
   private var cleared = false
 
-  init(base: [String: PlistValue] = [:]) { self.base = base }
+  init(base: [String: PropertyListValue] = [:]) { self.base = base }
 
-  subscript(key: String) -> PlistValue? {
+  subscript(key: String) -> PropertyListValue? {
     if let changed = overlay[key] { return changed }
     return cleared ? nil : base[key]
   }
 
   /// The whole domain (for `dictionaryRepresentation`).
-  var materialized: [String: PlistValue] {
+  var materialized: [String: PropertyListValue] {
     var domain = cleared ? [:] : base
     for (key, value) in overlay { domain[key] = value }
     return domain

@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import PropertyList
 
 /// A visitor's `Preferences.plist`: its name and its lock file's name in
 /// the visitor's directory (for the operator's commands, which check and
@@ -20,14 +20,18 @@ package enum PreferencesFile {
     directory + "/" + lockName
   }
 
-  /// Parses a persistent domain; nil when the bytes are not a property list
-  /// whose root is a dictionary of property-list values.
-  static func decode(_ bytes: Data) -> [String: PlistValue]? {
-    guard !bytes.isEmpty, !BinaryPropertyList.isUnsafeToParse(bytes),
-      let root = try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil),
-      let dictionary = root as? [AnyHashable: Any]
+  /// Parses a persistent domain with the strict readers (Foundation's parser stopped
+  /// the process on some damaged files: see `PropertyList`); nil when the bytes are not
+  /// a property list whose root is a dictionary of values. Integers past `Int.max` (up to
+  /// 2⁶⁴ − 1, which Python writes) read as the nearest `Double`, as `UserDefaults` reads
+  /// them, rather than make a valid file unreadable. No more values than bytes are
+  /// built: more would mean a binary file naming one container from many places.
+  static func decode(_ bytes: Data) -> [String: PropertyListValue]? {
+    let bytes = [UInt8](bytes)
+    guard let list = try? PropertyList(reading: bytes, largeIntegers: .asReals),
+      case .dictionary(let domain) = try? list.value(limit: bytes.count)
     else { return nil }
-    return PlistValue.parsedDictionary(dictionary)
+    return domain
   }
 
   /// Bytes that `decode` refuses: the file is corrupt.
@@ -36,9 +40,9 @@ package enum PreferencesFile {
   }
 
   static func encode(
-    _ domain: [String: PlistValue], format: PropertyListSerialization.PropertyListFormat
+    _ domain: [String: PropertyListValue], format: PropertyListSerialization.PropertyListFormat
   ) throws(PreferencesError) -> Data {
-    if format != .binary { return XMLPropertyListWriter.document(domain) }
+    if format != .binary { return Data(XMLPropertyListWriter.document(.dictionary(domain))) }
     do {
       let root = domain.mapValues(\.foundationValue)
       return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)

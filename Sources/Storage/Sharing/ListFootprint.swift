@@ -1,4 +1,5 @@
 import ChecklistsModel
+import PropertyList
 
 /// The bytes a list takes in its owner's `Checklists.plist`, together with
 /// the deletions its edit links made (what Recently deleted keeps of their

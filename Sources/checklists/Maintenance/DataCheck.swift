@@ -111,9 +111,7 @@ package enum DataCheck {
           lock: PreferencesFile.lockPath(inDirectory: visitor.path), in: documents, repair: repair,
           into: &report
         ) { data in
-          guard !BinaryPropertyList.isUnsafeToParse(data) else { throw NotADictionary() }
-          let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
-          guard plist is [String: Any] else { throw NotADictionary() }
+          guard Defaults.decodePersistentDomain(data) != nil else { throw NotADictionary() }
         }
         checkCalendarSecret(of: visitor, calendars, into: &report)
         checkDevices(of: visitor, in: devices, now: now, into: &report)

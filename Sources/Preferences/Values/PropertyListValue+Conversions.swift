@@ -1,15 +1,16 @@
 import Foundation
+import PropertyList
 
 /// The typed getters' conversions, as swift-corelibs-foundation's
 /// `UserDefaults` does them (see USERDEFAULTS.md): numbers and booleans
 /// convert into each other, strings are scanned leniently.
-extension PlistValue {
+extension PropertyListValue {
   var integerValue: Int {
     switch self {
     case .integer(let value): return value
     case .bool(let value): return value ? 1 : 0
-    case .double(let value): return PlistValue.truncated(value)
-    case .string(let value): return PlistValue.scannedInteger(value)
+    case .real(let value): return PropertyListValue.truncated(value)
+    case .string(let value): return PropertyListValue.scannedInteger(value)
     default: return 0
     }
   }
@@ -18,8 +19,8 @@ extension PlistValue {
     switch self {
     case .integer(let value): return Double(value)
     case .bool(let value): return value ? 1 : 0
-    case .double(let value): return value
-    case .string(let value): return PlistValue.scannedDouble(value)
+    case .real(let value): return value
+    case .string(let value): return PropertyListValue.scannedDouble(value)
     default: return 0
     }
   }
@@ -28,8 +29,8 @@ extension PlistValue {
     switch self {
     case .integer(let value): return value != 0
     case .bool(let value): return value
-    case .double(let value): return value != 0
-    case .string(let value): return PlistValue.scannedBool(value)
+    case .real(let value): return value != 0
+    case .string(let value): return PropertyListValue.scannedBool(value)
     default: return false
     }
   }
@@ -39,7 +40,7 @@ extension PlistValue {
     case .string(let value): return value
     case .integer(let value): return String(value)
     case .bool(let value): return value ? "1" : "0"
-    case .double(let value): return PlistValue.text(of: value)
+    case .real(let value): return PropertyListValue.text(of: value)
     default: return nil
     }
   }

@@ -3,7 +3,7 @@ import Foundation
 /// A property list value built in a test, written by our own small writers so that a
 /// test can say exactly what a file holds: UIDs in XML and binary, objects shared by
 /// reference, and (through `BinaryFile`) bytes no honest writer produces.
-indirect enum TestPlist: Hashable, Sendable {
+package indirect enum TestPlist: Hashable, Sendable {
   case dictionary([Entry])
   case array([TestPlist])
   case string(String)
@@ -15,19 +15,24 @@ indirect enum TestPlist: Hashable, Sendable {
   case data([UInt8])
   case uid(UInt64)
 
-  struct Entry: Hashable, Sendable {
-    var key: String
-    var value: TestPlist
+  package struct Entry: Hashable, Sendable {
+    package var key: String
+    package var value: TestPlist
+
+    package init(key: String, value: TestPlist) {
+      self.key = key
+      self.value = value
+    }
   }
 
-  static func dict(_ entries: KeyValuePairs<String, TestPlist>) -> TestPlist {
+  package static func dict(_ entries: KeyValuePairs<String, TestPlist>) -> TestPlist {
     .dictionary(entries.map { Entry(key: $0.key, value: $0.value) })
   }
 
   // MARK: XML
 
   /// The value as an XML property list, the way Foundation writes one.
-  var xml: [UInt8] {
+  package var xml: [UInt8] {
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -77,7 +82,7 @@ indirect enum TestPlist: Hashable, Sendable {
     }
   }
 
-  static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;")
   }
@@ -88,7 +93,7 @@ indirect enum TestPlist: Hashable, Sendable {
   /// from every place they occur (CoreFoundation does so for strings, numbers and dates;
   /// here containers are shared too, which is how a test makes one items array serve
   /// many lists).
-  var binary: [UInt8] {
+  package var binary: [UInt8] {
     var file = BinaryFile()
     var known: [TestPlist: Int] = [:]
     let top = file.add(self, known: &known)
@@ -98,13 +103,15 @@ indirect enum TestPlist: Hashable, Sendable {
 
 /// The parts of a binary property list, assembled by hand: each object's encoded bytes in
 /// order of its number. Tests add objects of their own to make damaged files.
-struct BinaryFile {
-  var objects: [[UInt8]] = []
+package struct BinaryFile {
+  package var objects: [[UInt8]] = []
   /// Bytes of an object reference.
-  var referenceSize = 2
+  package var referenceSize = 2
+
+  package init() {}
 
   /// Adds `value` (and, first, what it holds), once per distinct value.
-  mutating func add(_ value: TestPlist, known: inout [TestPlist: Int]) -> Int {
+  package mutating func add(_ value: TestPlist, known: inout [TestPlist: Int]) -> Int {
     if let index = known[value] { return index }
     let index = objects.count
     objects.append([])
@@ -138,23 +145,25 @@ struct BinaryFile {
     }
   }
 
-  func reference(_ index: Int) -> [UInt8] {
+  package func reference(_ index: Int) -> [UInt8] {
     Self.bigEndian(UInt64(index), size: referenceSize)
   }
 
   /// A marker with a count: in its low bits, or after it as an integer object.
-  static func header(_ kind: UInt8, _ count: Int) -> [UInt8] {
+  package static func header(_ kind: UInt8, _ count: Int) -> [UInt8] {
     count < 15
       ? [kind << 4 | UInt8(count)] : [kind << 4 | 0xF, 0x13] + bigEndian(UInt64(count), size: 8)
   }
 
-  static func bigEndian(_ value: UInt64, size: Int) -> [UInt8] {
+  package static func bigEndian(_ value: UInt64, size: Int) -> [UInt8] {
     (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
   }
 
   /// A file of `body` (the objects' bytes, from offset 8) with the offsets given, as
   /// they are, in a 4-byte offset table: for files whose offsets lie.
-  static func raw(body: [UInt8], offsets: [Int], top: Int = 0, referenceSize: Int) -> [UInt8] {
+  package static func raw(body: [UInt8], offsets: [Int], top: Int = 0, referenceSize: Int)
+    -> [UInt8]
+  {
     var out = Array("bplist00".utf8) + body
     let table = out.count
     for offset in offsets { out += bigEndian(UInt64(offset), size: 4) }
@@ -166,7 +175,7 @@ struct BinaryFile {
   }
 
   /// The file: header, objects, offset table (4-byte offsets), trailer.
-  func bytes(top: Int) -> [UInt8] {
+  package func bytes(top: Int) -> [UInt8] {
     var out = Array("bplist00".utf8)
     var offsets: [Int] = []
     for object in objects {

@@ -1,13 +1,18 @@
 /// A property list read by our own strict readers (`BinaryPropertyListReader`,
-/// `XMLPropertyListReader`), never by Foundation.
+/// `XMLPropertyListReader`), never by Foundation: the files a visitor imports and the
+/// files the store keeps (`Checklists.plist`, `Preferences.plist`, the owners' files).
 ///
 /// Why not Foundation: on Linux its plist code stops the process on some hostile files
-/// instead of throwing (see `BinaryPropertyList` in Support), and `NSKeyedUnarchiver`,
-/// built on it, adds its own ways to stop: under secure coding a class it was not told
-/// about is a `fatalError`, and it caches a decoded object only once `init(coder:)`
-/// returns, so an archive whose object contains itself recurses until the stack runs out.
-/// These readers instead check every offset, count, reference and nesting level, and
-/// refuse with an `ImportFailure` sentence.
+/// instead of throwing, and the fuzzer found each: `PropertyListSerialization` on a set
+/// holding a dictionary (a null dereference while bridging `NSSet`, in a 183-byte
+/// `Preferences.plist`); `PropertyListDecoder` on an array whose count times the reference
+/// size passes `Int.max` (its integer conversion traps), on strings whose length runs past
+/// the object table, and on bytes that are not UTF-8 inside an XML `<integer>`.
+/// `NSKeyedUnarchiver`, built on it, adds its own ways to stop: under secure coding a class
+/// it was not told about is a `fatalError`, and it caches a decoded object only once
+/// `init(coder:)` returns, so an archive whose object contains itself recurses until the
+/// stack runs out. These readers instead check every offset, count, reference and nesting
+/// level, and refuse with a `PropertyListError` sentence.
 ///
 /// The objects are kept flat, in one array, and a container holds the positions of its
 /// members rather than the members: a binary plist may refer to one object from many
@@ -18,6 +23,14 @@ package struct PropertyList: Sendable, Equatable {
   package enum Format: Sendable, Equatable {
     case binary
     case xml
+  }
+
+  /// What an integer past `Int64.max` reads as: the readers refuse one (an import has no
+  /// use for it), unless asked to read it as the nearest `real`, as `UserDefaults` does
+  /// with the integers up to 2⁶⁴ − 1 that CoreFoundation and Python write.
+  package enum LargeIntegers: Sendable {
+    case refused
+    case asReals
   }
 
   /// Containers nested deeper than this are refused. The deepest plists read here, keyed
@@ -37,17 +50,30 @@ package struct PropertyList: Sendable, Equatable {
     self.top = top
   }
 
-  /// Reads `bytes` as a binary (`bplist00`) or XML property list, whichever they are.
+  /// Reads `bytes` as a binary (`bplist00`) or XML property list, whichever they are (XML
+  /// in UTF-8, or in UTF-16 after its byte-order mark).
   ///
-  /// - Throws: `ImportFailure` when they are neither, or are malformed.
-  package init(reading bytes: [UInt8]) throws(ImportFailure) {
+  /// - Throws: `PropertyListError` when they are neither, or are malformed.
+  package init(reading bytes: [UInt8], largeIntegers: LargeIntegers = .refused)
+    throws(PropertyListError)
+  {
     if bytes.starts(with: BinaryPropertyListReader.magic.prefix(6)) {
-      self = try BinaryPropertyListReader.read(bytes)
+      self = try BinaryPropertyListReader.read(bytes, largeIntegers: largeIntegers)
     } else if XMLPropertyListReader.looksLike(bytes) {
-      self = try XMLPropertyListReader.read(bytes)
+      self = try XMLPropertyListReader.read(bytes, largeIntegers: largeIntegers)
+    } else if let utf8 = XMLPropertyListReader.utf8(fromUTF16: bytes),
+      XMLPropertyListReader.looksLike(utf8)
+    {
+      self = try XMLPropertyListReader.read(utf8, largeIntegers: largeIntegers)
     } else {
-      throw ImportFailure("This file is not a property list.")
+      throw PropertyListError("This file is not a property list.")
     }
+  }
+
+  /// Whether `bytes` start like a property list this module reads: `bplist00`, or XML
+  /// with `<plist` or `<!DOCTYPE plist` near the start. Nothing more is checked.
+  package static func looksLike(_ bytes: [UInt8]) -> Bool {
+    bytes.starts(with: BinaryPropertyListReader.magic) || XMLPropertyListReader.looksLike(bytes)
   }
 
   /// The object at `index`, which a reader has checked is in range.
@@ -96,8 +122,8 @@ extension PropertyList {
   /// containers is reached. One walk without recursion, each object finished once: work
   /// in proportion to objects and references.
   ///
-  /// - Throws: `ImportFailure` for a cycle or too deep a nesting.
-  func checkNesting() throws(ImportFailure) {
+  /// - Throws: `PropertyListError` for a cycle or too deep a nesting.
+  func checkNesting() throws(PropertyListError) {
     /// 0: not seen; -1: on the path being walked; n > 0: finished, n levels of
     /// containers from it down.
     var height = [Int](repeating: 0, count: objects.count)
@@ -110,7 +136,7 @@ extension PropertyList {
       default: nil
       }
     }
-    let tooDeep = ImportFailure(
+    let tooDeep = PropertyListError(
       "This property list nests containers more than \(PropertyList.maximumDepth) deep.")
     guard let topMembers = members(top) else { return }
     height[top] = -1
@@ -125,7 +151,7 @@ extension PropertyList {
       path[path.count - 1].next += 1
       switch height[member] {
       case -1:
-        throw ImportFailure("This property list is damaged: a container holds itself.")
+        throw PropertyListError("This property list is damaged: a container holds itself.")
       case 0:
         guard let inner = members(member) else { continue }
         guard path.count < PropertyList.maximumDepth else { throw tooDeep }

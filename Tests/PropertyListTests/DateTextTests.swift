@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Preferences
+@testable import PropertyList
 
 #if canImport(Glibc)
   import Glibc

@@ -33,21 +33,23 @@
 enum BinaryPropertyListReader {
   static let magic = Array("bplist00".utf8)
 
-  /// - Throws: `ImportFailure` naming what is damaged.
-  static func read(_ bytes: [UInt8]) throws(ImportFailure) -> PropertyList {
+  /// - Throws: `PropertyListError` naming what is damaged.
+  static func read(_ bytes: [UInt8], largeIntegers: PropertyList.LargeIntegers = .refused)
+    throws(PropertyListError) -> PropertyList
+  {
     guard bytes.starts(with: magic) else {
-      throw ImportFailure(
+      throw PropertyListError(
         "This binary property list is of a version that cannot be read (only “bplist00” is).")
     }
     let layout = try Layout(bytes)
-    var reader = ObjectReader(bytes: bytes, layout: layout)
+    var reader = ObjectReader(bytes: bytes, layout: layout, largeIntegers: largeIntegers)
     let list = try reader.readAll()
     try list.checkNesting()
     return list
   }
 
-  static func damaged(_ what: String) -> ImportFailure {
-    ImportFailure("This property list is damaged: \(what).")
+  static func damaged(_ what: String) -> PropertyListError {
+    PropertyListError("This property list is damaged: \(what).")
   }
 
   /// The trailer's figures, each checked against the file's size.
@@ -59,7 +61,7 @@ enum BinaryPropertyListReader {
     /// Where the offset table starts, which is where the object area ends.
     let table: Int
 
-    init(_ bytes: [UInt8]) throws(ImportFailure) {
+    init(_ bytes: [UInt8]) throws(PropertyListError) {
       guard bytes.count >= magic.count + 32 else { throw damaged("it is cut short") }
       let trailer = bytes.count - 32
       offsetSize = Int(bytes[trailer + 6])
@@ -98,12 +100,15 @@ enum BinaryPropertyListReader {
     /// (a key may come after its dictionary).
     var dictionaries: [(index: Int, keys: [Int], values: [Int])] = []
 
-    init(bytes: [UInt8], layout: Layout) {
+    let largeIntegers: PropertyList.LargeIntegers
+
+    init(bytes: [UInt8], layout: Layout, largeIntegers: PropertyList.LargeIntegers) {
       self.bytes = bytes
       self.layout = layout
+      self.largeIntegers = largeIntegers
     }
 
-    mutating func readAll() throws(ImportFailure) -> PropertyList {
+    mutating func readAll() throws(PropertyListError) -> PropertyList {
       var objects: [PropertyListObject] = []
       objects.reserveCapacity(layout.count)
       for index in 0..<layout.count {
@@ -127,7 +132,7 @@ enum BinaryPropertyListReader {
             throw damaged("a key of dictionary \(dictionary.index) is not a string")
           }
           guard entries.updateValue(value, forKey: name) == nil else {
-            throw ImportFailure(
+            throw PropertyListError(
               "This property list is damaged: dictionary \(dictionary.index) holds the key “\(name)” twice."
             )
           }
@@ -138,19 +143,22 @@ enum BinaryPropertyListReader {
     }
 
     /// The object numbered `index` at `offset`, and where its bytes end.
-    mutating func read(_ index: Int, at offset: Int) throws(ImportFailure) -> (
+    mutating func read(_ index: Int, at offset: Int) throws(PropertyListError) -> (
       PropertyListObject, Int
     ) {
       let marker = bytes[offset]
       let low = Int(marker & 0x0F)
       let start = offset + 1
-      func outside() -> ImportFailure { damaged("object \(index) runs past the object area") }
+      func outside() -> PropertyListError { damaged("object \(index) runs past the object area") }
       switch marker >> 4 {
       case 0x0 where low == 0x8 || low == 0x9:
         return (.bool(low == 0x9), start)
       case 0x1 where low <= 4:
         let size = 1 << low
         guard fits(size, at: start) else { throw outside() }
+        if size == 16, largeIntegers == .asReals, bits(at: start, size: 8) == 0 {
+          return (.real(Double(bits(at: start + 8, size: 8))), start + size)
+        }
         guard let value = signedInteger(at: start, size: size) else {
           throw damaged("object \(index) is an integer too large to read")
         }
@@ -235,7 +243,7 @@ enum BinaryPropertyListReader {
     /// Where a data, string or container object's contents start and how many units they
     /// hold, when `count × unit` bytes of them fit before the offset table; the count is
     /// in the marker's low bits, or, when those are 15, in the integer object after it.
-    func counted(_ index: Int, _ low: Int, at start: Int, unit: Int) throws(ImportFailure) -> (
+    func counted(_ index: Int, _ low: Int, at start: Int, unit: Int) throws(PropertyListError) -> (
       start: Int, count: Int
     ) {
       var first = start
@@ -257,7 +265,7 @@ enum BinaryPropertyListReader {
     }
 
     /// `count` object references at `start`, each checked to name an object.
-    func references(_ index: Int, _ count: Int, at start: Int) throws(ImportFailure) -> [Int] {
+    func references(_ index: Int, _ count: Int, at start: Int) throws(PropertyListError) -> [Int] {
       var result: [Int] = []
       result.reserveCapacity(count)
       let size = layout.referenceSize

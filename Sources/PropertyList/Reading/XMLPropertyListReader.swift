@@ -22,8 +22,9 @@
 /// in XML as a dictionary whose one key is `CF$UID` with an integer value; it is read
 /// back as `.uid`, as CoreFoundation does.
 ///
-/// The file must be UTF-8 (Foundation's own XML parser stopped the process on some bytes
-/// that are not: see `ChecklistsFile.isBinaryOrUTF8` in Storage). Text may use the five
+/// The file must be UTF-8, or UTF-16 with its byte-order mark (read as its UTF-8
+/// transcoding; Foundation's own XML parser stopped the process on some bytes that are
+/// neither: twenty 0xFF bytes inside `<integer>`). Text may use the five
 /// predefined entities, character references and CDATA sections; a DOCTYPE with its own
 /// declarations (`[...]`, where entities would be defined) is refused, as are comments
 /// inside values, attributes on values, unknown elements and text between elements.
@@ -41,16 +42,43 @@ enum XMLPropertyListReader {
     return contains(window, "<plist") || contains(window, "<!DOCTYPE plist")
   }
 
-  /// - Throws: `ImportFailure` naming the line and column of the first error.
-  static func read(_ bytes: [UInt8]) throws(ImportFailure) -> PropertyList {
+  /// - Throws: `PropertyListError` naming the line and column of the first error.
+  static func read(_ bytes: [UInt8], largeIntegers: PropertyList.LargeIntegers = .refused)
+    throws(PropertyListError) -> PropertyList
+  {
     guard String(validating: bytes, as: UTF8.self) != nil else {
-      throw ImportFailure("This XML property list is not UTF-8 text.")
+      throw PropertyListError("This XML property list is not UTF-8 text.")
     }
-    var parser = Parser(bytes: bytes)
+    var parser = Parser(bytes: bytes, largeIntegers: largeIntegers)
     return try parser.parse()
   }
 
   static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// UTF-16 text after its byte-order mark (big- or little-endian), as UTF-8 without
+  /// one; nil when there is no such mark or the text is not valid UTF-16. CoreFoundation
+  /// reads such files, so a stored file written by another tool in UTF-16 still reads.
+  static func utf8(fromUTF16 bytes: [UInt8]) -> [UInt8]? {
+    let bigEndian: Bool
+    if bytes.starts(with: [0xFE, 0xFF]) {
+      bigEndian = true
+    } else if bytes.starts(with: [0xFF, 0xFE]) {
+      bigEndian = false
+    } else {
+      return nil
+    }
+    guard bytes.count % 2 == 0 else { return nil }
+    var units: [UInt16] = []
+    units.reserveCapacity(bytes.count / 2 - 1)
+    var index = 2
+    while index < bytes.count {
+      let (high, low) =
+        bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+      units.append(UInt16(high) << 8 | UInt16(low))
+      index += 2
+    }
+    return String(validating: units, as: UTF16.self).map { Array($0.utf8) }
+  }
 
   static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -82,11 +110,14 @@ enum XMLPropertyListReader {
     }
     var stack: [Frame] = []
 
-    init(bytes: [UInt8]) {
+    let largeIntegers: PropertyList.LargeIntegers
+
+    init(bytes: [UInt8], largeIntegers: PropertyList.LargeIntegers) {
       self.bytes = bytes
+      self.largeIntegers = largeIntegers
     }
 
-    mutating func parse() throws(ImportFailure) -> PropertyList {
+    mutating func parse() throws(PropertyListError) -> PropertyList {
       if bytes.starts(with: byteOrderMark) { position = byteOrderMark.count }
       try skipProlog()
       let wrapped = at("<plist") && position + 6 < bytes.count && !isNameByte(bytes[position + 6])
@@ -113,7 +144,7 @@ enum XMLPropertyListReader {
     // MARK: values
 
     /// Reads one value, with everything inside it, and returns its position.
-    mutating func parseValue() throws(ImportFailure) -> Int {
+    mutating func parseValue() throws(PropertyListError) -> Int {
       while true {
         try skipMisc()
         guard position < bytes.count else { throw failure("the file ends inside a value") }
@@ -179,7 +210,8 @@ enum XMLPropertyListReader {
           object = .string(empty ? "" : try readText(closing: name))
         case "integer", "real", "date", "data":
           let text = empty ? "" : try readText(closing: name)
-          guard let value = Self.scalar(name, Self.trimmed(text)) else {
+          guard let value = Self.scalar(name, Self.trimmed(text), largeIntegers: largeIntegers)
+          else {
             let expected =
               switch name {
               case "integer": "an integer"
@@ -210,7 +242,7 @@ enum XMLPropertyListReader {
     }
 
     /// Puts the value at `index` into the open container, or returns it when none is open.
-    mutating func deliver(_ index: Int, at tagStart: Int) throws(ImportFailure) -> Int? {
+    mutating func deliver(_ index: Int, at tagStart: Int) throws(PropertyListError) -> Int? {
       guard var frame = stack.popLast() else { return index }
       if frame.isDictionary {
         guard let key = frame.key else {
@@ -243,7 +275,7 @@ enum XMLPropertyListReader {
     }
 
     /// After an element's name: `/>` (true: empty) or `>`; whitespace may come first.
-    mutating func endOfValueTag(_ name: String) throws(ImportFailure) -> Bool {
+    mutating func endOfValueTag(_ name: String) throws(PropertyListError) -> Bool {
       skipWhitespace()
       if at("/>") {
         position += 2
@@ -258,7 +290,7 @@ enum XMLPropertyListReader {
 
     /// The text up to `</name>`, with entities and CDATA sections resolved; moves past
     /// the closing tag.
-    mutating func readText(closing name: String) throws(ImportFailure) -> String {
+    mutating func readText(closing name: String) throws(PropertyListError) -> String {
       var text: [UInt8] = []
       var run = position
       while position < bytes.count {
@@ -300,7 +332,7 @@ enum XMLPropertyListReader {
     }
 
     /// `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;`, `&#NNN;` or `&#xHHH;` at `position`.
-    mutating func readEntity() throws(ImportFailure) -> Unicode.Scalar {
+    mutating func readEntity() throws(PropertyListError) -> Unicode.Scalar {
       let start = position
       var end = position + 1
       while end < bytes.count, end - start <= 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
@@ -337,9 +369,13 @@ enum XMLPropertyListReader {
     // MARK: scalars
 
     /// The value of an `<integer>`, `<real>`, `<date>` or `<data>` element's text.
-    static func scalar(_ name: String, _ text: Substring) -> PropertyListObject? {
+    static func scalar(
+      _ name: String, _ text: Substring, largeIntegers: PropertyList.LargeIntegers = .refused
+    ) -> PropertyListObject? {
       switch name {
-      case "integer": integer(text).map(PropertyListObject.integer)
+      case "integer":
+        integer(text).map(PropertyListObject.integer)
+          ?? (largeIntegers == .asReals ? UInt64(text).map { .real(Double($0)) } : nil)
       case "real": real(text).map(PropertyListObject.real)
       case "date": PropertyListDate.seconds(iso8601: text).map(PropertyListObject.date)
       default: Base64.decode(text.utf8).map(PropertyListObject.data)
@@ -450,7 +486,7 @@ enum XMLPropertyListReader {
     }
 
     /// Whitespace and comments between elements.
-    mutating func skipMisc() throws(ImportFailure) {
+    mutating func skipMisc() throws(PropertyListError) {
       while true {
         skipWhitespace()
         guard at("<!--") else { return }
@@ -458,7 +494,7 @@ enum XMLPropertyListReader {
       }
     }
 
-    mutating func skipComment() throws(ImportFailure) {
+    mutating func skipComment() throws(PropertyListError) {
       let start = position
       position += 4
       guard let end = find("-->") else { throw failure("a comment is not closed", at: start) }
@@ -467,7 +503,7 @@ enum XMLPropertyListReader {
 
     /// The XML declaration, processing instructions, comments and the DOCTYPE before the
     /// first element.
-    mutating func skipProlog() throws(ImportFailure) {
+    mutating func skipProlog() throws(PropertyListError) {
       while true {
         skipWhitespace()
         if at("<?") {
@@ -491,7 +527,7 @@ enum XMLPropertyListReader {
     }
 
     /// The attributes of `<plist …>` (its `version`), up to `>`; true for `/>`.
-    mutating func skipAttributes() throws(ImportFailure) -> Bool {
+    mutating func skipAttributes() throws(PropertyListError) -> Bool {
       var quote: UInt8?
       while position < bytes.count {
         let byte = bytes[position]
@@ -511,12 +547,12 @@ enum XMLPropertyListReader {
 
     // MARK: errors
 
-    func failure(_ what: String) -> ImportFailure {
+    func failure(_ what: String) -> PropertyListError {
       failure(what, at: position)
     }
 
     /// "…malformed at line 3, column 7: …", the column counted in characters.
-    func failure(_ what: String, at offset: Int) -> ImportFailure {
+    func failure(_ what: String, at offset: Int) -> PropertyListError {
       let offset = min(offset, bytes.count)
       var line = 1
       var column = 1
@@ -528,7 +564,7 @@ enum XMLPropertyListReader {
           column += 1
         }
       }
-      return ImportFailure(
+      return PropertyListError(
         "This XML property list is malformed at line \(line), column \(column): \(what).")
     }
   }

@@ -1,5 +1,5 @@
 import Foundation
-import Interchange
+import PropertyList
 import TestSupport
 import Testing
 
@@ -36,8 +36,8 @@ extension TestPlist {
 }
 
 /// What reading `bytes` gives: the value, or the failure's message.
-func read(_ bytes: [UInt8]) -> Result<TestPlist, ImportFailure> {
-  Result { () throws(ImportFailure) in TestPlist(try PropertyList(reading: bytes)) }
+func read(_ bytes: [UInt8]) -> Result<TestPlist, PropertyListError> {
+  Result { () throws(PropertyListError) in TestPlist(try PropertyList(reading: bytes)) }
 }
 
 func readFailure(_ bytes: [UInt8]) -> String? {
@@ -379,7 +379,7 @@ struct BinaryPropertyListReaderTests {
         == .integer(Int64.max))
   }
 
-  @Test("A date that is not a number reads as one: the importer refuses it")
+  @Test("A date that is not a number reads as one (the importer refuses it)")
   func nanDate() {
     // Found by fuzzing (a date of NaN seconds, which no two NaNs compare equal to).
     guard
@@ -389,13 +389,6 @@ struct BinaryPropertyListReaderTests {
       return
     }
     #expect(seconds.isNaN)
-    let codable = TestPlist.array([
-      .dict([
-        "name": .string("L"),
-        "items": .array([.dict(["text": .string("Milk"), "dueDate": .date(.nan)])]),
-      ])
-    ])
-    #expect(refusal(codable.binary) == "List 1, item 1: “dueDate” is not a valid date.")
   }
 
   @Test("Dictionary keys are strings, each once")
