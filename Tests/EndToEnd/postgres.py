@@ -24,6 +24,32 @@ BINARIES = Path("/usr/lib/postgresql/15/bin")
 PORT = 5432  # names the socket file only (.s.PGSQL.5432 in the directory)
 
 
+def postmaster_pid(data: Path):
+    """The process id of the postmaster of the cluster in `data`, or None."""
+    try:
+        return int((data / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return None
+
+
+def stop_postmaster(data: Path):
+    """Stops the postmaster of the cluster in `data` by process id (SIGINT,
+    a fast shutdown; SIGKILL after 30 s) and waits until it is gone."""
+    pid = postmaster_pid(data)
+    if pid is None:
+        return
+    try:
+        os.kill(pid, signal.SIGINT)
+        deadline = time.monotonic() + 30
+        while True:
+            os.kill(pid, 0)
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(0.02)
+    except ProcessLookupError:
+        pass
+
+
 class TemporaryPostgres:
     def __init__(self, listen=None, tls=None, hba=None):
         self.dir = None
@@ -94,27 +120,12 @@ class TemporaryPostgres:
     def stop_server(self):
         """Stops the postmaster by process id (a fast shutdown), keeping the
         cluster for `start_server`."""
-        pid = self.pid
-        if pid is None:
-            return
-        try:
-            os.kill(pid, signal.SIGINT)
-            deadline = time.monotonic() + 30
-            while True:
-                os.kill(pid, 0)
-                if time.monotonic() > deadline:
-                    os.kill(pid, signal.SIGKILL)
-                time.sleep(0.02)
-        except ProcessLookupError:
-            pass
+        stop_postmaster(self.data)
 
     @property
     def pid(self):
         """The postmaster's process id (a restart gives a new one)."""
-        try:
-            return int((self.data / "postmaster.pid").read_text().split("\n", 1)[0])
-        except (OSError, ValueError):
-            return None
+        return postmaster_pid(self.data)
 
     def conninfo(self, dbname: str) -> str:
         host = urllib.parse.quote(str(self.dir), safe="")

@@ -26,7 +26,6 @@ import pwd
 import re
 import select
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -37,7 +36,7 @@ import pytest
 
 import fastcgi_client
 import netns
-from postgres import BINARIES
+from postgres import BINARIES, stop_postmaster
 from stack import ROOT, Stack
 from test_crash_storm import ITEM
 from test_system_nginx import STOCK_FASTCGI_PARAMS, install_system_site
@@ -131,26 +130,8 @@ class Database:
         return self.run([BINARIES / "psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", self.dir,
                          "-d", "postgres", "-c", statement])
 
-    @property
-    def pid(self):
-        try:
-            return int((self.data / "postmaster.pid").read_text().split("\n", 1)[0])
-        except (OSError, ValueError):
-            return None
-
     def stop(self):
-        pid = self.pid
-        if pid is not None:
-            try:
-                os.kill(pid, signal.SIGINT)
-                deadline = time.monotonic() + 30
-                while True:
-                    os.kill(pid, 0)
-                    if time.monotonic() > deadline:
-                        os.kill(pid, signal.SIGKILL)
-                    time.sleep(0.02)
-            except ProcessLookupError:
-                pass
+        stop_postmaster(self.data)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
