@@ -131,6 +131,7 @@ let package = Package(
         "HTMLTemplates",
         "QRCode",
         "Interchange",
+        "ICalendar",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
@@ -138,17 +139,23 @@ let package = Package(
       ]
     ),
 
+    // iCalendar (RFC 5545) read and written: content lines, components, date values;
+    // strict and bounded, for what calendar apps send (Support only).
+    .target(name: "ICalendar", dependencies: ["Support"]),
+    .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+
     // Import and export: the file formats a visitor takes out and brings in.
     .target(
       name: "Interchange",
       dependencies: [
-        "ChecklistsModel", "Support", "PropertyList", "MarkdownOutline",
+        "ChecklistsModel", "Support", "PropertyList", "MarkdownOutline", "ICalendar",
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .testTarget(
       name: "InterchangeTests",
       dependencies: [
         "Interchange", "PropertyList", "ChecklistsModel", "TestSupport", "AppArchiveFixture",
+        "ICalendar",
       ]),
     // The iOS app's Checklists.plist as its editions wrote it (NSKeyedArchiver or
     // PropertyListEncoder), for the tests and bench-web; app-archive-writer writes one
@@ -266,7 +273,7 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        "Documents", "FileSystem", "Support", "TestSupport", "Interchange",
+        "Documents", "FileSystem", "Support", "TestSupport", "Interchange", "ICalendar",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -311,7 +318,7 @@ let package = Package(
       name: "fuzz",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "HTMLTemplates", "Preferences", "Storage", "ChecklistsModel",
-        "Interchange", "PropertyList", "AppArchiveFixture",
+        "Interchange", "PropertyList", "AppArchiveFixture", "ICalendar",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Fuzz",

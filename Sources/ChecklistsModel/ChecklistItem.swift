@@ -13,15 +13,20 @@ package struct ChecklistItem: Sendable, Equatable {
   package var dueDate: Date?
   /// Whether the visitor's calendar reminds them at the due date.
   package var shouldRemind: Bool
+  /// What a calendar app wrote that the item does not hold, or nil for an
+  /// item no app has written (see `CalendarData`).
+  package var calendar: CalendarData?
 
   package init(
-    id: Int, text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false
+    id: Int, text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false,
+    calendar: CalendarData? = nil
   ) {
     self.id = id
     self.text = text
     self.checked = checked
     self.dueDate = dueDate
     self.shouldRemind = shouldRemind
+    self.calendar = calendar
   }
 
   /// True when it is unchecked and its due date has passed at `now`.
@@ -33,11 +38,11 @@ package struct ChecklistItem: Sendable, Equatable {
 
 extension ChecklistItem: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, text, checked, dueDate, shouldRemind
+    case id, text, checked, dueDate, shouldRemind, calendar
   }
 
   /// Version 1 files have no `dueDate` or `shouldRemind`: an item read from
-  /// one has neither. `shouldRemind` is written only when true (most items
+  /// one has neither. Only an item a calendar app wrote has `calendar`. `shouldRemind` is written only when true (most items
   /// have no reminder; the key would cost a full visitor a fifth of the
   /// items their file holds).
   package init(from decoder: any Decoder) throws {
@@ -56,10 +61,12 @@ extension ChecklistItem: Codable {
       self.dueDate = nil
     }
     shouldRemind = try container.decodeIfPresent(Bool.self, forKey: .shouldRemind) ?? false
+    calendar = try container.decodeIfPresent(CalendarData.self, forKey: .calendar)
   }
 
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(calendar, forKey: .calendar)
     try container.encode(checked, forKey: .checked)
     try container.encodeIfPresent(dueDate, forKey: .dueDate)
     try container.encode(id, forKey: .id)

@@ -80,16 +80,26 @@ enum ChecklistsXMLWriter {
   ) {
     write(
       item: item.text, checked: item.checked, dueDate: item.dueDate, id: item.id,
-      position: position, shouldRemind: item.shouldRemind, depth: depth, into: &out)
+      position: position, shouldRemind: item.shouldRemind, calendar: item.calendar, depth: depth,
+      into: &out)
   }
 
   /// An item's dictionary, of a list or a deletion (with `id`) or of a pending import
-  /// (without): `shouldRemind` only when true, as `ChecklistItem` encodes it.
+  /// (without): `shouldRemind` only when true and `calendar` only when there, as
+  /// `ChecklistItem` encodes them.
   static func write<Out: XMLOutput>(
     item text: String, checked: Bool, dueDate: Date?, id: Int?, position: Int? = nil,
-    shouldRemind: Bool, depth: Int, into out: inout Out
+    shouldRemind: Bool, calendar: CalendarData? = nil, depth: Int, into out: inout Out
   ) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
+      if let calendar {
+        XML.appendKey("calendar", depth: depth, to: &out)
+        XML.appendDictionary(depth: depth, to: &out) { depth, out in
+          XML.appendString(key: "kept", calendar.kept, depth: depth, to: &out)
+          XML.appendString(key: "resource", calendar.resource, depth: depth, to: &out)
+          XML.appendString(key: "uid", calendar.uid, depth: depth, to: &out)
+        }
+      }
       XML.appendBool(key: "checked", checked, depth: depth, to: &out)
       if let dueDate { XML.appendDate(key: "dueDate", dueDate, depth: depth, to: &out) }
       if let id { XML.appendInteger(key: "id", id, depth: depth, to: &out) }

@@ -1,5 +1,6 @@
 import ChecklistsModel
 import Foundation
+import ICalendar
 import Interchange
 import Support
 import TestSupport

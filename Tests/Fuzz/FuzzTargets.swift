@@ -26,6 +26,7 @@ enum FuzzTargets {
     "app-archive": appArchive,
     "plist-reader": plistReader,
     "multipart": multipart,
+    "icalendar": iCalendar,
   ]
 
   static var names: [String] { all.keys.sorted() }

@@ -35,6 +35,37 @@ import Testing
     #expect(try ChecklistsFile.decode(Data(document)) == model)
   }
 
+  /// An item a calendar app wrote keeps its `UID`, resource name and kept
+  /// lines in the file, through a deletion and its undo too; a file from
+  /// before them reads as items without.
+  @Test func calendarDataMatchesFoundationAndSurvivesADeletion() throws {
+    var model = DataModel()
+    let list = try model.addList(name: "Tasks", icon: .none)
+    let kept = "DESCRIPTION:a & <b>\\, c\nPRIORITY:1\nBEGIN:VALARM\nTRIGGER:-PT5M\nEND:VALARM"
+    let calendar = CalendarData(uid: "A&B-1", resource: "A&B-1.ics", kept: kept)
+    let item = try model.addItem(
+      CalendarItemFields(
+        text: "Call", checked: true, dueDate: Date(timeIntervalSince1970: 1_740_848_400),
+        shouldRemind: true, calendar: calendar),
+      toList: list)
+    _ = try model.addItem(text: "Plain", toList: list)
+    let document = ChecklistsXMLWriter.document(model)
+    #expect(
+      String(decoding: document, as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
+    #expect(try ChecklistsFile.decode(Data(document)) == model)
+    #expect(model.checklist(id: list)?.item(id: item)?.calendar == calendar)
+
+    let deletion = try model.deleteItem(id: item, inList: list, at: Date(timeIntervalSince1970: 0))
+    let afterDeletion = ChecklistsXMLWriter.document(model)
+    #expect(
+      String(decoding: afterDeletion, as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
+    var restored = try ChecklistsFile.decode(Data(afterDeletion))
+    _ = try restored.restore(deletion: deletion)
+    #expect(restored.checklist(id: list)?.item(id: item)?.calendar == calendar)
+  }
+
   @Test func randomModelsMatchFoundationAndReadBack() throws {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("ab <>&\"'é🙂xyz0123")

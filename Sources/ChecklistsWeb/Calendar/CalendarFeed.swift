@@ -1,5 +1,6 @@
 import ChecklistsModel
 import Foundation
+import ICalendar
 import Interchange
 
 /// A visitor's reminders as an iCalendar file (RFC 5545): one `VEVENT` for

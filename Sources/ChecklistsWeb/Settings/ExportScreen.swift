@@ -55,7 +55,8 @@ enum ExportScreen {
   static func exportCalendar(_ context: ScreenContext) throws -> Response {
     download(
       CalendarExport.document(
-        context.model, visitorKey: context.session.directory.key, exportedAt: context.now),
+        context.model, visitorKey: context.session.directory.key, exportedAt: context.now,
+        zone: VisitorTimeZone.current(context.preferences)),
       calendar, context)
   }
 

@@ -1,3 +1,4 @@
+import ChecklistsModel
 import Crypto
 import Support
 
@@ -13,5 +14,12 @@ package enum CalendarUID {
     var input = "checklists calendar uid\n" + visitorKey
     let digest = input.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
     return String(Hex.encode(contiguous: digest).prefix(32))
+  }
+
+  /// An item's `UID`: the one a calendar app gave it, else
+  /// `todo-<id>-<salt>@checklists` (the feed's events take another prefix,
+  /// so a to-do never takes an event's place).
+  package static func uid(of item: ChecklistItem, salt: String) -> String {
+    item.calendar?.uid ?? "todo-\(item.id)-\(salt)@checklists"
   }
 }

@@ -26,6 +26,14 @@ package struct ICalendarWriter {
     bytes.append(contentsOf: line)
   }
 
+  /// A line read from a client, written back as it was read (folded anew).
+  package mutating func append(_ line: ContentLine) {
+    let start = bytes.count
+    var text = line.text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+    endLine(startingAt: start)
+  }
+
   /// `NAME:VALUE` with a value that needs no escaping (ASCII: a keyword,
   /// a date, a duration, an id).
   package mutating func line(_ name: StaticString, _ value: String) {

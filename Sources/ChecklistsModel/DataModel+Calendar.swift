@@ -1,0 +1,71 @@
+import Foundation
+
+/// An item's fields as a calendar app writes them over CalDAV (Interchange's
+/// `CalendarTodo` makes them from a `VTODO`).
+package struct CalendarItemFields: Sendable, Equatable {
+  package var text: String
+  package var checked: Bool
+  package var dueDate: Date?
+  package var shouldRemind: Bool
+  package var calendar: CalendarData
+
+  package init(
+    text: String, checked: Bool, dueDate: Date?, shouldRemind: Bool, calendar: CalendarData
+  ) {
+    self.text = text
+    self.checked = checked
+    self.dueDate = dueDate
+    self.shouldRemind = shouldRemind
+    self.calendar = calendar
+  }
+}
+
+extension DataModel {
+  /// Adds an item a calendar app wrote, at `position` in its list (clamped;
+  /// last when nil), within the same limits as an item typed on the web.
+  ///
+  /// - Returns: the new item's id.
+  @discardableResult
+  package mutating func addItem(
+    _ fields: CalendarItemFields, toList listID: Int, at position: Int? = nil
+  ) throws(ChecklistsError) -> Int {
+    let item = try Self.item(fields, id: nextItemID)
+    guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
+    guard lists[row].items.count < Limits.maximumItemsPerList else {
+      throw .tooManyItems(limit: Limits.maximumItemsPerList)
+    }
+    nextItemID += 1
+    let count = lists[row].items.count
+    lists[row].items.insert(item, at: min(max(position ?? count, 0), count))
+    return item.id
+  }
+
+  /// Replaces every field of an item with what a calendar app wrote, and
+  /// moves it to `position` (clamped) when one is given.
+  package mutating func replaceItem(
+    id: Int, inList listID: Int, with fields: CalendarItemFields, at position: Int? = nil
+  ) throws(ChecklistsError) {
+    let item = try Self.item(fields, id: id)
+    let (row, index) = try locate(item: id, inList: listID)
+    guard let position else {
+      lists[row].items[index] = item
+      return
+    }
+    lists[row].items.remove(at: index)
+    let count = lists[row].items.count
+    lists[row].items.insert(item, at: min(max(position, 0), count))
+  }
+
+  private static func item(_ fields: CalendarItemFields, id: Int) throws(ChecklistsError)
+    -> ChecklistItem
+  {
+    let text = try TextInput.clean(fields.text)
+    if let dueDate = fields.dueDate, !DueDate.range.contains(dueDate) {
+      throw .dueDateOutOfRange
+    }
+    return ChecklistItem(
+      id: id, text: text, checked: fields.checked,
+      dueDate: fields.dueDate.map(DueDate.wholeSeconds),
+      shouldRemind: fields.shouldRemind, calendar: fields.calendar)
+  }
+}
