@@ -47,6 +47,7 @@ enum DevicesScreen {
       "Signed out, and what you chose is replaced: the old calendar address and share links no longer work. Subscribe to the new address (Settings) and send the new links (Edit List) to whoever should keep them."
     case "already-signed-out": "That browser was signed out already. Nothing was changed."
     case "linked": "This browser now uses these lists."
+    case "app-ended": "Disconnected. That calendar app's password no longer works."
     case "nothing-to-switch-back": "This browser has no other lists to switch back to."
     case "switch-back-signed-out":
       "The lists this browser used before were signed out on another browser, so there is nothing to switch back to."
@@ -56,7 +57,8 @@ enum DevicesScreen {
 
   /// The page's values: the browsers, and the code just made if any.
   static func pageContext<Input>(
-    _ context: RequestContext<Input>, code: (code: LinkCode, expires: Date)?, notice: String?
+    _ context: RequestContext<Input>, code: (code: LinkCode, expires: Date)?, notice: String?,
+    newApp: TemplateValue? = nil
   ) throws -> TemplateValue {
     let owner = context.session.directory
     let devices = try deviceFiles(context) {
@@ -110,6 +112,8 @@ enum DevicesScreen {
     if let code {
       values["code"] = codeContext(code.code, expires: code.expires, context, label: label)
     }
+    values["apps"] = .list(appRows(devices, label: label))
+    if let newApp { values["newApp"] = newApp }
     return .object(TemplateObject(values))
   }
 

@@ -9,6 +9,8 @@ package enum PathParameter: String, Sendable, Hashable, CaseIterable {
   case deletion
   /// One of the owner's browsers on the Devices screen (`Devices.Browser.id`).
   case browser
+  /// One of the owner's calendar apps on the Devices screen (`Devices.App.id`).
+  case app
 }
 
 /// The ids one request's path carried, by the name its route's pattern

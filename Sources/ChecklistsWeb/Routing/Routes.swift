@@ -48,6 +48,8 @@ extension RouteTable {
     .post("/settings/devices/sign-out-others", DevicesScreen.signOutOthers),
     .post("/settings/devices/switch-back", DevicesScreen.switchBack),
     .post("/settings/devices/{browser}/sign-out", DevicesScreen.signOut),
+    .post("/settings/devices/apps", DevicesScreen.createApp),
+    .post("/settings/devices/apps/{app}/end", DevicesScreen.endApp),
     .get("/link", LinkScreen.enter),
     .post("/link", LinkScreen.redeem),
     .get("/link/{secret}", LinkScreen.confirm),

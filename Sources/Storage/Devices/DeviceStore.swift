@@ -32,11 +32,13 @@ package final class DeviceStore: Sendable {
   package static let fileName = "Devices.plist"
 
   /// `Devices.plist` in each owner's directory, and the indexes.
-  private let records: IndexedOwnerFile<Devices>
+  let records: IndexedOwnerFile<Devices>
   /// From a linked browser's token digest to its owner.
   package let browserIndex: DigestIndex
   /// From a pending link code's digest to its owner.
   package let codeIndex: DigestIndex
+  /// From a calendar app's password digest to its owner.
+  package let appIndex: DigestIndex
   private let logger: Logger
 
   package var dataDirectory: String { records.dataDirectory }
@@ -58,6 +60,7 @@ package final class DeviceStore: Sendable {
       encode: { try $0.encoded() })
     browserIndex = records.index("browsers")
     codeIndex = records.index("links")
+    appIndex = records.index("apps")
   }
 
   /// The owner's devices file cannot be read (damaged, or written by a
@@ -249,7 +252,9 @@ package final class DeviceStore: Sendable {
     } > 0
   }
 
-  /// Signs out every browser of the owner but `token`'s; returns how many.
+  /// Signs out every browser of the owner but `token`'s, and ends every
+  /// calendar app's password (an app is a device too); returns how many
+  /// browsers went.
   ///
   /// - Throws: `Refusal.signedOut` when `token`'s browser is itself no
   ///   longer the owner's (another browser signed it out a moment ago);
@@ -259,7 +264,9 @@ package final class DeviceStore: Sendable {
     -> Int
   {
     let kept = SecretDigest.of(token)
-    return try signOut(of: owner, askedBy: token, now: now, lastBrowser: .refuse) { devices in
+    return try signOut(
+      of: owner, askedBy: token, now: now, lastBrowser: .refuse, endingApps: true
+    ) { devices in
       devices.browsers.filter { $0.digest != kept }
     }
   }
@@ -269,10 +276,13 @@ package final class DeviceStore: Sendable {
   /// may be one of theirs (a lost phone's), which must not let another
   /// browser in. Its index entry is removed after the write; the
   /// browsers' stay (see above).
+  /// The apps' passwords end too with `endingApps`, and always with the
+  /// last browser; their index entries are removed after the write.
   private func signOut(
     of owner: VisitorDirectory, askedBy token: String, now: Date, lastBrowser: LastBrowser,
-    _ chosen: (Devices) -> [Devices.Browser]
+    endingApps: Bool = false, _ chosen: (Devices) -> [Devices.Browser]
   ) throws -> Int {
+    var endedApps: [String] = []
     let (count, code): (Int, String?) = try change(owner) { devices in
       // An owner who never listed a browser has one, the founding one.
       guard devices.hasListedAnyBrowser else { return (0, nil) }
@@ -291,11 +301,16 @@ package final class DeviceStore: Sendable {
         else { throw Refusal.lastBrowser }
       }
       devices.browsers.removeAll { ids.contains($0.id) }
+      if endingApps || devices.browsers.isEmpty {
+        endedApps = devices.apps.map(\.digest)
+        devices.apps = []
+      }
       let code = devices.code?.digest
       devices.code = nil
       return (ids.count, code)
     }
     if let code { try? codeIndex.remove(digest: code, ifLeadingTo: owner.key) }
+    for digest in endedApps { try? appIndex.remove(digest: digest, ifLeadingTo: owner.key) }
     return count
   }
 
@@ -319,7 +334,7 @@ package final class DeviceStore: Sendable {
   /// this founding browser and a new secret when there is none. An owner
   /// whose browsers were all signed out has a file that lists none: their
   /// founding browser was signed out with the rest and stays so.
-  private static func openSecret(
+  static func openSecret(
     _ devices: inout Devices, owner: VisitorDirectory, token: String, name: String, now: Date
   ) throws -> OwnerSecret {
     let digest = SecretDigest.of(token)
@@ -339,7 +354,7 @@ package final class DeviceStore: Sendable {
   /// their lock, and writes the file when it changed. A file that its own
   /// reader would refuse (and so keep every browser of the owner out) is
   /// never written: the change throws `Devices.Invalid` instead.
-  private func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
+  func change<T>(_ owner: VisitorDirectory, _ body: (inout Devices) throws -> T) throws
     -> T
   {
     try records.locked(owner, creating: true) { () throws -> T in
@@ -356,7 +371,7 @@ package final class DeviceStore: Sendable {
 
   /// The owner's devices file, nil when there is none; one that cannot be
   /// read is left in place, logged, and thrown as `Unreadable`.
-  private func load(_ owner: VisitorDirectory, locked: Bool) throws -> Devices? {
+  func load(_ owner: VisitorDirectory, locked: Bool) throws -> Devices? {
     do {
       return try records.load(owner, locked: locked)
     } catch {

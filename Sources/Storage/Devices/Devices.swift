@@ -63,11 +63,37 @@ package struct Devices: OwnerFileValue {
     }
   }
 
+  /// Calendar apps an owner may have at once.
+  package static let maximumApps = 20
+
+  /// A calendar app that reaches the owner's lists over CalDAV with an
+  /// app password (`AppPassword`), and nothing else of theirs.
+  package struct App: Codable, Sendable, Equatable {
+    /// A small number that names it on the Devices screen (never reused).
+    package var id: Int
+    /// The SHA-256 of its password.
+    package var digest: String
+    /// When it was made.
+    package var made: Date
+
+    package init(id: Int, digest: String, made: Date) {
+      self.id = id
+      self.digest = digest
+      self.made = made
+    }
+
+    /// The user name the app signs in with beside its password.
+    package var userName: String { "app-\(id)" }
+  }
+
   package var version: Int = Devices.currentVersion
   package var nextBrowserID: Int = 1
   package var browsers: [Browser] = []
   /// At most one: a new code replaces the one before.
   package var code: PendingCode?
+  /// The calendar apps; a file without them (every file before them) has none.
+  package var apps: [App] = []
+  package var nextAppID: Int = 1
 
   package init() {}
 
@@ -119,7 +145,32 @@ package struct Devices: OwnerFileValue {
     nextBrowserID = try container.decode(Int.self, forKey: .nextBrowserID)
     browsers = try container.decode([Browser].self, forKey: .browsers)
     code = try container.decodeIfPresent(PendingCode.self, forKey: .code)
+    apps = try container.decodeIfPresent([App].self, forKey: .apps) ?? []
+    nextAppID = try container.decodeIfPresent(Int.self, forKey: .nextAppID) ?? 1
     try validate()
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case version, nextBrowserID, browsers, code, apps, nextAppID
+  }
+
+  /// The apps only when there are any: a file without is the file as it
+  /// was before them.
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(version, forKey: .version)
+    try container.encode(nextBrowserID, forKey: .nextBrowserID)
+    try container.encode(browsers, forKey: .browsers)
+    try container.encodeIfPresent(code, forKey: .code)
+    if nextAppID > 1 {
+      try container.encode(apps, forKey: .apps)
+      try container.encode(nextAppID, forKey: .nextAppID)
+    }
+  }
+
+  /// The app whose password has this digest (compared in constant time).
+  package func app(digest: String) -> App? {
+    apps.first { SecretDigest.constantTimeEqual($0.digest, digest) }
   }
 
   /// The checks a decoded file must pass: digests of the right form, each
@@ -138,6 +189,16 @@ package struct Devices: OwnerFileValue {
     }
     if let code, !VisitorDirectory.isKey(code.digest, inShard: String(code.digest.prefix(2))) {
       throw Invalid(description: "the pending code's digest is malformed")
+    }
+    guard apps.count <= Self.maximumApps else {
+      throw Invalid(description: "more than \(Self.maximumApps) apps")
+    }
+    var appIDs: Set<Int> = []
+    for app in apps {
+      guard VisitorDirectory.isKey(app.digest, inShard: String(app.digest.prefix(2))),
+        digests.insert(app.digest).inserted, app.id > 0, app.id < nextAppID,
+        appIDs.insert(app.id).inserted
+      else { throw Invalid(description: "an app entry is malformed or repeated") }
     }
   }
 }

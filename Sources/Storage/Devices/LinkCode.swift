@@ -59,7 +59,7 @@ package struct LinkCode: Sendable, Equatable, CustomStringConvertible, CustomDeb
   }
 
   /// The upper-case alphabet character a typed byte stands for, if any.
-  private static func canonicalCharacter(_ byte: UInt8) -> UInt8? {
+  static func canonicalCharacter(_ byte: UInt8) -> UInt8? {
     var upper = byte
     if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) { upper = byte - 32 }
     switch upper {
