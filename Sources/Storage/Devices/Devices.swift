@@ -162,7 +162,7 @@ package struct Devices: OwnerFileValue {
     try container.encode(nextBrowserID, forKey: .nextBrowserID)
     try container.encode(browsers, forKey: .browsers)
     try container.encodeIfPresent(code, forKey: .code)
-    if nextAppID > 1 {
+    if !apps.isEmpty || nextAppID > 1 {
       try container.encode(apps, forKey: .apps)
       try container.encode(nextAppID, forKey: .nextAppID)
     }

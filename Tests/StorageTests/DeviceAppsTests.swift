@@ -1,0 +1,72 @@
+import Documents
+import FileSystem
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Storage
+
+/// Calendar apps' passwords in the devices file and the `apps/` index:
+/// made (the founding browser listed first), found by user name and
+/// password, ended, bounded, and read back from the file.
+@Suite struct DeviceAppsTests {
+  let temporary = TemporaryDirectory("device-apps")
+  let devices: DeviceStore
+  let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+  init() {
+    devices = DeviceStore(dataDirectory: temporary.path, durable: false)
+  }
+
+  @Test func anAppIsMadeFoundAndEndedWithoutSigningTheFoundingBrowserOut() throws {
+    let token = browserToken()
+    let owner = VisitorDirectory(dataDirectory: temporary.path, visitorID: token)
+    let (password, app) = try devices.createApp(for: owner, token: token, name: "Firefox", now: now)
+    #expect(app.userName == "app-1")
+    // The founding browser is listed with the app, so it still acts for its owner.
+    #expect(try devices.resolve(token: token) == .owner(owner, browserID: 1))
+    let found = try #require(try devices.app(userName: "app-1", password: password.grouped))
+    #expect(found.0 == owner && found.1 == app)
+    #expect(try devices.app(userName: "app-1", password: password.canonical.lowercased())?.1 == app)
+    #expect(try devices.app(userName: "app-2", password: password.canonical) == nil)
+    #expect(try devices.app(userName: "app-1", password: "not a password") == nil)
+    let onDisk = try #require(try devicesOnDisk(of: owner))
+    #expect(onDisk.apps == [app] && onDisk.nextAppID == 2)
+    #expect(
+      !(try filesUnder(temporary.path)).values.contains {
+        $0.contains(Data(password.canonical.utf8))
+      })
+
+    #expect(try devices.endApp(id: 1, of: owner, askedBy: token))
+    #expect(try devices.app(userName: "app-1", password: password.canonical) == nil)
+    #expect(try devices.appIndex.owner(ofDigest: password.digest) == nil)
+    #expect(try devices.endApp(id: 1, of: owner, askedBy: token) == false)
+  }
+
+  @Test func anOwnerHasAtMostTwentyApps() throws {
+    let token = browserToken()
+    let owner = VisitorDirectory(dataDirectory: temporary.path, visitorID: token)
+    for _ in 0..<Devices.maximumApps {
+      _ = try devices.createApp(for: owner, token: token, name: "Firefox", now: now)
+    }
+    #expect(throws: DeviceStore.AppRefusal.tooManyApps) {
+      try devices.createApp(for: owner, token: token, name: "Firefox", now: now)
+    }
+  }
+
+  @Test func aFileWithoutAppsIsWrittenAsBeforeAndAMalformedAppIsRefused() throws {
+    var file = Devices()
+    file.add(digest: String(repeating: "ab", count: 32), name: "x", now: now, sealedSecret: Data())
+    let withoutApps = String(decoding: try file.encoded(), as: UTF8.self)
+    #expect(!withoutApps.contains("apps") && !withoutApps.contains("nextAppID"))
+    file.apps = [Devices.App(id: 1, digest: String(repeating: "cd", count: 32), made: now)]
+    file.nextAppID = 2
+    #expect(try Devices.decode(try file.encoded()) == file)
+    var repeated = file
+    repeated.apps.append(repeated.apps[0])
+    #expect(throws: Devices.Invalid.self) { try Devices.decode(try repeated.encoded()) }
+    var beyond = file
+    beyond.nextAppID = 1
+    #expect(throws: Devices.Invalid.self) { try Devices.decode(try beyond.encoded()) }
+  }
+}
