@@ -44,8 +44,9 @@ import Testing
       method: HTTPRequest.Method("PROPFIND")!, path: "/dav/", headerFields: fields,
       isHTTPS: https, remoteAddress: address)
     let context = DAVContext(
-      request: request, route: .davOptions("/dav/", DAVOptions.answer), services: services,
-      now: Date(), signsIn: true)
+      request: request, route: .davOptions("/dav/", DAVOptions.answer),
+      parameters: RouteParameters(names: [], ids: []), services: services, now: Date(),
+      signsIn: true)
     var signedIn: DAVAccount?
     let response = try Pipeline<DAVContext>([BasicAuthentication()]).respond(
       to: request, context: context

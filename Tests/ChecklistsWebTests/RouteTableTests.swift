@@ -81,6 +81,8 @@ import Testing
         "POST", "/settings/devices/3/sign-out", "POST /settings/devices/{browser}/sign-out",
         [.browser: 3]
       ),
+      ("POST", "/settings/devices/apps", "POST /settings/devices/apps", [:]),
+      ("POST", "/settings/devices/apps/2/end", "POST /settings/devices/apps/{app}/end", [.app: 2]),
       ("GET", "/link", "GET /link", [:]),
       ("POST", "/link", "POST /link", [:]),
       ("GET", "/link/\(sampleSecret)", "GET /link/{secret}", [:]),
@@ -97,6 +99,12 @@ import Testing
         [.item: 42]
       ),
       ("OPTIONS", "/dav/", "OPTIONS /dav/", [:]),
+      ("GET", "/.well-known/caldav", "GET /.well-known/caldav", [:]),
+      ("PROPFIND", "/.well-known/caldav", "PROPFIND /.well-known/caldav", [:]),
+      ("PROPFIND", "/dav/", "PROPFIND /dav/", [:]),
+      ("PROPFIND", "/dav/principal/", "PROPFIND /dav/principal/", [:]),
+      ("PROPFIND", "/dav/lists/", "PROPFIND /dav/lists/", [:]),
+      ("PROPFIND", "/dav/lists/7/", "PROPFIND /dav/lists/{list}/", [.list: 7]),
     ]
 
   /// A token of a secret's form (whether it is anyone's is the handler's business).
@@ -244,7 +252,7 @@ import Testing
   /// Each route of the table is reached by its own method at a path of its
   /// pattern (ids filled in), with those ids; none is shadowed by another.
   @Test func everyRouteOfTheTableIsReachable() throws {
-    let sample: [PathParameter: Int] = [.list: 7, .item: 42, .deletion: 5, .browser: 3]
+    let sample: [PathParameter: Int] = [.list: 7, .item: 42, .deletion: 5, .browser: 3, .app: 2]
     for route in RouteTable.checklists.routes {
       var path = route.pattern.description.replacing("{secret}", with: Self.sampleSecret)
       for (name, id) in sample { path = path.replacing("{\(name.rawValue)}", with: "\(id)") }
@@ -289,7 +297,8 @@ import Testing
     for route in RouteTable.checklists.routes {
       let path = route.pattern.description.replacing("{list}", with: "1")
         .replacing("{item}", with: "1").replacing("{deletion}", with: "1")
-        .replacing("{browser}", with: "1").replacing("{secret}", with: Self.sampleSecret)
+        .replacing("{browser}", with: "1").replacing("{app}", with: "1")
+        .replacing("{secret}", with: Self.sampleSecret)
       // An upload's form is multipart: without its token, refused the same.
       let response =
         route.maximumBodySize != nil
@@ -297,8 +306,9 @@ import Testing
         : route.isChange
           ? browser.post(path, [("name", "x"), ("text", "x")], withToken: false)
           : browser.get(path)
-      if route.method == .options {
-        #expect(response.status == 405, "\(route): asked with GET")
+      if route.endpoint is DAVEndpoint {
+        // A CalDAV client's: no form; asked with GET, a redirect or 405.
+        #expect([301, 405].contains(response.status.code), "\(route): asked with GET")
       } else if route.isShared {
         #expect(response.status == 404, "\(route): nobody's link")
       } else if route.isChange {

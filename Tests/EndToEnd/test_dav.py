@@ -7,16 +7,16 @@ def test_options_on_dav_answers_calendar_access(stack):
     response = requests.options(stack.url("/dav/"))
     assert response.status_code == 200
     assert response.headers["DAV"] == "1, calendar-access"
-    assert response.headers["Allow"] == "OPTIONS"
+    assert response.headers["Allow"] == "OPTIONS, PROPFIND"
     assert "Set-Cookie" not in response.headers
     assert response.content == b""
 
 
 def test_other_methods_on_dav_are_405_from_the_backend(stack):
-    for method in ("GET", "PROPFIND"):
+    for method in ("GET", "REPORT"):
         response = requests.request(method, stack.url("/dav/"))
         assert response.status_code == 405, method
-        assert response.headers["Allow"] == "OPTIONS", method
+        assert response.headers["Allow"] == "OPTIONS, PROPFIND", method
 
 
 def test_a_dav_path_that_looks_like_a_file_still_reaches_the_backend(stack):

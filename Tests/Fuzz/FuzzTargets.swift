@@ -27,6 +27,7 @@ enum FuzzTargets {
     "plist-reader": plistReader,
     "multipart": multipart,
     "icalendar": iCalendar,
+    "dav-xml": davXML,
   ]
 
   static var names: [String] { all.keys.sorted() }

@@ -89,7 +89,7 @@ package final class Application: Sendable {
           renderer: renderer, csrf: csrf, store: store, shares: shares, defaults: defaults),
         memo: sharedPages, errors: errors),
       feed: FeedGroup(services: FeedServices(calendars: calendars, store: store), errors: errors),
-      dav: DAVGroup(services: DAVServices(devices: devices, store: store)),
+      dav: DAVGroup(services: DAVServices(devices: devices, store: store, defaults: defaults)),
       errors: errors)
     front = Pipeline([ConditionalGET(), MemoLookup(memo: memo)])
   }

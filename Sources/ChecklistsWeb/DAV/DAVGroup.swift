@@ -1,6 +1,7 @@
 import FastCGI
 import Foundation
 import HTTPTypes
+import Preferences
 import Storage
 
 /// The routes of a CalDAV client (`/dav/`): a calendar app that reads and
@@ -29,8 +30,8 @@ final class DAVGroup: Sendable {
     to request: Request, match: RouteTable.Match, arrival: Arrival, endpoint: DAVEndpoint
   ) -> Response {
     let context = DAVContext(
-      request: request, route: match.route, services: services, now: arrival.now,
-      signsIn: endpoint.signsIn)
+      request: request, route: match.route, parameters: match.parameters, services: services,
+      now: arrival.now, signsIn: endpoint.signsIn)
     do {
       return try pipeline.respond(to: request, context: context) { _, context in
         try endpoint.handler(context)
@@ -46,14 +47,23 @@ final class DAVGroup: Sendable {
 struct DAVServices: Sendable {
   let devices: DeviceStore
   let store: ChecklistStore
+  /// The owners' settings: their time zone.
+  let defaults: Defaults
   /// Wrong passwords per client address (see `BasicAuthentication`).
   let attempts: AttemptLimiter
 
-  init(devices: DeviceStore, store: ChecklistStore) {
+  init(devices: DeviceStore, store: ChecklistStore, defaults: Defaults) {
     self.devices = devices
     self.store = store
+    self.defaults = defaults
     attempts = AttemptLimiter(
       limit: BasicAuthentication.attemptLimit, window: BasicAuthentication.attemptWindow)
+  }
+
+  /// The owner's zone (Settings → Time zone), in which floating and all-day
+  /// dates are read.
+  func zone(of owner: VisitorDirectory) -> TimeZone {
+    VisitorTimeZone.current(defaults.visitor(directory: owner.path))
   }
 }
 
@@ -63,6 +73,8 @@ struct DAVServices: Sendable {
 struct DAVContext {
   let request: Request
   let route: Route
+  /// The ids the route's path carried (`{list}`).
+  let parameters: RouteParameters
   let services: DAVServices
   let now: Date
   /// Whether the route needs an app's password (all but `OPTIONS`).
@@ -98,15 +110,75 @@ extension Route {
     Route(
       method: .options, pattern: pattern, endpoint: DAVEndpoint(signsIn: false, handler: handler))
   }
+
+  /// `method` at `pattern`, for a CalDAV client signed in with an app
+  /// password (`signsIn: false` only for what any client may ask first).
+  static func dav(
+    _ method: RouteMethod, _ pattern: RoutePattern, signsIn: Bool = true,
+    _ handler: @escaping @Sendable (DAVContext) throws -> Response
+  ) -> Route {
+    Route(
+      method: method, pattern: pattern, endpoint: DAVEndpoint(signsIn: signsIn, handler: handler))
+  }
 }
 
 /// The plain answers of the DAV group: a status and a sentence, for a
 /// client's log (a client shows no page).
 enum DAVResponse {
+  /// The media type of a to-do resource.
+  static let calendarType = "text/calendar; charset=utf-8; component=VTODO"
+
   static func plain(_ status: HTTPResponse.Status, _ message: String) -> Response {
     Response(
       status: status,
       headerFields: HTTPFields([HTTPField(name: .contentType, value: "text/plain; charset=utf-8")]),
       body: Array((message + "\n").utf8))
   }
+
+  /// `207 Multi-Status` with its XML.
+  static func multistatus(_ body: [UInt8]) -> Response {
+    Response(
+      status: .multistatus,
+      headerFields: HTTPFields([
+        HTTPField(name: .contentType, value: "application/xml; charset=utf-8")
+      ]),
+      body: body)
+  }
+
+  /// A `DAV:error` body naming the precondition a request failed (RFC 4918 §16).
+  static func precondition(_ status: HTTPResponse.Status, _ name: String) -> Response {
+    Response(
+      status: status,
+      headerFields: HTTPFields([
+        HTTPField(name: .contentType, value: "application/xml; charset=utf-8")
+      ]),
+      body: Array(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error xmlns:d=\"DAV:\"><d:\(name)/></d:error>\n"
+          .utf8))
+  }
+}
+
+/// Why a DAV request was refused, and its answer.
+enum DAVRefusal: Error {
+  /// `Depth: infinity` (or none) on a `PROPFIND`.
+  case finiteDepth
+  case badRequest(String)
+  /// A body the strict XML reader refused (a DTD, an entity, malformed).
+  case xml(DAVXMLError)
+  /// No such list (or item) for this owner.
+  case notFound
+
+  var response: Response {
+    switch self {
+    case .finiteDepth: DAVResponse.precondition(.forbidden, "propfind-finite-depth")
+    case .badRequest(let message): DAVResponse.plain(.badRequest, message)
+    case .xml(let error): DAVResponse.plain(.badRequest, error.message)
+    case .notFound: DAVResponse.plain(.notFound, "no such calendar or to-do")
+    }
+  }
+}
+
+extension HTTPResponse.Status {
+  /// `207 Multi-Status` (RFC 4918 §11.1).
+  static let multistatus = HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status")
 }

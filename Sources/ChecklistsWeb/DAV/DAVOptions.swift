@@ -7,7 +7,7 @@ import HTTPTypes
 /// CalDAV server from a plain web site.
 enum DAVOptions {
   static let compliance = "1, calendar-access"
-  static let allow = "OPTIONS"
+  static let allow = "OPTIONS, PROPFIND"
 
   static func answer(_ context: DAVContext) -> Response {
     Response(

@@ -3,11 +3,14 @@ import HTTPTypes
 /// The methods a route is declared with. The product's pages are HTML
 /// forms and links, so a screen is a `GET` and a change is a `POST`;
 /// `HEAD` is answered by the `GET` route. A CalDAV client asks what an
-/// address offers with `OPTIONS`.
+/// address offers with `OPTIONS`, and reads collections with `PROPFIND`.
 package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible {
   case get
   case post
   case options
+  case propfind
+
+  static let propfindMethod = HTTPRequest.Method("PROPFIND")!
 
   /// The route method a request's method reaches (case-sensitive, as HTTP
   /// methods are; `HEAD` reaches `GET`, whose body the server drops); nil
@@ -17,6 +20,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .get, .head: .get
     case .post: .post
     case .options: .options
+    case propfindMethod: .propfind
     default: nil
     }
   }
@@ -27,6 +31,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .get: ["GET", "HEAD"]
     case .post: ["POST"]
     case .options: ["OPTIONS"]
+    case .propfind: ["PROPFIND"]
     }
   }
 
@@ -44,6 +49,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .get: "GET"
     case .post: "POST"
     case .options: "OPTIONS"
+    case .propfind: "PROPFIND"
     }
   }
 }

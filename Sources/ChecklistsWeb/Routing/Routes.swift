@@ -61,5 +61,11 @@ extension RouteTable {
     .sharedPost("/s/{secret}/items/{item}/toggle", SharedListScreen.toggleItem),
     .sharedPost("/s/{secret}/items/{item}/delete", SharedListScreen.deleteItem),
     .davOptions("/dav/", DAVOptions.answer),
+    .dav(.get, "/.well-known/caldav", signsIn: false, WellKnownCalDAV.redirect),
+    .dav(.propfind, "/.well-known/caldav", signsIn: false, WellKnownCalDAV.redirect),
+    .dav(.propfind, "/dav/", Propfind.root),
+    .dav(.propfind, "/dav/principal/", Propfind.principal),
+    .dav(.propfind, "/dav/lists/", Propfind.home),
+    .dav(.propfind, "/dav/lists/{list}/", Propfind.collection),
   ])
 }

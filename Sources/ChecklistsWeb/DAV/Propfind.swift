@@ -1,0 +1,173 @@
+import ChecklistsModel
+import FastCGI
+import Foundation
+import HTTPTypes
+import Interchange
+import Storage
+
+/// `PROPFIND` (RFC 4918 §9.1) on the principal, the calendar home and a
+/// list's collection, at `Depth: 0` (the resource) or `1` (and its members).
+/// `Depth: infinity`, which a request without `Depth` means, is refused with
+/// `403` and the `propfind-finite-depth` precondition: a whole account in
+/// one answer is what a client must not ask for.
+enum Propfind {
+  /// What the body asks for.
+  enum Asked: Equatable {
+    /// `<allprop/>` or no body: every property but the costly ones.
+    case all
+    /// `<propname/>`: the names alone.
+    case names
+    case properties([DAVProperty])
+  }
+
+  /// `PROPFIND /dav/`: where the principal is.
+  static func root(_ context: DAVContext) throws -> Response {
+    try answer(context) { _ in
+      [(DAVAddress.root, common(displayName: "Checklists"))]
+    }
+  }
+
+  /// `PROPFIND /dav/principal/`: the owner, and where their calendars are.
+  static func principal(_ context: DAVContext) throws -> Response {
+    try answer(context) { _ in
+      var properties = common(displayName: "Checklists")
+      properties[0] = (.resourceType, .markup("<d:principal/>"))
+      properties.append((.principalURL, .href(DAVAddress.principal)))
+      properties.append((.calendarHomeSet, .href(DAVAddress.home)))
+      return [(DAVAddress.principal, properties)]
+    }
+  }
+
+  /// `PROPFIND /dav/lists/`: the home, and at depth 1 a collection per list.
+  static func home(_ context: DAVContext) throws -> Response {
+    try answer(context) { depth in
+      var resources = [(DAVAddress.home, common(displayName: "Lists"))]
+      if depth == 1 {
+        let (model, salt, zone) = try owned(context)
+        for list in model.lists {
+          let collection = DAVCollection(list, salt: salt, zone: zone)
+          resources.append((DAVAddress.collection(list.id), properties(of: collection)))
+        }
+      }
+      return resources
+    }
+  }
+
+  /// `PROPFIND /dav/lists/{list}/`: the list, and at depth 1 its to-dos.
+  static func collection(_ context: DAVContext) throws -> Response {
+    guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
+    return try answer(context) { depth in
+      let (model, salt, zone) = try owned(context)
+      guard let list = model.checklist(id: id) else { throw DAVRefusal.notFound }
+      let collection = DAVCollection(list, salt: salt, zone: zone)
+      var resources = [(DAVAddress.collection(list.id), properties(of: collection))]
+      if depth == 1 {
+        for todo in collection.todos {
+          resources.append((DAVAddress.item(todo.name, inList: list.id), properties(of: todo)))
+        }
+      }
+      return resources
+    }
+  }
+
+  // MARK: Properties
+
+  /// What every resource here has.
+  static func common(displayName: String) -> [(DAVProperty, DAVValue)] {
+    [
+      (.resourceType, .markup("<d:collection/>")),
+      (.displayName, .text(displayName)),
+      (.currentUserPrincipal, .href(DAVAddress.principal)),
+    ]
+  }
+
+  static func properties(of collection: DAVCollection) -> [(DAVProperty, DAVValue)] {
+    [
+      (.resourceType, .markup("<d:collection/><c:calendar/>")),
+      (.displayName, .text(collection.list.name)),
+      (.currentUserPrincipal, .href(DAVAddress.principal)),
+      (.supportedComponents, .markup("<c:comp name=\"VTODO\"/>")),
+      (.getCTag, .text(collection.tag)),
+      (.getETag, .text(collection.tag)),
+    ]
+  }
+
+  static func properties(of todo: DAVTodo) -> [(DAVProperty, DAVValue)] {
+    [
+      (.resourceType, .empty),
+      (.getETag, .text(todo.etag)),
+      (.getContentType, .text(DAVResponse.calendarType)),
+    ]
+  }
+
+  // MARK: The request and the answer
+
+  /// Reads `Depth` and the body, then answers a multistatus of the
+  /// resources `resources` gives for that depth.
+  static func answer(
+    _ context: DAVContext, _ resources: (Int) throws -> [(String, [(DAVProperty, DAVValue)])]
+  ) throws -> Response {
+    do {
+      let depth = try self.depth(context.request)
+      let asked = try self.asked(context.request.body)
+      var writer = MultistatusWriter()
+      for (href, properties) in try resources(depth) {
+        switch asked {
+        case .all:
+          writer.response(href: href, found: properties, missing: [])
+        case .names:
+          writer.response(href: href, found: properties.map { ($0.0, .empty) }, missing: [])
+        case .properties(let wanted):
+          let found = wanted.compactMap { name in properties.first { $0.0 == name } }
+          let missing = wanted.filter { name in !properties.contains { $0.0 == name } }
+          writer.response(href: href, found: found, missing: missing)
+        }
+      }
+      return DAVResponse.multistatus(writer.finish())
+    } catch let refusal as DAVRefusal {
+      return refusal.response
+    }
+  }
+
+  /// `Depth: 0` or `1`; absent or `infinity` is refused.
+  static func depth(_ request: Request) throws(DAVRefusal) -> Int {
+    switch request.headerFields[.depth]?.lowercased() {
+    case "0": 0
+    case "1": 1
+    case "infinity", nil: throw .finiteDepth
+    default: throw .badRequest("Depth must be 0 or 1")
+    }
+  }
+
+  /// What a `PROPFIND` body asks for.
+  static func asked(_ body: [UInt8]) throws(DAVRefusal) -> Asked {
+    if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return .all }
+    let root: DAVElement
+    do { root = try DAVXMLReader.read(body) } catch { throw .xml(error) }
+    guard root.isNamed(DAVProperty.dav, "propfind") else {
+      throw .badRequest("the body is not a DAV:propfind")
+    }
+    if root.child(DAVProperty.dav, "allprop") != nil { return .all }
+    if root.child(DAVProperty.dav, "propname") != nil { return .names }
+    guard let prop = root.child(DAVProperty.dav, "prop") else {
+      throw .badRequest("a propfind names prop, allprop or propname")
+    }
+    return .properties(prop.children.map { DAVProperty(namespace: $0.namespace, name: $0.name) })
+  }
+
+  /// The owner's lists as a client sees them, the salt of their `UID`s and
+  /// their zone.
+  static func owned(_ context: DAVContext) throws -> (DataModel, String, TimeZone) {
+    guard let account = context.account else { throw DAVRefusal.notFound }
+    let owner = account.owner
+    let model = try context.services.store.load(owner) ?? DataModel.firstRun()
+    return (
+      model, CalendarUID.salt(visitorKey: owner.key), context.services.zone(of: owner)
+    )
+  }
+}
+
+extension HTTPField.Name {
+  /// `Depth` (RFC 4918 §10.2).
+  static let depth = HTTPField.Name("Depth")!
+}

@@ -1,0 +1,31 @@
+"""A CalDAV client's view of the server, by the `caldav` library: run with
+the interpreter of its own virtual environment (`caldav_venv.python()`),
+never the system's, since `caldav` brings `urllib3-future`, whose start-up
+hook would replace urllib3 for every program of the interpreter it is
+installed in.
+
+Reads a JSON object on standard input (`url`, `user`, `password`) and
+prints what the client finds: the principal, and each calendar with its
+name and the components it takes."""
+import json
+import sys
+
+import caldav
+
+
+def main():
+    asked = json.load(sys.stdin)
+    with caldav.DAVClient(url=asked["url"], username=asked["user"], password=asked["password"]) as client:
+        principal = client.principal()
+        calendars = []
+        for calendar in principal.calendars():
+            calendars.append({
+                "url": str(calendar.url),
+                "name": calendar.get_display_name(),
+                "components": sorted(calendar.get_supported_components()),
+            })
+    json.dump({"principal": str(principal.url), "calendars": calendars}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""CalDAV through nginx, as far as it goes so far: an app password made on
+Settings → Devices, discovery from /.well-known/caldav, every list a to-do
+calendar as the `caldav` library sees it (run from its own virtual
+environment, see caldav_venv.py), changes on the web seen at the next look;
+hostile requests refused with a clear 4xx and nothing stored."""
+import re
+
+import requests
+
+import caldav_venv
+from visitor import Visitor
+
+APP_FIELD = re.compile(r'<input type="text" id="app-(server|user|password)" value="([^"]+)"')
+LAUGHS = """<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]>
+<d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&lol2;</d:displayname></d:prop></d:propfind>"""
+
+
+def connect(visitor):
+    """Connects a calendar app on the visitor's Devices screen: what it shows."""
+    page = visitor.post("/settings/devices/apps")
+    assert page.status_code == 200, (page.status_code, page.text[:300])
+    assert page.headers["Cache-Control"] == "no-store"
+    return dict(APP_FIELD.findall(page.text))
+
+
+def stored(stack):
+    return {path: path.read_bytes() for path in (stack.data / "users").rglob("*.plist")}
+
+
+def test_a_client_discovers_every_list_as_a_to_do_calendar_and_sees_a_rename(stack):
+    owner = Visitor(stack)
+    groceries = owner.create_list("Groceries")
+    owner.add_item(groceries, "Milk")
+    app = connect(owner)
+    assert app["server"] == stack.url("/dav/")
+    assert app["user"] == "app-1"
+
+    found = requests.request("PROPFIND", stack.url("/.well-known/caldav"), allow_redirects=False)
+    assert found.status_code == 301 and found.headers["Location"] == "/dav/"
+
+    seen = caldav_venv.discover(app["server"], app["user"], app["password"])
+    assert seen["principal"] == stack.url("/dav/principal/")
+    calendars = {calendar["name"]: calendar for calendar in seen["calendars"]}
+    assert set(calendars) == {"Groceries", "List"}
+    assert calendars["Groceries"]["url"] == stack.url(f"/dav/lists/{groceries}/")
+    assert all(calendar["components"] == ["VTODO"] for calendar in calendars.values())
+
+    renamed = owner.post(f"/lists/{groceries}", {"name": "Market", "icon": "folder"})
+    assert renamed.status_code == 303, renamed.status_code
+    again = caldav_venv.discover(app["server"], app["user"], app["password"])
+    assert {calendar["name"] for calendar in again["calendars"]} == {"Market", "List"}
+
+
+def test_hostile_requests_are_a_clear_4xx_and_store_nothing(stack):
+    owner = Visitor(stack)
+    owner.add_item(owner.list_ids()[0], "Milk")
+    app = connect(owner)
+    auth = (app["user"], app["password"])
+    before = stored(stack)
+
+    def propfind(path, body="", depth="1", **kwargs):
+        headers = {"Content-Type": "application/xml"}
+        if depth is not None:
+            headers["Depth"] = depth
+        return requests.request("PROPFIND", stack.url(path), data=body.encode(), headers=headers,
+                                auth=kwargs.get("auth", auth))
+
+    laughs = propfind("/dav/lists/", LAUGHS)
+    assert laughs.status_code == 400 and "document type declaration" in laughs.text
+    for depth in ("infinity", None):
+        infinite = propfind("/dav/lists/", depth=depth)
+        assert infinite.status_code == 403 and "<d:propfind-finite-depth/>" in infinite.text
+    huge = propfind("/dav/lists/", "<d:propfind xmlns:d='DAV:'>" + "x" * 70_000 + "</d:propfind>")
+    assert huge.status_code == 413
+    # The password is for /dav/ only: a browser screen ignores it.
+    screen = requests.get(stack.url("/settings/devices"), auth=auth)
+    assert "app-1" not in screen.text and "Milk" not in requests.get(stack.url("/lists/1"), auth=auth).text
+
+    stranger = propfind("/dav/lists/", auth=None)
+    assert stranger.status_code == 401
+    assert stranger.headers["WWW-Authenticate"] == 'Basic realm="Checklists", charset="UTF-8"'
+    for _ in range(10):
+        assert propfind("/dav/lists/", auth=(app["user"], "WRONG-PASSWORD")).status_code == 401
+    limited = propfind("/dav/lists/")
+    assert limited.status_code == 429 and "too many wrong passwords" in limited.text
+    assert int(limited.headers["Retry-After"]) > 0
+    assert stored(stack) == before
