@@ -6,7 +6,8 @@ installed in.
 
 Reads a JSON object on standard input (`url`, `user`, `password`) and
 prints what the client finds: the principal, and each calendar with its
-name and the components it takes."""
+name, the components it takes and its to-dos (`UID`, `SUMMARY`, `STATUS`,
+as the library's `todos()` reads them with a `calendar-query`)."""
 import json
 import sys
 
@@ -19,10 +20,16 @@ def main():
         principal = client.principal()
         calendars = []
         for calendar in principal.calendars():
+            todos = []
+            for todo in calendar.todos(include_completed=True):
+                component = todo.icalendar_component
+                todos.append({"uid": str(component.get("uid")), "summary": str(component.get("summary")),
+                              "status": str(component.get("status"))})
             calendars.append({
                 "url": str(calendar.url),
                 "name": calendar.get_display_name(),
                 "components": sorted(calendar.get_supported_components()),
+                "todos": sorted(todos, key=lambda todo: todo["summary"]),
             })
     json.dump({"principal": str(principal.url), "calendars": calendars}, sys.stdout)
 

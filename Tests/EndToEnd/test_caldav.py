@@ -1,8 +1,9 @@
 """CalDAV through nginx, as far as it goes so far: an app password made on
 Settings → Devices, discovery from /.well-known/caldav, every list a to-do
-calendar as the `caldav` library sees it (run from its own virtual
-environment, see caldav_venv.py), changes on the web seen at the next look;
-hostile requests refused with a clear 4xx and nothing stored."""
+calendar and every item a to-do as the `caldav` library sees them (run from
+its own virtual environment, see caldav_venv.py), changes on the web seen at
+the next look; hostile requests refused with a clear 4xx and nothing
+stored."""
 import re
 
 import requests
@@ -47,10 +48,21 @@ def test_a_client_discovers_every_list_as_a_to_do_calendar_and_sees_a_rename(sta
     assert calendars["Groceries"]["url"] == stack.url(f"/dav/lists/{groceries}/")
     assert all(calendar["components"] == ["VTODO"] for calendar in calendars.values())
 
+    todos = calendars["Groceries"]["todos"]
+    assert [(todo["summary"], todo["status"]) for todo in todos] == [("Milk", "NEEDS-ACTION")]
+    assert calendars["List"]["todos"] == []
+
+    # Changes on the web: a rename, a check, a new item, each seen at the next look.
     renamed = owner.post(f"/lists/{groceries}", {"name": "Market", "icon": "folder"})
     assert renamed.status_code == 303, renamed.status_code
-    again = caldav_venv.discover(app["server"], app["user"], app["password"])
-    assert {calendar["name"] for calendar in again["calendars"]} == {"Market", "List"}
+    assert owner.post(f"/lists/{groceries}/items/1/toggle").status_code == 303
+    owner.add_item(groceries, "Eggs")
+    again = {calendar["name"]: calendar for calendar in
+             caldav_venv.discover(app["server"], app["user"], app["password"])["calendars"]}
+    assert set(again) == {"Market", "List"}
+    assert [(todo["summary"], todo["status"]) for todo in again["Market"]["todos"]] == [
+        ("Eggs", "NEEDS-ACTION"), ("Milk", "COMPLETED")]
+    assert again["Market"]["todos"][1]["uid"] == todos[0]["uid"]  # the same to-do
 
 
 def test_hostile_requests_are_a_clear_4xx_and_store_nothing(stack):

@@ -18,7 +18,9 @@ extension FuzzTargets {
   }
 
   private static func written(_ element: DAVElement) -> String {
-    "<\(element.name) xmlns=\"\(escaped(element.namespace))\">" + escaped(element.text)
+    "<\(element.name) xmlns=\"\(escaped(element.namespace))\""
+      + element.attributes.map { " \($0.key)=\"\(escaped($0.value))\"" }.joined() + ">"
+      + escaped(element.text)
       + element.children.map(written).joined() + "</\(element.name)>"
   }
 

@@ -145,15 +145,20 @@ enum DAVResponse {
       body: body)
   }
 
-  /// A `DAV:error` body naming the precondition a request failed (RFC 4918 §16).
-  static func precondition(_ status: HTTPResponse.Status, _ name: String) -> Response {
-    Response(
+  /// A `DAV:error` body naming the precondition a request failed (RFC 4918
+  /// §16), in `namespace` (CalDAV's own are in its namespace).
+  static func precondition(
+    _ status: HTTPResponse.Status, _ name: String, namespace: String = DAVProperty.dav
+  ) -> Response {
+    let element =
+      namespace == DAVProperty.dav ? "<d:\(name)/>" : "<x:\(name) xmlns:x=\"\(namespace)\"/>"
+    return Response(
       status: status,
       headerFields: HTTPFields([
         HTTPField(name: .contentType, value: "application/xml; charset=utf-8")
       ]),
       body: Array(
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error xmlns:d=\"DAV:\"><d:\(name)/></d:error>\n"
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error xmlns:d=\"DAV:\">\(element)</d:error>\n"
           .utf8))
   }
 }
@@ -167,6 +172,8 @@ enum DAVRefusal: Error {
   case xml(DAVXMLError)
   /// No such list (or item) for this owner.
   case notFound
+  /// A precondition (RFC 4918 §16) the request failed, with its status.
+  case precondition(HTTPResponse.Status, String, namespace: String = DAVProperty.dav)
 
   var response: Response {
     switch self {
@@ -174,6 +181,8 @@ enum DAVRefusal: Error {
     case .badRequest(let message): DAVResponse.plain(.badRequest, message)
     case .xml(let error): DAVResponse.plain(.badRequest, error.message)
     case .notFound: DAVResponse.plain(.notFound, "no such calendar or to-do")
+    case .precondition(let status, let name, let namespace):
+      DAVResponse.precondition(status, name, namespace: namespace)
     }
   }
 }

@@ -9,8 +9,10 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
   case post
   case options
   case propfind
+  case report
 
   static let propfindMethod = HTTPRequest.Method("PROPFIND")!
+  static let reportMethod = HTTPRequest.Method("REPORT")!
 
   /// The route method a request's method reaches (case-sensitive, as HTTP
   /// methods are; `HEAD` reaches `GET`, whose body the server drops); nil
@@ -21,6 +23,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .post: .post
     case .options: .options
     case propfindMethod: .propfind
+    case reportMethod: .report
     default: nil
     }
   }
@@ -32,6 +35,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .post: ["POST"]
     case .options: ["OPTIONS"]
     case .propfind: ["PROPFIND"]
+    case .report: ["REPORT"]
     }
   }
 
@@ -50,6 +54,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .post: "POST"
     case .options: "OPTIONS"
     case .propfind: "PROPFIND"
+    case .report: "REPORT"
     }
   }
 }

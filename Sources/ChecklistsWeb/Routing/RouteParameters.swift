@@ -28,11 +28,14 @@ package struct RouteParameters: Sendable, Hashable, CustomStringConvertible {
   /// The token of a `{secret}` segment (a calendar's address), else nil.
   /// Never logged: it is the address's only key.
   package let secret: String?
+  /// The name of a `{resource}` segment (a CalDAV item's), decoded, else nil.
+  package let resource: String?
 
-  init(names: [PathParameter], ids: [Int], secret: String? = nil) {
+  init(names: [PathParameter], ids: [Int], secret: String? = nil, resource: String? = nil) {
     self.names = names
     self.ids = ids
     self.secret = secret
+    self.resource = resource
   }
 
   /// The id named `name`, or nil when the route's path has none.

@@ -17,7 +17,13 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     case id(PathParameter)
     /// A secret token, then these bytes (none for a token alone).
     case secret(suffix: [UInt8])
+    /// A resource's name as a client chose it (`{resource}`, the last
+    /// segment of a CalDAV item's address), percent-decoded.
+    case resource
   }
+
+  /// How a segment that carries a resource's name is written in the table.
+  static let resourcePlaceholder = "{resource}"
 
   /// How a segment that carries a secret token starts in the table.
   static let secretPlaceholder = "{secret}"
@@ -49,6 +55,7 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
   package init(stringLiteral text: String) { self.init(text) }
 
   private static func segment(_ text: Substring, of pattern: String) -> Segment {
+    if text == resourcePlaceholder { return .resource }
     if text.hasPrefix(secretPlaceholder) {
       let suffix = text.dropFirst(secretPlaceholder.count)
       precondition(
@@ -84,7 +91,7 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     segments.flatMap { segment -> [[UInt8]?] in
       switch segment {
       case .literal(let literal): [literal]
-      case .id: [nil]
+      case .id, .resource: [nil]
       case .secret(let suffix): suffix.isEmpty ? [nil] : [nil, suffix]
       }
     }
@@ -95,11 +102,17 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     segments.contains { if case .secret = $0 { true } else { false } }
   }
 
-  /// What a path carries: the ids in the order of `parameterNames`, and
-  /// the secret token of a `{secret}` segment.
+  /// True when the pattern has a `{resource}` segment.
+  var carriesResource: Bool {
+    segments.contains { if case .resource = $0 { true } else { false } }
+  }
+
+  /// What a path carries: the ids in the order of `parameterNames`, the
+  /// secret token of a `{secret}` segment, the name of a `{resource}` one.
   struct Captured {
     var ids: [Int]
     var secret: String?
+    var resource: String? = nil
   }
 
   /// The ids and the secret in `path`, or nil when it does not match.
@@ -117,12 +130,14 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
         if end - start <= suffix.count || !suffix.elementsEqual(path[(end - suffix.count)..<end]) {
           return nil
         }
-      case .id:
+      case .id, .resource:
         break
       }
       start = end + 1
     }
-    if parameterNames.isEmpty && !carriesSecret { return Captured(ids: [], secret: nil) }
+    if parameterNames.isEmpty && !carriesSecret && !carriesResource {
+      return Captured(ids: [], secret: nil)
+    }
     var captured = Captured(ids: [], secret: nil)
     captured.ids.reserveCapacity(parameterNames.count)
     start = 1
@@ -135,6 +150,9 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
       case .secret(let suffix):
         guard let token = Self.secretToken(path[start..<(end - suffix.count)]) else { return nil }
         captured.secret = token
+      case .resource:
+        guard let name = Self.resourceName(path[start..<end]) else { return nil }
+        captured.resource = name
       case .literal:
         break
       }
@@ -166,6 +184,44 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
       value = value * 10 + Int(digit - UInt8(ascii: "0"))
     }
     return value
+  }
+
+  /// The longest resource name a path may carry, decoded.
+  static let maximumResourceLength = 255
+
+  /// A resource's name: the segment percent-decoded, 1 to 255 bytes of
+  /// UTF-8 with no control character and no `/`, and neither `.` nor `..`;
+  /// nil otherwise (a malformed escape too).
+  static func resourceName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String?
+  where Bytes.Index == Int {
+    var decoded: [UInt8] = []
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      var byte = bytes[index]
+      if byte == UInt8(ascii: "%") {
+        guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
+          let low = hexValue(bytes[index + 2])
+        else { return nil }
+        byte = high << 4 | low
+        index += 2
+      }
+      guard byte >= 0x20, byte != 0x7F, byte != UInt8(ascii: "/") else { return nil }
+      decoded.append(byte)
+      index += 1
+    }
+    guard !decoded.isEmpty, decoded.count <= maximumResourceLength,
+      let name = String(validating: decoded, as: UTF8.self), name != ".", name != ".."
+    else { return nil }
+    return name
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 
   /// The longest secret token a path may carry.

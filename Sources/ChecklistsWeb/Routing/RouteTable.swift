@@ -99,7 +99,8 @@ package struct RouteTable: Sendable {
       guard let captured = route.pattern.match(path) else { continue }
       if let wanted, route.method == wanted {
         let parameters = RouteParameters(
-          names: route.pattern.parameterNames, ids: captured.ids, secret: captured.secret)
+          names: route.pattern.parameterNames, ids: captured.ids, secret: captured.secret,
+          resource: captured.resource)
         return .matched(Match(route: route, parameters: parameters))
       }
       declared |= route.method.bit

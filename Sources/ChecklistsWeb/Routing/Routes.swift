@@ -67,5 +67,7 @@ extension RouteTable {
     .dav(.propfind, "/dav/principal/", Propfind.principal),
     .dav(.propfind, "/dav/lists/", Propfind.home),
     .dav(.propfind, "/dav/lists/{list}/", Propfind.collection),
+    .dav(.report, "/dav/lists/{list}/", Report.answer),
+    .dav(.get, "/dav/lists/{list}/{resource}", DAVGet.todo),
   ])
 }

@@ -63,6 +63,13 @@ struct MultistatusWriter {
     append("</d:response>")
   }
 
+  /// A resource asked for by its `href` that is not there (`404`).
+  mutating func missing(href: String) {
+    append("<d:response><d:href>")
+    appendEscaped(href)
+    append("</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>")
+  }
+
   mutating func finish() -> [UInt8] {
     append("</d:multistatus>\n")
     return bytes

@@ -6,6 +6,11 @@ package struct DAVElement: Sendable, Equatable {
   package var children: [DAVElement] = []
   /// The character data directly inside it, references resolved.
   package var text: String = ""
+  /// Its attributes without a prefix (`name`, `negate-condition`), by name.
+  package var attributes: [String: String] = [:]
+
+  /// The `name` attribute (of a `comp-filter` or `prop-filter`).
+  var attribute: String? { attributes["name"] }
 
   /// The first child named `name` in `namespace`.
   func child(_ namespace: String, _ name: String) -> DAVElement? {
@@ -160,6 +165,9 @@ private struct Parser {
       throw .malformed("the prefix \(prefix) of <\(qualifiedName)> is not declared")
     }
     var result = DAVElement(namespace: namespace, name: local)
+    for (attribute, value) in attributes where !attribute.contains(":") && attribute != "xmlns" {
+      result.attributes[attribute] = value
+    }
     if consume("/>") { return result }
     guard consume(">") else { throw .malformed("'>' expected in <\(qualifiedName)>") }
     while true {

@@ -1,0 +1,173 @@
+import ChecklistsModel
+import FastCGI
+import Foundation
+import HTTPTypes
+import ICalendar
+
+/// `REPORT` on a list's collection (RFC 4791 §7.8, §7.9):
+/// `calendar-multiget` (the to-dos its `href`s name; an unknown one `404`
+/// in its own response) and `calendar-query` (the to-dos its filter takes).
+/// Any other report is `403` with `DAV:supported-report`; a filter this
+/// server does not evaluate (`param-filter`) `403` with
+/// `CALDAV:supported-filter`.
+enum Report {
+  static func answer(_ context: DAVContext) throws -> Response {
+    do {
+      let root: DAVElement
+      do { root = try DAVXMLReader.read(context.request.body) } catch {
+        throw DAVRefusal.xml(error)
+      }
+      let collection = try self.collection(context)
+      let wanted = (root.child(DAVProperty.dav, "prop")?.children ?? []).map {
+        DAVProperty(namespace: $0.namespace, name: $0.name)
+      }
+      var writer = MultistatusWriter()
+      if root.isNamed(DAVProperty.calDAV, "calendar-multiget") {
+        for href in root.children where href.isNamed(DAVProperty.dav, "href") {
+          let path = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
+          if let todo = todo(at: path, in: collection) {
+            respond(todo, in: collection, wanted: wanted, to: &writer)
+          } else {
+            writer.missing(href: path)
+          }
+        }
+      } else if root.isNamed(DAVProperty.calDAV, "calendar-query") {
+        let filter = root.child(DAVProperty.calDAV, "filter")
+        for todo in collection.todos where try TodoFilter.matches(filter, todo.document) {
+          respond(todo, in: collection, wanted: wanted, to: &writer)
+        }
+      } else {
+        throw DAVRefusal.precondition(.forbidden, "supported-report")
+      }
+      return DAVResponse.multistatus(writer.finish())
+    } catch let refusal as DAVRefusal {
+      return refusal.response
+    }
+  }
+
+  /// The collection of the route's `{list}`, as the signed-in owner has it.
+  static func collection(_ context: DAVContext) throws -> DAVCollection {
+    guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
+    let (model, salt, zone) = try Propfind.owned(context)
+    guard let list = model.checklist(id: id) else { throw DAVRefusal.notFound }
+    return DAVCollection(list, salt: salt, zone: zone)
+  }
+
+  /// The to-do an `href` names: an absolute path (or URL) in this collection.
+  static func todo(at href: String, in collection: DAVCollection) -> DAVTodo? {
+    var path = Substring(href)
+    if let scheme = path.range(of: "://") {
+      path = path[scheme.upperBound...].drop { $0 != "/" }
+    }
+    let prefix = DAVAddress.collection(collection.list.id)
+    guard path.hasPrefix(prefix),
+      let name = RoutePattern.resourceName(Array(path.dropFirst(prefix.count).utf8))
+    else { return nil }
+    return collection.todos.first { $0.name == name }
+  }
+
+  static func respond(
+    _ todo: DAVTodo, in collection: DAVCollection, wanted: [DAVProperty],
+    to writer: inout MultistatusWriter
+  ) {
+    var properties = Propfind.properties(of: todo)
+    properties.append((.calendarData, .text(String(decoding: todo.document, as: UTF8.self))))
+    let asked = wanted.isEmpty ? [.getETag, .calendarData] : wanted
+    let found = asked.compactMap { name in properties.first { $0.0 == name } }
+    let missing = asked.filter { name in !properties.contains { $0.0 == name } }
+    writer.response(
+      href: DAVAddress.item(todo.name, inList: collection.list.id), found: found, missing: missing)
+  }
+}
+
+/// A `calendar-query` filter (RFC 4791 §9.7) evaluated on one to-do: the
+/// `VCALENDAR` comp-filter, a `VTODO` one (another component matches
+/// nothing here), its `time-range` (on `DUE`; a to-do with a `DTSTART`, or
+/// with no `DUE`, is always taken, as it may fall in any range), and its
+/// prop-filters (`is-not-defined`, `text-match` with `negate-condition`,
+/// case-insensitive, and `time-range` on a date property).
+enum TodoFilter {
+  static func matches(_ filter: DAVElement?, _ document: [UInt8]) throws -> Bool {
+    guard let filter else { return true }
+    guard let calendarFilter = filter.child(DAVProperty.calDAV, "comp-filter"),
+      calendarFilter.attribute == "VCALENDAR"
+    else { throw DAVRefusal.badRequest("a calendar-query filters VCALENDAR") }
+    let components = calendarFilter.children.filter {
+      $0.isNamed(DAVProperty.calDAV, "comp-filter")
+    }
+    guard !components.isEmpty else { return true }
+    guard let todo = try? Component.parse(try ContentLineReader.read(document)).components.first
+    else { return false }
+    for component in components {
+      guard component.attribute == todo.name else {
+        // No such component here: only is-not-defined is true of it.
+        if component.child(DAVProperty.calDAV, "is-not-defined") == nil { return false }
+        continue
+      }
+      if component.child(DAVProperty.calDAV, "is-not-defined") != nil { return false }
+      if let range = component.child(DAVProperty.calDAV, "time-range"),
+        try !todoInRange(todo, range)
+      {
+        return false
+      }
+      for property in component.children where property.isNamed(DAVProperty.calDAV, "prop-filter") {
+        if try !propertyMatches(property, todo) { return false }
+      }
+    }
+    return true
+  }
+
+  static func todoInRange(_ todo: Component, _ range: DAVElement) throws -> Bool {
+    let (start, end) = try bounds(range)
+    guard todo.property("DTSTART") == nil, let due = todo.property("DUE").flatMap(instant) else {
+      return true
+    }
+    return start < due && end >= due
+  }
+
+  static func propertyMatches(_ filter: DAVElement, _ todo: Component) throws -> Bool {
+    guard filter.child(DAVProperty.calDAV, "param-filter") == nil else {
+      throw DAVRefusal.precondition(.forbidden, "supported-filter", namespace: DAVProperty.calDAV)
+    }
+    let name = (filter.attribute ?? "").uppercased()
+    let lines = todo.properties.filter { $0.name == name }
+    if filter.child(DAVProperty.calDAV, "is-not-defined") != nil { return lines.isEmpty }
+    guard !lines.isEmpty else { return false }
+    if let range = filter.child(DAVProperty.calDAV, "time-range") {
+      let (start, end) = try bounds(range)
+      return lines.contains { line in instant(line).map { $0 >= start && $0 < end } ?? false }
+    }
+    if let match = filter.child(DAVProperty.calDAV, "text-match") {
+      let negate = match.attributes["negate-condition"] == "yes"
+      let needle = match.text.lowercased()
+      return lines.contains { $0.textValue.lowercased().contains(needle) } != negate
+    }
+    return true
+  }
+
+  /// A time-range's `start` and `end` (UTC date-times; either may be left out).
+  static func bounds(_ range: DAVElement) throws -> (Date, Date) {
+    func read(_ name: String, default value: Date) throws -> Date {
+      guard let text = range.attributes[name] else { return value }
+      let line = ContentLine(name: "X", parameters: [], value: text, text: "X:\(text)")
+      guard let date = instant(line) else {
+        throw DAVRefusal.badRequest("time-range \(name) is not a UTC date-time")
+      }
+      return date
+    }
+    return (
+      try read("start", default: .distantPast), try read("end", default: .distantFuture)
+    )
+  }
+
+  /// A UTC date-time's instant (a local or all-day one: read as UTC).
+  static func instant(_ line: ContentLine) -> Date? {
+    guard let value = DateTimeValue(line) else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .gmt
+    return calendar.date(
+      from: DateComponents(
+        year: value.year, month: value.month, day: value.day, hour: value.hour,
+        minute: value.minute, second: value.second))
+  }
+}

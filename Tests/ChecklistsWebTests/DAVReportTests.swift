@@ -1,0 +1,126 @@
+import FastCGI
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import ChecklistsWeb
+
+/// Reading to-dos: `GET` of one, `REPORT` `calendar-multiget` and
+/// `calendar-query` with its filters; reports and filters not offered
+/// refused with their precondition; resource names as a path carries them.
+@Suite struct DAVReportTests {
+  typealias Setup = DAVPropfindTests.Setup
+
+  static func report(_ setup: Setup, _ body: String, list: Int = 1) -> Response {
+    setup.client.send(
+      Request(
+        method: RouteMethod.reportMethod, path: "/dav/lists/\(list)/",
+        headerFields: [.authorization: setup.authorization, .depth: "1"], body: Array(body.utf8)))
+  }
+
+  static func get(_ setup: Setup, _ path: String, _ fields: HTTPFields = [:]) -> Response {
+    var fields = fields
+    fields[.authorization] = setup.authorization
+    return setup.client.get(path, headerFields: fields)
+  }
+
+  static func query(_ todoFilter: String) -> String {
+    """
+    <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+      <d:prop><d:getetag/></d:prop>
+      <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO">\(todoFilter)</c:comp-filter></c:comp-filter></c:filter>
+    </c:calendar-query>
+    """
+  }
+
+  @Test func aToDoIsReadByGetAndByMultigetAlike() throws {
+    let setup = try Setup()
+    let got = Self.get(setup, "/dav/lists/1/1.ics")
+    #expect(got.status == .ok)
+    #expect(got.headerFields[.contentType] == "text/calendar; charset=utf-8; component=VTODO")
+    let text = setup.client.text(got)
+    #expect(text.contains("SUMMARY:Milk & <honey>\r\n") && text.contains("BEGIN:VTODO\r\n"))
+    let tag = try #require(got.headerFields[.eTag])
+    #expect(Self.get(setup, "/dav/lists/1/1.ics", [.ifNoneMatch: tag]).status == .notModified)
+    #expect(Self.get(setup, "/dav/lists/1/9.ics").status == .notFound)
+    #expect(Self.get(setup, "/dav/lists/99/1.ics").status == .notFound)
+    #expect(setup.client.get("/dav/lists/1/1.ics").status == .unauthorized)
+
+    let multiget = Self.report(
+      setup,
+      """
+      <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+        <d:prop><d:getetag/><c:calendar-data/></d:prop>
+        <d:href>/dav/lists/1/1.ics</d:href><d:href>http://host/dav/lists/1/2.ics</d:href>
+        <d:href>/dav/lists/1/nothing.ics</d:href><d:href>/dav/lists/2/1.ics</d:href>
+      </c:calendar-multiget>
+      """)
+    let found = try DAVPropfindTests.found(multiget)
+    #expect(found["/dav/lists/1/1.ics"]?["calendar-data"]?.text == text)
+    #expect(found["/dav/lists/1/1.ics"]?["getetag"]?.text == tag)
+    #expect(found["/dav/lists/1/2.ics"]?["calendar-data"]?.text.contains("SUMMARY:Eggs") == true)
+    let root = try DAVXMLReader.read(multiget.body)
+    let missing = root.children.filter {
+      $0.child("DAV:", "status")?.text == "HTTP/1.1 404 Not Found"
+    }
+    #expect(
+      missing.compactMap { $0.child("DAV:", "href")?.text } == [
+        "/dav/lists/1/nothing.ics", "/dav/lists/2/1.ics",
+      ])
+  }
+
+  @Test func aQueryTakesWhatItsFilterTakes() throws {
+    let setup = try Setup()
+    #expect(setup.owner.post("/lists/1/items/2/toggle").status == .seeOther)
+    setup.owner.post(
+      "/lists/1/items/1",
+      [("text", "Milk"), ("dueDate", "2025-03-01T17:00"), ("dueDateZone", "UTC")])
+    func hrefs(_ filter: String) throws -> Set<String> {
+      Set(try DAVPropfindTests.found(Self.report(setup, Self.query(filter))).keys)
+    }
+    let both: Set = ["/dav/lists/1/1.ics", "/dav/lists/1/2.ics"]
+    #expect(try hrefs("") == both)
+    let open =
+      #"<c:prop-filter name="STATUS"><c:text-match negate-condition="yes">COMPLETED</c:text-match></c:prop-filter>"#
+    #expect(try hrefs(open) == ["/dav/lists/1/1.ics"])
+    #expect(
+      try hrefs(#"<c:prop-filter name="DUE"><c:is-not-defined/></c:prop-filter>"#) == [
+        "/dav/lists/1/2.ics"
+      ])
+    #expect(try hrefs(#"<c:time-range start="20250301T000000Z" end="20250302T000000Z"/>"#) == both)
+    #expect(
+      try hrefs(#"<c:time-range start="20250302T000000Z" end="20250303T000000Z"/>"#) == [
+        "/dav/lists/1/2.ics"
+      ])
+    let events = Self.report(
+      setup,
+      Self.query("").replacingOccurrences(of: #"name="VTODO""#, with: #"name="VEVENT""#))
+    #expect(try DAVPropfindTests.found(events).isEmpty)
+  }
+
+  @Test func reportsAndFiltersNotOfferedAreRefusedByTheirPrecondition() throws {
+    let setup = try Setup()
+    let sync = Self.report(
+      setup, #"<d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:prop/></d:sync-collection>"#)
+    #expect(sync.status == .forbidden)
+    #expect(setup.client.text(sync).contains("<d:supported-report/>"))
+    let parameter = Self.report(
+      setup,
+      Self.query(#"<c:prop-filter name="DUE"><c:param-filter name="TZID"/></c:prop-filter>"#))
+    #expect(parameter.status == .forbidden)
+    #expect(setup.client.text(parameter).contains("supported-filter"))
+    #expect(Self.report(setup, "").status == .badRequest)
+    #expect(Self.report(setup, Self.query(""), list: 99).status == .notFound)
+  }
+
+  @Test func aResourceNameIsTheSegmentDecoded() {
+    #expect(RoutePattern.resourceName("A%20B.ics".utf8.map { $0 }) == "A B.ics")
+    #expect(RoutePattern.resourceName("%C3%A9t%C3%A9.ics".utf8.map { $0 }) == "été.ics")
+    for refused in [
+      "a%2Fb.ics", "..", ".", "%2E%2E", "a%0Ab", "a%", "a%zz", "%FF.ics",
+      String(repeating: "x", count: 256),
+    ] {
+      #expect(RoutePattern.resourceName(Array(refused.utf8)) == nil, "\(refused)")
+    }
+  }
+}
