@@ -107,6 +107,8 @@ import Testing
       ("PROPFIND", "/dav/lists/7/", "PROPFIND /dav/lists/{list}/", [.list: 7]),
       ("REPORT", "/dav/lists/7/", "REPORT /dav/lists/{list}/", [.list: 7]),
       ("GET", "/dav/lists/7/A%20B.ics", "GET /dav/lists/{list}/{resource}", [.list: 7]),
+      ("PUT", "/dav/lists/7/A%20B.ics", "PUT /dav/lists/{list}/{resource}", [.list: 7]),
+      ("DELETE", "/dav/lists/7/A%20B.ics", "DELETE /dav/lists/{list}/{resource}", [.list: 7]),
     ]
 
   /// A token of a secret's form (whether it is anyone's is the handler's business).

@@ -17,10 +17,12 @@ def python() -> Path:
     return interpreter
 
 
-def discover(url, user, password):
-    """What the caldav library finds at `url` with these credentials."""
+def discover(url, user, password, ops=()):
+    """What the caldav library finds at `url` with these credentials, after
+    making the changes `ops` (see caldav_client.py)."""
+    asked = {"url": url, "user": user, "password": password, "ops": list(ops)}
     finished = subprocess.run(
-        [str(python()), str(CLIENT)], input=json.dumps({"url": url, "user": user, "password": password}),
+        [str(python()), str(CLIENT)], input=json.dumps(asked),
         capture_output=True, text=True, timeout=60)
     assert finished.returncode == 0, finished.stderr[-2000:]
     return json.loads(finished.stdout)

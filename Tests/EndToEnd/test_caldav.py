@@ -65,6 +65,68 @@ def test_a_client_discovers_every_list_as_a_to_do_calendar_and_sees_a_rename(sta
     assert again["Market"]["todos"][1]["uid"] == todos[0]["uid"]  # the same to-do
 
 
+CHECK_ROW = re.compile(r'<button class="check" formaction="[^"]+" aria-pressed="(true|false)"[^>]*>([^<]*)</button>')
+CLIENT_TODO = """BEGIN:VCALENDAR\r
+VERSION:2.0\r
+PRODID:-//Example//Tasks//EN\r
+BEGIN:VTODO\r
+UID:client-todo-1\r
+DTSTAMP:20250220T101500Z\r
+SUMMARY:Order the cake\r
+DESCRIPTION:From the bakery on the corner\r
+PRIORITY:1\r
+CATEGORIES:Party\r
+X-CLIENT-ONLY;X-FLAG=yes:something the server has no field for\r
+END:VTODO\r
+END:VCALENDAR\r
+"""
+
+
+def rows(visitor, list_id):
+    """(text, checked) of each row of a list's page."""
+    page = visitor.get(f"/lists/{list_id}")
+    assert page.status_code == 200, page.status_code
+    return [(text, pressed == "true") for pressed, text in CHECK_ROW.findall(page.text)]
+
+
+def test_a_client_creates_edits_completes_and_deletes_to_dos_seen_on_the_web(stack):
+    owner = Visitor(stack)
+    party = owner.create_list("Party")
+    app = connect(owner)
+    credentials = (app["server"], app["user"], app["password"])
+
+    caldav_venv.discover(*credentials, ops=[{"op": "add", "calendar": "Party", "ical": CLIENT_TODO}])
+    assert rows(owner, party) == [("Order the cake", False)]
+
+    # An edit on the web keeps what the client wrote.
+    assert owner.post(f"/lists/{party}/items/1", {"text": "Order the big cake"}).status_code == 303
+    seen = caldav_venv.discover(*credentials, ops=[
+        {"op": "complete", "calendar": "Party", "uid": "client-todo-1"}])
+    assert rows(owner, party) == [("Order the big cake", True)]
+    fetched = requests.get(stack.url(f"/dav/lists/{party}/"), auth=(app["user"], app["password"]))
+    assert fetched.status_code == 405  # a collection is read with PROPFIND and REPORT
+    todo_path = [todo for todo in seen["calendars"] if todo["name"] == "Party"][0]["todos"][0]
+    assert todo_path["summary"] == "Order the big cake" and todo_path["status"] == "COMPLETED"
+    query = requests.request(
+        "REPORT", stack.url(f"/dav/lists/{party}/"), auth=(app["user"], app["password"]),
+        headers={"Depth": "1", "Content-Type": "application/xml"},
+        data=f"""<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+          <d:prop><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"/></c:filter>
+          </c:calendar-query>""")
+    text = query.text
+    for kept in ("DESCRIPTION:From the bakery on the corner", "PRIORITY:1", "CATEGORIES:Party",
+                 "X-CLIENT-ONLY;X-FLAG=yes:something the server has no field for"):
+        assert kept in text, kept
+
+    caldav_venv.discover(*credentials, ops=[
+        {"op": "rename", "calendar": "Party", "uid": "client-todo-1", "summary": "Order two cakes"}])
+    assert rows(owner, party) == [("Order two cakes", True)]
+
+    caldav_venv.discover(*credentials, ops=[{"op": "delete", "calendar": "Party", "uid": "client-todo-1"}])
+    assert rows(owner, party) == []
+    assert "Order two cakes" in owner.get("/deleted").text
+
+
 def test_hostile_requests_are_a_clear_4xx_and_store_nothing(stack):
     owner = Visitor(stack)
     owner.add_item(owner.list_ids()[0], "Milk")
@@ -86,6 +148,17 @@ def test_hostile_requests_are_a_clear_4xx_and_store_nothing(stack):
         assert infinite.status_code == 403 and "<d:propfind-finite-depth/>" in infinite.text
     huge = propfind("/dav/lists/", "<d:propfind xmlns:d='DAV:'>" + "x" * 70_000 + "</d:propfind>")
     assert huge.status_code == 413
+
+    def put(name, body):
+        return requests.put(stack.url(f"/dav/lists/1/{name}"), data=body.encode(), auth=auth,
+                            headers={"Content-Type": "text/calendar"})
+    event = put("e.ics", CLIENT_TODO.replace("VTODO", "VEVENT"))
+    assert event.status_code == 403 and "supported-calendar-component" in event.text
+    malformed = put("m.ics", "BEGIN:VCALENDAR\r\nnot iCalendar at all\r\n")
+    assert malformed.status_code == 403 and "valid-calendar-data" in malformed.text
+    two = CLIENT_TODO.replace("END:VCALENDAR", "BEGIN:VTODO\r\nUID:2\r\nSUMMARY:y\r\nEND:VTODO\r\nEND:VCALENDAR")
+    assert put("t.ics", two).status_code == 403
+    assert put("h.ics", CLIENT_TODO + "X" * 70_000).status_code == 413
     # The password is for /dav/ only: a browser screen ignores it.
     screen = requests.get(stack.url("/settings/devices"), auth=auth)
     assert "app-1" not in screen.text and "Milk" not in requests.get(stack.url("/lists/1"), auth=auth).text

@@ -148,10 +148,17 @@ enum DAVResponse {
   /// A `DAV:error` body naming the precondition a request failed (RFC 4918
   /// §16), in `namespace` (CalDAV's own are in its namespace).
   static func precondition(
-    _ status: HTTPResponse.Status, _ name: String, namespace: String = DAVProperty.dav
+    _ status: HTTPResponse.Status, _ name: String, namespace: String = DAVProperty.dav,
+    inner: String = "", message: String? = nil
   ) -> Response {
-    let element =
-      namespace == DAVProperty.dav ? "<d:\(name)/>" : "<x:\(name) xmlns:x=\"\(namespace)\"/>"
+    let qualified = namespace == DAVProperty.dav ? "d:\(name)" : "x:\(name)"
+    let declaration = namespace == DAVProperty.dav ? "" : " xmlns:x=\"\(namespace)\""
+    var element =
+      inner.isEmpty
+      ? "<\(qualified)\(declaration)/>" : "<\(qualified)\(declaration)>\(inner)</\(qualified)>"
+    if let message {
+      element += "<d:responsedescription>\(DAVValue.escaped(message))</d:responsedescription>"
+    }
     return Response(
       status: status,
       headerFields: HTTPFields([
@@ -174,6 +181,17 @@ enum DAVRefusal: Error {
   case notFound
   /// A precondition (RFC 4918 §16) the request failed, with its status.
   case precondition(HTTPResponse.Status, String, namespace: String = DAVProperty.dav)
+  /// The same, with a sentence for the client's log (`DAV:responsedescription`).
+  case refused(HTTPResponse.Status, String, namespace: String, message: String)
+  /// `If-Match` or `If-None-Match` does not hold: `412`.
+  case preconditionFailed
+  /// Another resource of the collection has this `UID` (RFC 4791
+  /// `no-uid-conflict`): its address.
+  case uidConflict(String)
+  /// A new resource under a name of the server's form (`<id>.ics`).
+  case serverName
+  /// The store failed (busy, unreachable, a system call).
+  case store(StoreError)
 
   var response: Response {
     switch self {
@@ -183,6 +201,20 @@ enum DAVRefusal: Error {
     case .notFound: DAVResponse.plain(.notFound, "no such calendar or to-do")
     case .precondition(let status, let name, let namespace):
       DAVResponse.precondition(status, name, namespace: namespace)
+    case .refused(let status, let name, let namespace, let message):
+      DAVResponse.precondition(status, name, namespace: namespace, message: message)
+    case .preconditionFailed:
+      DAVResponse.plain(
+        .preconditionFailed, "the resource is not in the state If-Match or If-None-Match asks")
+    case .uidConflict(let href):
+      DAVResponse.precondition(
+        .forbidden, "no-uid-conflict", namespace: DAVProperty.calDAV,
+        inner: "<d:href>\(DAVValue.escaped(href))</d:href>")
+    case .serverName:
+      DAVResponse.plain(
+        .conflict, "names of the form <number>.ics are the server's: choose another")
+    case .store(let error):
+      DAVResponse.plain(.serviceUnavailable, error.message)
     }
   }
 }

@@ -10,6 +10,8 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
   case options
   case propfind
   case report
+  case put
+  case delete
 
   static let propfindMethod = HTTPRequest.Method("PROPFIND")!
   static let reportMethod = HTTPRequest.Method("REPORT")!
@@ -24,6 +26,8 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .options: .options
     case propfindMethod: .propfind
     case reportMethod: .report
+    case .put: .put
+    case .delete: .delete
     default: nil
     }
   }
@@ -36,6 +40,8 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .options: ["OPTIONS"]
     case .propfind: ["PROPFIND"]
     case .report: ["REPORT"]
+    case .put: ["PUT"]
+    case .delete: ["DELETE"]
     }
   }
 
@@ -55,6 +61,8 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .options: "OPTIONS"
     case .propfind: "PROPFIND"
     case .report: "REPORT"
+    case .put: "PUT"
+    case .delete: "DELETE"
     }
   }
 }

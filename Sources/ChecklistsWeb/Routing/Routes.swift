@@ -69,5 +69,7 @@ extension RouteTable {
     .dav(.propfind, "/dav/lists/{list}/", Propfind.collection),
     .dav(.report, "/dav/lists/{list}/", Report.answer),
     .dav(.get, "/dav/lists/{list}/{resource}", DAVGet.todo),
+    .dav(.put, "/dav/lists/{list}/{resource}", DAVWrite.put),
+    .dav(.delete, "/dav/lists/{list}/{resource}", DAVWrite.delete),
   ])
 }

@@ -1,0 +1,123 @@
+import FastCGI
+import Foundation
+import HTTPTypes
+import ICalendar
+import Testing
+
+@testable import ChecklistsWeb
+
+/// A client's changes: `PUT` creates or replaces one to-do under its
+/// preconditions, keeping every line it wrote through edits on the web;
+/// `DELETE` sends it to Recently Deleted; refusals change nothing.
+@Suite struct DAVWriteTests {
+  typealias Setup = DAVPropfindTests.Setup
+
+  static let todo = """
+    BEGIN:VCALENDAR\r
+    VERSION:2.0\r
+    PRODID:-//Example//Tasks//EN\r
+    BEGIN:VTODO\r
+    UID:6F1A-client\r
+    DTSTAMP:20250220T101500Z\r
+    SUMMARY:Call the bakery\r
+    DESCRIPTION:After 9\\, ask for the cake.\r
+    PRIORITY:1\r
+    X-CUSTOM;X-PARAM="a;b":kept\r
+    BEGIN:VALARM\r
+    ACTION:DISPLAY\r
+    TRIGGER:-PT15M\r
+    END:VALARM\r
+    END:VTODO\r
+    END:VCALENDAR\r
+
+    """
+
+  static func send(
+    _ setup: Setup, _ method: HTTPRequest.Method, _ path: String, _ body: String = "",
+    _ fields: HTTPFields = [:]
+  ) -> Response {
+    var fields = fields
+    fields[.authorization] = setup.authorization
+    return setup.client.send(
+      Request(method: method, path: path, headerFields: fields, body: Array(body.utf8)))
+  }
+
+  static func lines(_ response: Response) throws -> [String] {
+    try ContentLineReader.read(response.body).map(\.text)
+  }
+
+  @Test func aToDoIsCreatedReplacedUnderItsTagAndKeptThroughAnEditOnTheWeb() throws {
+    let setup = try Setup()
+    let path = "/dav/lists/1/6F1A%20client.ics"
+    let created = Self.send(setup, .put, path, Self.todo, [.ifNoneMatch: "*"])
+    #expect(created.status == .created)
+    #expect(
+      DevicesTests().itemTexts(setup.owner) == [
+        "Milk &amp; &lt;honey&gt;", "Eggs", "Call the bakery",
+      ])
+    #expect(
+      Self.send(setup, .put, path, Self.todo, [.ifNoneMatch: "*"]).status == .preconditionFailed)
+
+    let got = Self.send(setup, .get, path)
+    let tag = try #require(got.headerFields[.eTag])
+    for line in [
+      "UID:6F1A-client", "DESCRIPTION:After 9\\, ask for the cake.", "PRIORITY:1",
+      "X-CUSTOM;X-PARAM=\"a;b\":kept", "TRIGGER:-PT15M", "X-APPLE-SORT-ORDER:2",
+    ] {
+      #expect(try Self.lines(got).contains(line), "\(line)")
+    }
+
+    let replaced = Self.todo.replacingOccurrences(of: "Call the bakery", with: "Call the baker")
+    #expect(
+      Self.send(setup, .put, path, replaced, [.ifMatch: "\"stale\""]).status == .preconditionFailed)
+    #expect(Self.send(setup, .put, path, replaced, [.ifMatch: tag]).status == .noContent)
+    #expect(DevicesTests().itemTexts(setup.owner).last == "Call the baker")
+
+    // An edit on the web keeps every line the client wrote.
+    setup.owner.post("/lists/1/items/3", [("text", "Call the baker today")])
+    let edited = try Self.lines(Self.send(setup, .get, path))
+    #expect(edited.contains("SUMMARY:Call the baker today"))
+    #expect(edited.contains("PRIORITY:1") && edited.contains("X-CUSTOM;X-PARAM=\"a;b\":kept"))
+  }
+
+  @Test func refusedToDosAreAClearPreconditionAndStoreNothing() throws {
+    let setup = try Setup()
+    let before = setup.owner.storedFiles()
+    func refused(_ body: String, _ name: String = "x.ics") -> Response {
+      Self.send(setup, .put, "/dav/lists/1/\(name)", body)
+    }
+    let event = refused(Self.todo.replacingOccurrences(of: "VTODO", with: "VEVENT"))
+    #expect(event.status == .forbidden)
+    #expect(setup.client.text(event).contains("supported-calendar-component"))
+    let garbage = refused("BEGIN:VCALENDAR\r\nthis is not iCalendar\r\n")
+    #expect(garbage.status == .forbidden)
+    #expect(setup.client.text(garbage).contains("valid-calendar-data"))
+    let two = Self.todo.replacingOccurrences(
+      of: "END:VCALENDAR", with: "BEGIN:VTODO\r\nUID:2\r\nSUMMARY:y\r\nEND:VTODO\r\nEND:VCALENDAR")
+    #expect(setup.client.text(refused(two)).contains("valid-calendar-object-resource"))
+    let long = Self.todo.replacingOccurrences(
+      of: "SUMMARY:Call the bakery", with: "SUMMARY:" + String(repeating: "x", count: 1_001))
+    #expect(refused(long).status == .forbidden)
+    #expect(refused(Self.todo, "7.ics").status == .conflict)
+    #expect(Self.send(setup, .put, "/dav/lists/99/x.ics", Self.todo).status == .notFound)
+    #expect(setup.owner.storedFiles() == before)
+
+    // The same UID under another name of the same list.
+    #expect(refused(Self.todo, "a.ics").status == .created)
+    let clash = refused(Self.todo, "b.ics")
+    #expect(clash.status == .forbidden)
+    #expect(setup.client.text(clash).contains("<d:href>/dav/lists/1/a.ics</d:href>"))
+  }
+
+  @Test func aDeletedToDoGoesToRecentlyDeleted() throws {
+    let setup = try Setup()
+    #expect(
+      Self.send(setup, .delete, "/dav/lists/1/1.ics", "", [.ifMatch: "\"stale\""]).status
+        == .preconditionFailed)
+    #expect(Self.send(setup, .delete, "/dav/lists/1/1.ics").status == .noContent)
+    #expect(Self.send(setup, .get, "/dav/lists/1/1.ics").status == .notFound)
+    #expect(Self.send(setup, .delete, "/dav/lists/1/1.ics").status == .notFound)
+    #expect(DevicesTests().itemTexts(setup.owner) == ["Eggs"])
+    #expect(setup.owner.text(setup.owner.get("/deleted")).contains("Milk &amp; &lt;honey&gt;"))
+  }
+}
