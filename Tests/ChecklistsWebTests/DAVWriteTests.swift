@@ -121,3 +121,57 @@ import Testing
     #expect(setup.owner.text(setup.owner.get("/deleted")).contains("Milk &amp; &lt;honey&gt;"))
   }
 }
+
+/// A client's changes to a list: a rename by `PROPPATCH`, all or nothing,
+/// and a deletion to Recently Deleted.
+@Suite struct DAVCollectionChangeTests {
+  typealias Setup = DAVPropfindTests.Setup
+
+  static func patch(_ setup: Setup, _ body: String, list: Int = 1) -> Response {
+    DAVWriteTests.send(setup, RouteMethod.proppatchMethod, "/dav/lists/\(list)/", body)
+  }
+
+  static func update(_ set: String) -> String {
+    """
+    <d:propertyupdate xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/">
+      <d:set><d:prop>\(set)</d:prop></d:set>
+    </d:propertyupdate>
+    """
+  }
+
+  @Test func aRenameIsAllOrNothing() throws {
+    let setup = try Setup()
+    let renamed = Self.patch(
+      setup, Self.update("<d:displayname>Groceries &amp; more</d:displayname>"))
+    #expect(renamed.status.code == 207)
+    #expect(setup.client.text(renamed).contains("HTTP/1.1 200 OK"))
+    #expect(setup.owner.text(setup.owner.get("/lists")).contains("Groceries &amp; more"))
+
+    let before = setup.owner.storedFiles()
+    let mixed = Self.patch(
+      setup,
+      Self.update(
+        "<d:displayname>Other</d:displayname><a:calendar-color>#FF0000</a:calendar-color>"))
+    #expect(mixed.status.code == 207)
+    let text = setup.client.text(mixed)
+    #expect(
+      text.contains("HTTP/1.1 403 Forbidden") && text.contains("HTTP/1.1 424 Failed Dependency"))
+    #expect(setup.owner.storedFiles() == before)
+    let empty = Self.patch(setup, Self.update("<d:displayname>  </d:displayname>"))
+    #expect(empty.status == .forbidden)
+    #expect(setup.owner.storedFiles() == before)
+    #expect(
+      Self.patch(setup, Self.update("<d:displayname>x</d:displayname>"), list: 99).status
+        == .notFound)
+  }
+
+  @Test func aDeletedListGoesToRecentlyDeleted() throws {
+    let setup = try Setup()
+    let deleted = DAVWriteTests.send(setup, .delete, "/dav/lists/1/")
+    #expect(deleted.status == .noContent)
+    #expect(DAVWriteTests.send(setup, .delete, "/dav/lists/1/").status == .notFound)
+    #expect(setup.owner.text(setup.owner.get("/deleted")).contains("List"))
+    let home = try DAVPropfindTests.found(setup.propfind("/dav/lists/", depth: "1"))
+    #expect(Set(home.keys) == ["/dav/lists/"])
+  }
+}

@@ -106,6 +106,8 @@ import Testing
       ("PROPFIND", "/dav/lists/", "PROPFIND /dav/lists/", [:]),
       ("PROPFIND", "/dav/lists/7/", "PROPFIND /dav/lists/{list}/", [.list: 7]),
       ("REPORT", "/dav/lists/7/", "REPORT /dav/lists/{list}/", [.list: 7]),
+      ("PROPPATCH", "/dav/lists/7/", "PROPPATCH /dav/lists/{list}/", [.list: 7]),
+      ("DELETE", "/dav/lists/7/", "DELETE /dav/lists/{list}/", [.list: 7]),
       ("GET", "/dav/lists/7/A%20B.ics", "GET /dav/lists/{list}/{resource}", [.list: 7]),
       ("PUT", "/dav/lists/7/A%20B.ics", "PUT /dav/lists/{list}/{resource}", [.list: 7]),
       ("DELETE", "/dav/lists/7/A%20B.ics", "DELETE /dav/lists/{list}/{resource}", [.list: 7]),

@@ -12,9 +12,11 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
   case report
   case put
   case delete
+  case proppatch
 
   static let propfindMethod = HTTPRequest.Method("PROPFIND")!
   static let reportMethod = HTTPRequest.Method("REPORT")!
+  static let proppatchMethod = HTTPRequest.Method("PROPPATCH")!
 
   /// The route method a request's method reaches (case-sensitive, as HTTP
   /// methods are; `HEAD` reaches `GET`, whose body the server drops); nil
@@ -28,6 +30,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case reportMethod: .report
     case .put: .put
     case .delete: .delete
+    case proppatchMethod: .proppatch
     default: nil
     }
   }
@@ -42,6 +45,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .report: ["REPORT"]
     case .put: ["PUT"]
     case .delete: ["DELETE"]
+    case .proppatch: ["PROPPATCH"]
     }
   }
 
@@ -63,6 +67,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .report: "REPORT"
     case .put: "PUT"
     case .delete: "DELETE"
+    case .proppatch: "PROPPATCH"
     }
   }
 }

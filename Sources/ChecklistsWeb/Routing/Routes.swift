@@ -68,6 +68,8 @@ extension RouteTable {
     .dav(.propfind, "/dav/lists/", Propfind.home),
     .dav(.propfind, "/dav/lists/{list}/", Propfind.collection),
     .dav(.report, "/dav/lists/{list}/", Report.answer),
+    .dav(.proppatch, "/dav/lists/{list}/", DAVCollectionChange.proppatch),
+    .dav(.delete, "/dav/lists/{list}/", DAVCollectionChange.delete),
     .dav(.get, "/dav/lists/{list}/{resource}", DAVGet.todo),
     .dav(.put, "/dav/lists/{list}/{resource}", DAVWrite.put),
     .dav(.delete, "/dav/lists/{list}/{resource}", DAVWrite.delete),

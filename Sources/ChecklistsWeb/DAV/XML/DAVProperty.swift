@@ -63,6 +63,20 @@ struct MultistatusWriter {
     append("</d:response>")
   }
 
+  /// A resource and the status of each property a `PROPPATCH` named
+  /// (`status` as `HTTP/1.1 200 OK`), grouped by status.
+  mutating func response(href: String, statuses: [(String, [DAVProperty])]) {
+    append("<d:response><d:href>")
+    appendEscaped(href)
+    append("</d:href>")
+    for (status, properties) in statuses where !properties.isEmpty {
+      append("<d:propstat><d:prop>")
+      for property in properties { appendElement(property, .empty) }
+      append("</d:prop><d:status>\(status)</d:status></d:propstat>")
+    }
+    append("</d:response>")
+  }
+
   /// A resource asked for by its `href` that is not there (`404`).
   mutating func missing(href: String) {
     append("<d:response><d:href>")
