@@ -58,6 +58,10 @@ if CommandLine.arguments.contains("--interchange-only") {
   try benchmarkInterchange()
   exit(0)
 }
+if CommandLine.arguments.contains("--caldav-only") {
+  try benchmarkCalDAV()
+  exit(0)
+}
 let paths = ["/", "/lists", "/lists/123/items/456/toggle", "/lists/%2e%2e", "/settings/reset"]
 report(
   "RouteTable.resolve (5 paths)",

@@ -6,9 +6,12 @@ the next look; hostile requests refused with a clear 4xx and nothing
 stored."""
 import re
 
+import pytest
 import requests
 
 import caldav_venv
+from hosts import running_hosts
+from stack import Stack
 from visitor import Visitor
 
 APP_FIELD = re.compile(r'<input type="text" id="app-(server|user|password)" value="([^"]+)"')
@@ -89,7 +92,23 @@ def rows(visitor, list_id):
     return [(text, pressed == "true") for pressed, text in CHECK_ROW.findall(page.text)]
 
 
-def test_a_client_creates_edits_completes_and_deletes_to_dos_seen_on_the_web(stack):
+@pytest.fixture(params=["files", "postgres"])
+def either_store(request):
+    """The stack on files, or two hosts on one PostgreSQL database: CalDAV's
+    changes go through the same ChecklistStore either way."""
+    if request.param == "files":
+        running = Stack()
+        try:
+            yield running.start()
+        finally:
+            running.stop()
+    else:
+        with running_hosts("postgres", request, backends=2) as hosts:
+            yield hosts
+
+
+def test_a_client_creates_edits_completes_and_deletes_to_dos_seen_on_the_web(either_store):
+    stack = either_store
     owner = Visitor(stack)
     party = owner.create_list("Party")
     app = connect(owner)

@@ -60,7 +60,7 @@ enum DAVCollectionChange {
           }
         }
       } else {
-        _ = try Report.collection(context)  // an unknown list is 404 all the same
+        _ = try Report.list(context)  // an unknown list is 404 all the same
       }
       writer.response(href: href, statuses: [("HTTP/1.1 200 OK", named)])
       return DAVResponse.multistatus(writer.finish())

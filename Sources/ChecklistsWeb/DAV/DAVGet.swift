@@ -6,7 +6,7 @@ import HTTPTypes
 enum DAVGet {
   static func todo(_ context: DAVContext) throws -> Response {
     do {
-      let (_, todo) = try find(context)
+      let todo = try find(context)
       return Response(
         status: .ok,
         headerFields: HTTPFields([
@@ -20,12 +20,18 @@ enum DAVGet {
     }
   }
 
-  /// The collection of the route's `{list}` and its to-do named `{resource}`.
-  static func find(_ context: DAVContext) throws -> (DAVCollection, DAVTodo) {
-    let collection = try Report.collection(context)
-    guard let name = context.parameters.resource,
-      let todo = collection.todos.first(where: { $0.name == name })
+  /// The to-do named `{resource}` in the route's `{list}`: only its own
+  /// document is written (a list's other items cost a name each).
+  static func find(_ context: DAVContext) throws -> DAVTodo {
+    guard let id = context.parameters[.list], let name = context.parameters.resource else {
+      throw DAVRefusal.notFound
+    }
+    let (model, salt, zone) = try Propfind.owned(context)
+    guard let list = model.checklist(id: id),
+      let (position, item) = list.items.enumerated().first(where: {
+        DAVTodo.name(of: $0.element) == name
+      })
     else { throw DAVRefusal.notFound }
-    return (collection, todo)
+    return DAVTodo(item, position: position, salt: salt, zone: zone)
   }
 }

@@ -17,24 +17,31 @@ enum Report {
       do { root = try DAVXMLReader.read(context.request.body) } catch {
         throw DAVRefusal.xml(error)
       }
-      let collection = try self.collection(context)
       let wanted = (root.child(DAVProperty.dav, "prop")?.children ?? []).map {
         DAVProperty(namespace: $0.namespace, name: $0.name)
       }
       var writer = MultistatusWriter()
       if root.isNamed(DAVProperty.calDAV, "calendar-multiget") {
+        // Only the to-dos asked for are written: by name, one look-up each.
+        let (list, salt, zone) = try self.list(context)
+        var positions: [String: Int] = [:]
+        for (position, item) in list.items.enumerated() {
+          positions[DAVTodo.name(of: item)] = positions[DAVTodo.name(of: item)] ?? position
+        }
         for href in root.children where href.isNamed(DAVProperty.dav, "href") {
           let path = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
-          if let todo = todo(at: path, in: collection) {
-            respond(todo, in: collection, wanted: wanted, to: &writer)
+          if let name = name(at: path, inList: list.id), let position = positions[name] {
+            let todo = DAVTodo(list.items[position], position: position, salt: salt, zone: zone)
+            respond(todo, inList: list.id, wanted: wanted, to: &writer)
           } else {
             writer.missing(href: path)
           }
         }
       } else if root.isNamed(DAVProperty.calDAV, "calendar-query") {
+        let collection = try self.collection(context)
         let filter = root.child(DAVProperty.calDAV, "filter")
         for todo in collection.todos where try TodoFilter.matches(filter, todo.document) {
-          respond(todo, in: collection, wanted: wanted, to: &writer)
+          respond(todo, inList: collection.list.id, wanted: wanted, to: &writer)
         }
       } else {
         throw DAVRefusal.precondition(.forbidden, "supported-report")
@@ -45,29 +52,35 @@ enum Report {
     }
   }
 
-  /// The collection of the route's `{list}`, as the signed-in owner has it.
-  static func collection(_ context: DAVContext) throws -> DAVCollection {
+  /// The route's `{list}` as the signed-in owner has it, with the salt of
+  /// its `UID`s and the owner's zone.
+  static func list(_ context: DAVContext) throws -> (Checklist, String, TimeZone) {
     guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
     let (model, salt, zone) = try Propfind.owned(context)
     guard let list = model.checklist(id: id) else { throw DAVRefusal.notFound }
+    return (list, salt, zone)
+  }
+
+  /// The collection of the route's `{list}`: every to-do written.
+  static func collection(_ context: DAVContext) throws -> DAVCollection {
+    let (list, salt, zone) = try self.list(context)
     return DAVCollection(list, salt: salt, zone: zone)
   }
 
-  /// The to-do an `href` names: an absolute path (or URL) in this collection.
-  static func todo(at href: String, in collection: DAVCollection) -> DAVTodo? {
+  /// The resource name an `href` names in this list's collection (an
+  /// absolute path or a URL), else nil.
+  static func name(at href: String, inList list: Int) -> String? {
     var path = Substring(href)
     if let scheme = path.range(of: "://") {
       path = path[scheme.upperBound...].drop { $0 != "/" }
     }
-    let prefix = DAVAddress.collection(collection.list.id)
-    guard path.hasPrefix(prefix),
-      let name = RoutePattern.resourceName(Array(path.dropFirst(prefix.count).utf8))
-    else { return nil }
-    return collection.todos.first { $0.name == name }
+    let prefix = DAVAddress.collection(list)
+    guard path.hasPrefix(prefix) else { return nil }
+    return RoutePattern.resourceName(Array(path.dropFirst(prefix.count).utf8))
   }
 
   static func respond(
-    _ todo: DAVTodo, in collection: DAVCollection, wanted: [DAVProperty],
+    _ todo: DAVTodo, inList list: Int, wanted: [DAVProperty],
     to writer: inout MultistatusWriter
   ) {
     var properties = Propfind.properties(of: todo)
@@ -75,8 +88,7 @@ enum Report {
     let asked = wanted.isEmpty ? [.getETag, .calendarData] : wanted
     let found = asked.compactMap { name in properties.first { $0.0 == name } }
     let missing = asked.filter { name in !properties.contains { $0.0 == name } }
-    writer.response(
-      href: DAVAddress.item(todo.name, inList: collection.list.id), found: found, missing: missing)
+    writer.response(href: DAVAddress.item(todo.name, inList: list), found: found, missing: missing)
   }
 }
 

@@ -1,0 +1,88 @@
+import ChecklistsModel
+import ChecklistsWeb
+import FastCGI
+import Foundation
+import HTTPTypes
+import Logging
+import Storage
+
+// A CalDAV client reading a 1,000-item list, whole requests through
+// `Application.respond` (sign-in, the cached model, every to-do's document
+// and tag, the multistatus), in milliseconds: `calendar-multiget` of every
+// to-do (goal ≤ 20 ms), `PROPFIND` of the collection at depth 1 (the tags
+// a client compares), `calendar-query` of every to-do, and `GET` of one.
+// `bench-web --caldav-only` runs these alone.
+
+@MainActor
+func benchmarkCalDAV() throws {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+  let data = FileManager.default.temporaryDirectory
+    .appendingPathComponent("bench-caldav-\(getpid())").path
+  defer { try? FileManager.default.removeItem(atPath: data) }
+  let application = try Application(
+    configuration: ApplicationConfiguration(
+      dataDirectory: data, templatesDirectory: "\(root)/Templates",
+      publicDirectory: "\(root)/Public", durable: false),
+    logger: Logger(label: "bench"))
+  let token = VisitorID().hex
+  let owner = VisitorDirectory(dataDirectory: data, visitorID: token)
+  let store = ChecklistStore(
+    configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench"))
+  let due = Date(timeIntervalSince1970: 1_740_000_000)
+  let addToDos: (inout DataModel) throws -> Void = { model in
+    for number in 0..<1_000 {
+      let text = "To-do \(number): call the garage, ask about the tyres; then book"
+      let id = try model.addItem(text: text, toList: 1)
+      if number % 2 == 0 {
+        try model.editItem(
+          id: id, inList: 1, text: text, dueDate: due + Double(number) * 3_600,
+          shouldRemind: number % 4 == 0)
+      }
+    }
+  }
+  try store.update(owner, initial: { $0 ?? .firstRun() }, addToDos)
+  let (password, app) = try DeviceStore(dataDirectory: data, durable: false).createApp(
+    for: owner, token: token, name: "bench", now: Date())
+  let authorization =
+    "Basic " + Data("\(app.userName):\(password.canonical)".utf8).base64EncodedString()
+
+  func request(_ method: String, _ path: String, _ body: String) -> Request {
+    Request(
+      method: HTTPRequest.Method(method)!, path: path,
+      headerFields: [.authorization: authorization, HTTPField.Name("Depth")!: "1"],
+      body: Array(body.utf8))
+  }
+  let hrefs = (1...1_000).map { "<d:href>/dav/lists/1/\($0).ics</d:href>" }.joined()
+  let multiget = request(
+    "REPORT", "/dav/lists/1/",
+    """
+    <c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+    <d:prop><d:getetag/><c:calendar-data/></d:prop>\(hrefs)</c:calendar-multiget>
+    """)
+  let query = request(
+    "REPORT", "/dav/lists/1/",
+    """
+    <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+    <d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name="VCALENDAR">
+    <c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>
+    """)
+  let propfind = request(
+    "PROPFIND", "/dav/lists/1/",
+    #"<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:resourcetype/></d:prop></d:propfind>"#)
+  let get = request("GET", "/dav/lists/1/500.ics", "")
+  for (name, request, expected) in [
+    ("calendar-multiget of 1,000 to-dos", multiget, 207),
+    ("PROPFIND Depth: 1 of a 1,000-item collection", propfind, 207),
+    ("calendar-query of 1,000 to-dos (etags)", query, 207), ("GET of one to-do", get, 200),
+  ] {
+    let answer = application.respond(to: request)
+    precondition(answer.status.code == expected, "\(name): \(answer.status)")
+    let wall = measure(10) { sink &+= application.respond(to: request).body.count }
+    let cpu = measureCPU(10) { sink &+= application.respond(to: request).body.count }
+    let goal = name.hasPrefix("calendar-multiget") ? " (goal ≤ 20 ms)" : ""
+    print(
+      "CalDAV \(name): \(String(format: "%.2f", wall / 1e6)) ms wall, "
+        + "\(String(format: "%.2f", cpu / 1e6)) ms CPU, \(answer.body.count) bytes\(goal)")
+  }
+}
