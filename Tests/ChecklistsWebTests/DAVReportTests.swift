@@ -100,10 +100,9 @@ import Testing
 
   @Test func reportsAndFiltersNotOfferedAreRefusedByTheirPrecondition() throws {
     let setup = try Setup()
-    let sync = Self.report(
-      setup, #"<d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:prop/></d:sync-collection>"#)
-    #expect(sync.status == .forbidden)
-    #expect(setup.client.text(sync).contains("<d:supported-report/>"))
+    let expand = Self.report(setup, #"<d:expand-property xmlns:d="DAV:"/>"#)
+    #expect(expand.status == .forbidden)
+    #expect(setup.client.text(expand).contains("<d:supported-report/>"))
     let parameter = Self.report(
       setup,
       Self.query(#"<c:prop-filter name="DUE"><c:param-filter name="TZID"/></c:prop-filter>"#))
@@ -122,5 +121,48 @@ import Testing
     ] {
       #expect(RoutePattern.resourceName(Array(refused.utf8)) == nil, "\(refused)")
     }
+  }
+}
+
+/// `sync-collection` (RFC 6578) with a token per collection: the whole
+/// collection without one, nothing with the current one, a fresh sync
+/// (`valid-sync-token`) with one from before a change.
+@Suite struct DAVSyncTests {
+  typealias Setup = DAVPropfindTests.Setup
+
+  static func sync(_ setup: Setup, token: String) -> Response {
+    DAVReportTests.report(
+      setup,
+      """
+      <d:sync-collection xmlns:d="DAV:"><d:sync-token>\(token)</d:sync-token>
+      <d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>
+      """)
+  }
+
+  static func token(_ response: Response) throws -> String {
+    try #require(try DAVXMLReader.read(response.body).child("DAV:", "sync-token")?.text)
+  }
+
+  @Test func aTokenSaysNothingChangedOrAsksForAFreshSync() throws {
+    let setup = try Setup()
+    let first = Self.sync(setup, token: "")
+    #expect(
+      Set(try DAVPropfindTests.found(first).keys) == ["/dav/lists/1/1.ics", "/dav/lists/1/2.ics"])
+    let token = try Self.token(first)
+    let listed = try DAVPropfindTests.found(setup.propfind("/dav/lists/1/"))
+    #expect(listed["/dav/lists/1/"]?["sync-token"]?.text == token)
+    #expect(
+      listed["/dav/lists/1/"]?["supported-report-set"]?.children.count == 3)
+
+    let unchanged = Self.sync(setup, token: token)
+    #expect(unchanged.status.code == 207)
+    #expect(try DAVPropfindTests.found(unchanged).isEmpty)
+    #expect(try Self.token(unchanged) == token)
+
+    #expect(setup.owner.post("/lists/1/items/2/toggle").status == .seeOther)
+    let stale = Self.sync(setup, token: token)
+    #expect(stale.status == .forbidden)
+    #expect(setup.client.text(stale).contains("<d:valid-sync-token/>"))
+    #expect(try Self.token(Self.sync(setup, token: "")) != token)
   }
 }

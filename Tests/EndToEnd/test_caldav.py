@@ -67,6 +67,23 @@ def test_a_client_discovers_every_list_as_a_to_do_calendar_and_sees_a_rename(sta
         ("Eggs", "NEEDS-ACTION"), ("Milk", "COMPLETED")]
     assert again["Market"]["todos"][1]["uid"] == todos[0]["uid"]  # the same to-do
 
+    # sync-collection: the current token says nothing changed; after a change
+    # on the web, it asks for a fresh sync (valid-sync-token).
+    def sync(token):
+        return requests.request(
+            "REPORT", stack.url(f"/dav/lists/{groceries}/"), auth=(app["user"], app["password"]),
+            headers={"Content-Type": "application/xml"},
+            data=f'<d:sync-collection xmlns:d="DAV:"><d:sync-token>{token}</d:sync-token>'
+                 '<d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>')
+    full = sync("")
+    assert full.status_code == 207 and full.text.count("<d:response>") == 2
+    token = re.search(r"<d:sync-token>([^<]+)</d:sync-token>", full.text).group(1)
+    unchanged = sync(token)
+    assert unchanged.status_code == 207 and "<d:response>" not in unchanged.text
+    owner.add_item(groceries, "Bread")
+    stale = sync(token)
+    assert stale.status_code == 403 and "<d:valid-sync-token/>" in stale.text
+
 
 CHECK_ROW = re.compile(r'<button class="check" formaction="[^"]+" aria-pressed="(true|false)"[^>]*>([^<]*)</button>')
 CLIENT_TODO = """BEGIN:VCALENDAR\r

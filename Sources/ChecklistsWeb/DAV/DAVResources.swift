@@ -86,4 +86,8 @@ struct DAVCollection {
     for todo in todos { summary.append(contentsOf: todo.etag.utf8) }
     tag = "\"\(DAVTodo.digest(summary))\""
   }
+
+  /// The collection's sync token (RFC 6578): a URI naming its tag, so it
+  /// changes exactly when the tag does.
+  var syncToken: String { "urn:checklists:sync:" + tag.dropFirst().dropLast() }
 }

@@ -89,6 +89,14 @@ enum Propfind {
       (.supportedComponents, .markup("<c:comp name=\"VTODO\"/>")),
       (.getCTag, .text(collection.tag)),
       (.getETag, .text(collection.tag)),
+      (.syncToken, .text(collection.syncToken)),
+      (
+        .supportedReports,
+        .markup(
+          ["c:calendar-multiget", "c:calendar-query", "d:sync-collection"].map {
+            "<d:supported-report><d:report><\($0)/></d:report></d:supported-report>"
+          }.joined())
+      ),
     ]
   }
 

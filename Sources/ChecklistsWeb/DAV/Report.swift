@@ -4,9 +4,13 @@ import Foundation
 import HTTPTypes
 import ICalendar
 
-/// `REPORT` on a list's collection (RFC 4791 §7.8, §7.9):
+/// `REPORT` on a list's collection (RFC 4791 §7.8, §7.9, RFC 6578):
 /// `calendar-multiget` (the to-dos its `href`s name; an unknown one `404`
-/// in its own response) and `calendar-query` (the to-dos its filter takes).
+/// in its own response), `calendar-query` (the to-dos its filter takes) and
+/// `sync-collection` (with no token every to-do and the collection's token;
+/// with the current token nothing but it; with any other `403`
+/// `DAV:valid-sync-token`, after which a client syncs anew and compares the
+/// tags it has).
 /// Any other report is `403` with `DAV:supported-report`; a filter this
 /// server does not evaluate (`param-filter`) `403` with
 /// `CALDAV:supported-filter`.
@@ -43,6 +47,21 @@ enum Report {
         for todo in collection.todos where try TodoFilter.matches(filter, todo.document) {
           respond(todo, inList: collection.list.id, wanted: wanted, to: &writer)
         }
+      } else if root.isNamed(DAVProperty.dav, "sync-collection") {
+        let collection = try self.collection(context)
+        let token =
+          root.child(DAVProperty.dav, "sync-token")?.text
+          .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if token.isEmpty {
+          for todo in collection.todos {
+            respond(todo, inList: collection.list.id, wanted: wanted, to: &writer)
+          }
+        } else if token != collection.syncToken {
+          // Changes are not recorded one by one (yet): a token of an older
+          // state cannot say what changed since, so the client syncs anew.
+          throw DAVRefusal.precondition(.forbidden, "valid-sync-token")
+        }
+        writer.syncToken(collection.syncToken)
       } else {
         throw DAVRefusal.precondition(.forbidden, "supported-report")
       }

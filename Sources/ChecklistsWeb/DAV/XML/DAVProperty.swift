@@ -18,6 +18,8 @@ struct DAVProperty: Sendable, Hashable {
     namespace: calDAV, name: "supported-calendar-component-set")
   static let calendarData = DAVProperty(namespace: calDAV, name: "calendar-data")
   static let getCTag = DAVProperty(namespace: calendarServer, name: "getctag")
+  static let syncToken = DAVProperty(namespace: dav, name: "sync-token")
+  static let supportedReports = DAVProperty(namespace: dav, name: "supported-report-set")
 
   /// The prefix the multistatus declares for this namespace, if any.
   var prefix: String? {
@@ -82,6 +84,13 @@ struct MultistatusWriter {
     append("<d:response><d:href>")
     appendEscaped(href)
     append("</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>")
+  }
+
+  /// A `sync-collection` answer's new token (after its responses).
+  mutating func syncToken(_ token: String) {
+    append("<d:sync-token>")
+    appendEscaped(token)
+    append("</d:sync-token>")
   }
 
   mutating func finish() -> [UInt8] {
