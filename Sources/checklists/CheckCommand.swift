@@ -44,6 +44,9 @@ struct CheckCommand: ParsableCommand {
         + "\(report.staleLinkEntries) link code index entries leading nowhere "
         + "(harmless; prune --delete removes them)")
     print(
+      "\(report.staleAppEntries) calendar app index entries leading nowhere "
+        + "(harmless; prune --delete removes them)")
+    print(
       "\(report.staleShareEntries) share link index entries leading nowhere "
         + "(harmless; prune --delete removes them)")
     print(

@@ -57,6 +57,9 @@ struct PruneCommand: ParsableCommand {
     for entry in report.staleLinkEntries {
       print("\(entry)  link code index entry leading nowhere")
     }
+    for entry in report.staleAppEntries {
+      print("\(entry)  calendar app index entry leading nowhere")
+    }
     for entry in report.staleShareEntries {
       print("\(entry)  share link index entry leading nowhere")
     }
@@ -68,7 +71,8 @@ struct PruneCommand: ParsableCommand {
     let verb = delete ? "removed" : "would remove (dry run; --delete removes)"
     let staleEntries =
       report.staleCalendarEntries.count + report.staleBrowserEntries.count
-      + report.staleLinkEntries.count + report.staleShareEntries.count
+      + report.staleLinkEntries.count + report.staleAppEntries.count
+      + report.staleShareEntries.count
     print(
       "\(report.idle.count) visitors idle for \(idleDays) days or more, \(bytes) bytes, "
         + "\(staleEntries) index entries leading nowhere and \(report.expiredImports.count) "

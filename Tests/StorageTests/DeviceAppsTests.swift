@@ -70,3 +70,37 @@ import Testing
     #expect(throws: Devices.Invalid.self) { try Devices.decode(try beyond.encoded()) }
   }
 }
+
+/// What `check` and `prune` make of the apps' index: an app's entry is
+/// current while its owner lists it; one left by an app ended mid-way (its
+/// removal cut short) leads nowhere and is swept.
+@Suite struct DeviceAppsMaintenanceTests {
+  let temporary = TemporaryDirectory("device-apps-maintenance")
+  let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+  @Test func anEndedAppsEntryIsStaleAndSwept() throws {
+    let devices = DeviceStore(dataDirectory: temporary.path, durable: false)
+    let token = browserToken()
+    let owner = VisitorDirectory(dataDirectory: temporary.path, visitorID: token)
+    let (kept, _) = try devices.createApp(for: owner, token: token, name: "Firefox", now: now)
+    let (ended, _) = try devices.createApp(for: owner, token: token, name: "Firefox", now: now)
+    try devices.endApp(id: 2, of: owner, askedBy: token)
+    // As if the removal of its entry had been cut short.
+    try devices.appIndex.add(digest: ended.digest, leadingTo: owner.key)
+    let states = Dictionary(
+      uniqueKeysWithValues: devices.appIndex.entries().map {
+        ($0.digest ?? "", devices.state(ofAppEntry: $0, now: now))
+      })
+    #expect(states == [kept.digest: .current, ended.digest: .stale])
+    let dryRun = devices.removeStaleEntries(dryRun: true, now: now)
+    #expect(dryRun.apps.map(\.digest) == [ended.digest])
+    #expect(devices.appIndex.entries().count == 2)
+    let swept = devices.removeStaleEntries(dryRun: false, now: now)
+    #expect(swept.apps.map(\.digest) == [ended.digest] && swept.failures.isEmpty)
+    #expect(devices.appIndex.entries().map(\.digest) == [kept.digest])
+    // An owner removed by prune takes their apps' entries with them.
+    let file = try #require(try devices.storedDevices(of: owner))
+    #expect(devices.removeEntries(listedIn: file, owner: owner.key).isEmpty)
+    #expect(devices.appIndex.entries().isEmpty)
+  }
+}

@@ -58,6 +58,14 @@ extension DeviceStore {
     }
   }
 
+  /// The state of an entry of `appIndex`: current while its owner's devices
+  /// file lists an app of that password.
+  package func state(ofAppEntry entry: DigestIndex.Entry, now: Date) -> EntryState {
+    state(of: entry, now: now) { devices, digest, _ in
+      devices?.app(digest: digest) != nil ? .current : .stale
+    }
+  }
+
   /// The state of an entry of `codeIndex` at `now`.
   package func state(ofCodeEntry entry: DigestIndex.Entry, now: Date) -> EntryState {
     state(of: entry, now: now) { devices, digest, _ in
@@ -99,6 +107,11 @@ extension DeviceStore {
         failures.append("\(codeIndex.entryPath(digest: code.digest)): \(error)")
       }
     }
+    for app in devices.apps {
+      do { try appIndex.remove(digest: app.digest, ifLeadingTo: key) } catch {
+        failures.append("\(appIndex.entryPath(digest: app.digest)): \(error)")
+      }
+    }
     return failures
   }
 
@@ -106,6 +119,7 @@ extension DeviceStore {
   package struct StaleEntries: Sendable, Equatable {
     package var browsers: [DigestIndex.Entry] = []
     package var codes: [DigestIndex.Entry] = []
+    package var apps: [DigestIndex.Entry] = []
     package var failures: [String] = []
   }
 
@@ -120,6 +134,9 @@ extension DeviceStore {
     ) { state(ofBrowserEntry: $0, now: now) }
     found.codes = removeStale(in: codeIndex, dryRun: dryRun, failures: &found.failures) {
       state(ofCodeEntry: $0, now: now)
+    }
+    found.apps = removeStale(in: appIndex, dryRun: dryRun, failures: &found.failures) {
+      state(ofAppEntry: $0, now: now)
     }
     return found
   }

@@ -43,6 +43,9 @@ package enum DataCheck {
     /// them. Not a problem.
     package var staleBrowserEntries = 0
     package var staleLinkEntries = 0
+    /// Entries of `apps/` that lead nowhere (an app ended while its entry's
+    /// removal was cut short): harmless, `prune --delete` removes them.
+    package var staleAppEntries = 0
     /// Share link index entries leading nowhere (a link revoked or an
     /// owner removed while a change was cut short); not a problem.
     package var staleShareEntries = 0
@@ -293,6 +296,14 @@ package enum DataCheck {
       case .stale: report.staleLinkEntries += 1
       case .malformed:
         report.problems.append(Problem(path: entry.path, reason: "not a link code index entry"))
+      }
+    }
+    for entry in devices.appIndex.entries() {
+      switch devices.state(ofAppEntry: entry, now: now) {
+      case .current, .signedOut, .ownerUnreadable, .recentLeftover: break
+      case .stale: report.staleAppEntries += 1
+      case .malformed:
+        report.problems.append(Problem(path: entry.path, reason: "not a calendar app index entry"))
       }
     }
   }

@@ -98,6 +98,7 @@ package enum VisitorActivity {
     /// unless a dry run; those of owners removed now are not counted here).
     package var staleBrowserEntries: [String] = []
     package var staleLinkEntries: [String] = []
+    package var staleAppEntries: [String] = []
     /// Share link index entries that led nowhere (a pruned owner's links
     /// among them): removed unless a dry run.
     package var staleShareEntries: [String] = []
@@ -196,6 +197,7 @@ package enum VisitorActivity {
     let leftBefore = { (entry: DigestIndex.Entry) in entry.key.map(removedNow.contains) != true }
     report.staleBrowserEntries = staleDevices.browsers.filter(leftBefore).map(\.path)
     report.staleLinkEntries = staleDevices.codes.filter(leftBefore).map(\.path)
+    report.staleAppEntries = staleDevices.apps.filter(leftBefore).map(\.path)
     report.failures += staleDevices.failures
     // A pruned owner's share links lead nowhere once their directory is
     // gone, so the sweep after the removals takes them too.
