@@ -51,6 +51,8 @@ struct DAVServices: Sendable {
   let defaults: Defaults
   /// Wrong passwords per client address (see `BasicAuthentication`).
   let attempts: AttemptLimiter
+  /// The collections' tags, per version of their owner's file.
+  let collectionTags = DAVCollectionTags.Cache()
 
   init(devices: DeviceStore, store: ChecklistStore, defaults: Defaults) {
     self.devices = devices

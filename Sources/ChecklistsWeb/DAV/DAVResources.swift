@@ -1,5 +1,6 @@
 import ChecklistsModel
 import Crypto
+import Documents
 import Foundation
 import Interchange
 import Storage
@@ -41,7 +42,7 @@ enum DAVAddress {
 /// An item as a CalDAV resource: its name in its list's collection, its
 /// iCalendar document (`CalendarTodo`, the one mapping) and a strong ETag
 /// of those bytes, so the tag changes exactly when what a client reads does.
-struct DAVTodo {
+struct DAVTodo: Sendable {
   let name: String
   let document: [UInt8]
   let etag: String
@@ -72,7 +73,7 @@ struct DAVTodo {
 
 /// A list as a calendar collection: its to-dos, and a tag that changes
 /// whenever any of them or its name does (`getctag`).
-struct DAVCollection {
+struct DAVCollection: Sendable {
   let list: Checklist
   let todos: [DAVTodo]
   let tag: String
@@ -89,5 +90,47 @@ struct DAVCollection {
 
   /// The collection's sync token (RFC 6578): a URI naming its tag, so it
   /// changes exactly when the tag does.
-  var syncToken: String { "urn:checklists:sync:" + tag.dropFirst().dropLast() }
+  var syncToken: String { Self.syncToken(tag) }
+
+  static func syncToken(_ tag: String) -> String {
+    "urn:checklists:sync:" + tag.dropFirst().dropLast()
+  }
+}
+
+/// What `PROPFIND` and a `sync-collection` with nothing changed need of a
+/// collection: its members' names and tags, and its own tag. Working them
+/// out writes every to-do (~3 ms for 1,000 in release), so they are kept
+/// per owner, list, zone and version of the owner's file
+/// (`DAVCollectionTags.Cache`): a version changes with every write, as the
+/// cached model's does.
+struct DAVCollectionTags: Sendable {
+  let tag: String
+  let members: [(name: String, etag: String)]
+
+  init(_ collection: DAVCollection) {
+    tag = collection.tag
+    members = collection.todos.map { ($0.name, $0.etag) }
+  }
+
+  var syncToken: String { DAVCollection.syncToken(tag) }
+
+  /// The last collections' tags, bounded: 32 lists of 5,000 items keep
+  /// about 16 MB at most, a list of 1,000 about 100 KB.
+  final class Cache: Sendable {
+    struct Key: Hashable {
+      let owner: String
+      let list: Int
+      let zone: String
+      let version: DocumentVersion?
+    }
+    private let entries = LockedValue(LRUCache<Key, DAVCollectionTags>(capacity: 32))
+
+    /// The tags of `list` for `key`, worked out by `make` when not kept.
+    func tags(_ key: Key, _ make: () -> DAVCollectionTags) -> DAVCollectionTags {
+      if let kept = entries.withLock({ $0.value(forKey: key) }) { return kept }
+      let made = make()
+      entries.withLock { $0.setValue(made, forKey: key) }
+      return made
+    }
+  }
 }

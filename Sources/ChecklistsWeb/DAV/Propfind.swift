@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -43,10 +44,13 @@ enum Propfind {
     try answer(context) { depth in
       var resources = [(DAVAddress.home, common(displayName: "Lists"))]
       if depth == 1 {
-        let (model, salt, zone) = try owned(context)
-        for list in model.lists {
-          let collection = DAVCollection(list, salt: salt, zone: zone)
-          resources.append((DAVAddress.collection(list.id), properties(of: collection)))
+        let owned = try self.ownedVersioned(context)
+        for list in owned.model.lists {
+          resources.append(
+            (
+              DAVAddress.collection(list.id),
+              properties(of: list, tags(of: list, owned, context.services))
+            ))
         }
       }
       return resources
@@ -57,13 +61,14 @@ enum Propfind {
   static func collection(_ context: DAVContext) throws -> Response {
     guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
     return try answer(context) { depth in
-      let (model, salt, zone) = try owned(context)
-      guard let list = model.checklist(id: id) else { throw DAVRefusal.notFound }
-      let collection = DAVCollection(list, salt: salt, zone: zone)
-      var resources = [(DAVAddress.collection(list.id), properties(of: collection))]
+      let owned = try self.ownedVersioned(context)
+      guard let list = owned.model.checklist(id: id) else { throw DAVRefusal.notFound }
+      let tags = tags(of: list, owned, context.services)
+      var resources = [(DAVAddress.collection(list.id), properties(of: list, tags))]
       if depth == 1 {
-        for todo in collection.todos {
-          resources.append((DAVAddress.item(todo.name, inList: list.id), properties(of: todo)))
+        for member in tags.members {
+          resources.append(
+            (DAVAddress.item(member.name, inList: list.id), properties(etag: member.etag)))
         }
       }
       return resources
@@ -81,15 +86,17 @@ enum Propfind {
     ]
   }
 
-  static func properties(of collection: DAVCollection) -> [(DAVProperty, DAVValue)] {
+  static func properties(of list: Checklist, _ tags: DAVCollectionTags) -> [(
+    DAVProperty, DAVValue
+  )] {
     [
       (.resourceType, .markup("<d:collection/><c:calendar/>")),
-      (.displayName, .text(collection.list.name)),
+      (.displayName, .text(list.name)),
       (.currentUserPrincipal, .href(DAVAddress.principal)),
       (.supportedComponents, .markup("<c:comp name=\"VTODO\"/>")),
-      (.getCTag, .text(collection.tag)),
-      (.getETag, .text(collection.tag)),
-      (.syncToken, .text(collection.syncToken)),
+      (.getCTag, .text(tags.tag)),
+      (.getETag, .text(tags.tag)),
+      (.syncToken, .text(tags.syncToken)),
       (
         .supportedReports,
         .markup(
@@ -101,9 +108,13 @@ enum Propfind {
   }
 
   static func properties(of todo: DAVTodo) -> [(DAVProperty, DAVValue)] {
+    properties(etag: todo.etag)
+  }
+
+  static func properties(etag: String) -> [(DAVProperty, DAVValue)] {
     [
       (.resourceType, .empty),
-      (.getETag, .text(todo.etag)),
+      (.getETag, .text(etag)),
       (.getContentType, .text(DAVResponse.calendarType)),
     ]
   }
@@ -166,12 +177,38 @@ enum Propfind {
   /// The owner's lists as a client sees them, the salt of their `UID`s and
   /// their zone.
   static func owned(_ context: DAVContext) throws -> (DataModel, String, TimeZone) {
+    let owned = try ownedVersioned(context)
+    return (owned.model, owned.salt, owned.zone)
+  }
+
+  /// The same, with the version of the owner's file the model came from.
+  struct Owned {
+    let key: String
+    let model: DataModel
+    let salt: String
+    let zone: TimeZone
+    let version: DocumentVersion?
+  }
+
+  static func ownedVersioned(_ context: DAVContext) throws -> Owned {
     guard let account = context.account else { throw DAVRefusal.notFound }
     let owner = account.owner
-    let model = try context.services.store.load(owner) ?? DataModel.firstRun()
-    return (
-      model, CalendarUID.salt(visitorKey: owner.key), context.services.zone(of: owner)
-    )
+    let stored = try context.services.store.loadVersioned(owner)
+    return Owned(
+      key: owner.key, model: stored.model ?? DataModel.firstRun(),
+      salt: CalendarUID.salt(visitorKey: owner.key), zone: context.services.zone(of: owner),
+      version: stored.version)
+  }
+
+  /// A list's tags, kept per version of the owner's file.
+  static func tags(of list: Checklist, _ owned: Owned, _ services: DAVServices)
+    -> DAVCollectionTags
+  {
+    let key = DAVCollectionTags.Cache.Key(
+      owner: owned.key, list: list.id, zone: owned.zone.identifier, version: owned.version)
+    return services.collectionTags.tags(key) {
+      DAVCollectionTags(DAVCollection(list, salt: owned.salt, zone: owned.zone))
+    }
   }
 }
 

@@ -48,20 +48,23 @@ enum Report {
           respond(todo, inList: collection.list.id, wanted: wanted, to: &writer)
         }
       } else if root.isNamed(DAVProperty.dav, "sync-collection") {
-        let collection = try self.collection(context)
+        guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
+        let owned = try Propfind.ownedVersioned(context)
+        guard let list = owned.model.checklist(id: id) else { throw DAVRefusal.notFound }
+        let current = Propfind.tags(of: list, owned, context.services).syncToken
         let token =
           root.child(DAVProperty.dav, "sync-token")?.text
           .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if token.isEmpty {
-          for todo in collection.todos {
-            respond(todo, inList: collection.list.id, wanted: wanted, to: &writer)
+          for todo in DAVCollection(list, salt: owned.salt, zone: owned.zone).todos {
+            respond(todo, inList: list.id, wanted: wanted, to: &writer)
           }
-        } else if token != collection.syncToken {
+        } else if token != current {
           // Changes are not recorded one by one (yet): a token of an older
           // state cannot say what changed since, so the client syncs anew.
           throw DAVRefusal.precondition(.forbidden, "valid-sync-token")
         }
-        writer.syncToken(collection.syncToken)
+        writer.syncToken(current)
       } else {
         throw DAVRefusal.precondition(.forbidden, "supported-report")
       }
