@@ -115,21 +115,29 @@ struct DAVCollectionTags: Sendable {
   var syncToken: String { DAVCollection.syncToken(tag) }
 
   /// The last collections' tags, bounded: 32 lists of 5,000 items keep
-  /// about 16 MB at most, a list of 1,000 about 100 KB.
+  /// about 16 MB at most, a list of 1,000 about 100 KB. One entry per
+  /// owner, list and zone, holding the version it was made of: as
+  /// `VersionedFile` keeps only the version it read last, a file that comes
+  /// back to an identity seen before is never taken for that one.
   final class Cache: Sendable {
     struct Key: Hashable {
       let owner: String
       let list: Int
       let zone: String
-      let version: DocumentVersion?
     }
-    private let entries = LockedValue(LRUCache<Key, DAVCollectionTags>(capacity: 32))
+    private let entries = LockedValue(
+      LRUCache<Key, (version: DocumentVersion?, tags: DAVCollectionTags)>(capacity: 32))
 
-    /// The tags of `list` for `key`, worked out by `make` when not kept.
-    func tags(_ key: Key, _ make: () -> DAVCollectionTags) -> DAVCollectionTags {
-      if let kept = entries.withLock({ $0.value(forKey: key) }) { return kept }
+    /// The tags of the list `key` names at `version`, worked out by `make`
+    /// when the entry is of another version or missing.
+    func tags(_ key: Key, version: DocumentVersion?, _ make: () -> DAVCollectionTags)
+      -> DAVCollectionTags
+    {
+      if let kept = entries.withLock({ $0.value(forKey: key) }), kept.version == version {
+        return kept.tags
+      }
       let made = make()
-      entries.withLock { $0.setValue(made, forKey: key) }
+      entries.withLock { $0.setValue((version, made), forKey: key) }
       return made
     }
   }

@@ -205,8 +205,8 @@ enum Propfind {
     -> DAVCollectionTags
   {
     let key = DAVCollectionTags.Cache.Key(
-      owner: owned.key, list: list.id, zone: owned.zone.identifier, version: owned.version)
-    return services.collectionTags.tags(key) {
+      owner: owned.key, list: list.id, zone: owned.zone.identifier)
+    return services.collectionTags.tags(key, version: owned.version) {
       DAVCollectionTags(DAVCollection(list, salt: owned.salt, zone: owned.zone))
     }
   }
