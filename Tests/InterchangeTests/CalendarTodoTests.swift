@@ -284,3 +284,46 @@ import Testing
     #expect(lines.filter { $0 == "CATEGORIES:Tasks" }.count == 2)
   }
 }
+
+/// What the fuzzer found: a to-do's components are written back in their
+/// order, and one inside a to-do that is neither an alarm nor a client's
+/// own `X-` component is refused.
+@Suite struct CalendarTodoComponentTests {
+  static func bytes(_ lines: [String]) -> [UInt8] {
+    Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+  }
+
+  @Test func componentsKeepTheirOrderAndAlarmsFollowRemindMe() throws {
+    let lines = [
+      "BEGIN:VCALENDAR", "BEGIN:VTODO", "UID:1", "SUMMARY:x", "BEGIN:X-FIRST", "X-A:1",
+      "END:X-FIRST", "BEGIN:VALARM", "TRIGGER:-PT5M", "END:VALARM", "BEGIN:X-LAST", "X-B:2",
+      "END:X-LAST", "END:VTODO", "END:VCALENDAR",
+    ]
+    let todo = try CalendarTodo.read(Self.bytes(lines), zone: .gmt)
+    var model = DataModel()
+    let list = try model.addList(name: "L", icon: .none)
+    let id = try model.addItem(todo.fields(resource: "1.ics"), toList: list)
+    func written() throws -> [String] {
+      let item = try #require(model.checklist(id: list)?.item(id: id))
+      let document = CalendarTodo.document(
+        item, uid: "1", stamp: Date(timeIntervalSince1970: 0), sortOrder: nil, zone: .gmt)
+      return try ContentLineReader.read(document).map(\.text).filter {
+        $0.hasPrefix("BEGIN:X") || $0.hasPrefix("BEGIN:VALARM")
+      }
+    }
+    #expect(try written() == ["BEGIN:X-FIRST", "BEGIN:VALARM", "BEGIN:X-LAST"])
+    try model.editItem(id: id, inList: list, text: "x", dueDate: nil, shouldRemind: false)
+    #expect(try written() == ["BEGIN:X-FIRST", "BEGIN:X-LAST"])
+  }
+
+  @Test(arguments: ["VTODO", "VTIMEZONE", "VEVENT"])
+  func aComponentThatNoToDoHoldsIsRefused(name: String) {
+    let lines = [
+      "BEGIN:VCALENDAR", "BEGIN:VTODO", "UID:1", "SUMMARY:x", "BEGIN:\(name)", "UID:2",
+      "END:\(name)", "END:VTODO", "END:VCALENDAR",
+    ]
+    #expect(throws: CalendarTodoError.unsupportedComponent(name)) {
+      try CalendarTodo.read(Self.bytes(lines), zone: .gmt)
+    }
+  }
+}

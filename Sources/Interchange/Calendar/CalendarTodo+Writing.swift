@@ -71,18 +71,18 @@ extension CalendarTodo {
       default: writer.append(line)
       }
     }
-    let alarms = kept.components.filter { $0.name == "VALARM" }
-    if item.shouldRemind && !alarms.isEmpty {
-      for alarm in alarms { for line in alarm.lines { writer.append(line) } }
-    } else if item.shouldRemind, let dueDate = item.dueDate {
+    // The kept components in their order, the alarms among them only
+    // while Remind me is on; without alarms of the client's, the item's own.
+    let hasAlarms = kept.components.contains { $0.name == "VALARM" }
+    for component in kept.components where component.name != "VALARM" || item.shouldRemind {
+      for line in component.lines { writer.append(line) }
+    }
+    if item.shouldRemind && !hasAlarms, let dueDate = item.dueDate {
       writer.line("BEGIN", "VALARM")
       writer.line("ACTION", "DISPLAY")
       writer.line("TRIGGER;VALUE=DATE-TIME", utc: seconds(dueDate))
       writer.textLine("DESCRIPTION", item.text)
       writer.line("END", "VALARM")
-    }
-    for component in kept.components where component.name != "VALARM" {
-      for line in component.lines { writer.append(line) }
     }
     writer.line("END", "VTODO")
   }

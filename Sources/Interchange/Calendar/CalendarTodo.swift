@@ -142,8 +142,11 @@ extension CalendarTodo {
       kept.append(line)
     }
     for component in todo.components {
-      // A time zone belongs to the calendar, never inside a to-do.
-      guard component.name != "VTIMEZONE" else { throw .unsupportedComponent(component.name) }
+      // A to-do holds alarms and a client's own X- components (RFC 5545
+      // §3.6.2), never a time zone or another to-do.
+      guard component.name == "VALARM" || component.name.hasPrefix("X-") else {
+        throw .unsupportedComponent(component.name)
+      }
       kept.append(contentsOf: component.lines)
     }
     for component in zones { kept.append(contentsOf: component.lines) }
