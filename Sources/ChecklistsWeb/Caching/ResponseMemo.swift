@@ -3,6 +3,7 @@ import FastCGI
 import FileSystem
 import Foundation
 import HTTPTypes
+import ServiceMetrics
 import Support
 
 /// Whole answers to a returning visitor's repeated `GET`s, reused while
@@ -123,6 +124,9 @@ final class ResponseMemo: Sendable {
     var etag: ETag
     /// False for a large page kept without its body.
     var hasBody: Bool
+    /// The place in the route table of the route that computed it, which
+    /// a hit is counted under (`serve --metrics`).
+    var route: Int
 
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body.
@@ -141,8 +145,20 @@ final class ResponseMemo: Sendable {
     Version.of(directory, in: documents, now: now)
   }
 
-  init(capacity: Int, documents: any DocumentStore) {
+  /// Which memo, as its look-ups are counted (`ServiceCounters`).
+  enum Kind: Sendable {
+    /// A visitor's pages (`MemoLookup`).
+    case pages
+    /// Shared list pages (`SharedMemo`).
+    case shared
+  }
+  private let hit: ServiceCounters.Event
+  private let miss: ServiceCounters.Event
+
+  init(capacity: Int, documents: any DocumentStore, kind: Kind = .pages) {
     self.documents = documents
+    (hit, miss) =
+      kind == .pages ? (.pagesMemoHit, .pagesMemoMiss) : (.sharedMemoHit, .sharedMemoMiss)
     entries = LockedValue(LRUCache(capacity: max(capacity, 1)))
   }
 
@@ -151,12 +167,17 @@ final class ResponseMemo: Sendable {
   func entry(for key: Key, now: Int64) -> Entry? {
     guard let entry = entries.withLock({ $0.value(forKey: key) }), now < entry.until,
       entry.version.isCurrent(in: documents)
-    else { return nil }
+    else {
+      ServiceCounters.shared.count(miss)
+      return nil
+    }
+    ServiceCounters.shared.count(hit)
     return entry
   }
 
-  /// Keeps `response` if it is a page that changed nothing, until `until`.
-  func keep(_ response: Response, version: Version, until: Int64, for key: Key) {
+  /// Keeps `response` if it is a page that changed nothing, until `until`;
+  /// `route` is the place in the route table of the route that computed it.
+  func keep(_ response: Response, version: Version, until: Int64, for key: Key, route: Int) {
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else { return }
     var kept = response
     let hasBody = response.body.count <= Self.maximumBodyBytes
@@ -165,7 +186,8 @@ final class ResponseMemo: Sendable {
       kept.headerFields.append(HTTPField(name: .contentLength, value: String(response.body.count)))
     }
     let entry = Entry(
-      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody)
+      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
+      route: route)
     entries.withLock { $0.setValue(entry, forKey: key) }
   }
 }
