@@ -56,15 +56,19 @@ package final class RequestMetrics: Sendable {
   package typealias Instant = UInt64
 
   package let routes: [RouteLabel]
-  /// A status code's column in `answers` (the last one: `other`), by code.
+  /// A status code's column (the last one: `other`), by code.
   private let statusColumns: [UInt8]
-  /// Per route, a count per status column.
-  private let answers: AtomicCounters
-  /// Per route, a count per bucket (not cumulative), the last one past 5 s.
-  private let durations: AtomicCounters
-  /// Per route, the nanoseconds of every answer added up.
-  private let totalNanoseconds: AtomicCounters
+  /// The histogram's upper bounds, as `buckets` gives them.
   private let upperBounds: [UInt64]
+  /// One row per route: a count per status column, then a count per
+  /// bucket (not cumulative; the last one past 5 s), then the nanoseconds
+  /// of every answer added up. One allocation, so that an answer is
+  /// counted through one reference.
+  private let cells: AtomicCounters
+
+  private static let statusColumnCount = statuses.count + 1
+  private static let bucketColumnCount = buckets.count + 1
+  private static let rowWidth = statusColumnCount + bucketColumnCount + 1
 
   /// - Parameter routes: every route's label; `record` takes a position in it.
   package init(routes: [RouteLabel]) {
@@ -72,10 +76,8 @@ package final class RequestMetrics: Sendable {
     var columns = [UInt8](repeating: UInt8(Self.statuses.count), count: 600)
     for (column, code) in Self.statuses.enumerated() { columns[code] = UInt8(column) }
     statusColumns = columns
-    answers = AtomicCounters(count: max(1, routes.count * (Self.statuses.count + 1)))
-    durations = AtomicCounters(count: max(1, routes.count * (Self.buckets.count + 1)))
-    totalNanoseconds = AtomicCounters(count: max(1, routes.count))
     upperBounds = Self.buckets.map(\.nanoseconds)
+    cells = AtomicCounters(count: max(1, routes.count) * Self.rowWidth)
   }
 
   /// Now, by the monotonic clock: when a request's time starts.
@@ -91,20 +93,21 @@ package final class RequestMetrics: Sendable {
   package func record(route: Int, status: Int, since started: Instant) {
     guard route >= 0, route < routes.count else { return }
     let elapsed = Self.now() &- started
+    let row = route &* Self.rowWidth
     let column =
       status >= 0 && status < statusColumns.count
       ? Int(statusColumns[status]) : Self.statuses.count
-    answers.add(at: route * (Self.statuses.count + 1) + column)
+    cells.add(at: row &+ column)
     var bucket = 0
-    while bucket < upperBounds.count, elapsed > upperBounds[bucket] { bucket += 1 }
-    durations.add(at: route * (upperBounds.count + 1) + bucket)
-    totalNanoseconds.add(elapsed, at: route)
+    while bucket < upperBounds.count, elapsed > upperBounds[bucket] { bucket &+= 1 }
+    cells.add(at: row &+ Self.statusColumnCount &+ bucket)
+    cells.add(elapsed, at: row &+ Self.rowWidth &- 1)
   }
 
   /// The answers of the route at `route` with `status` (nil: `other`).
   package func answers(route: Int, status: Int?) -> UInt64 {
     let column = status.flatMap { Self.statuses.firstIndex(of: $0) } ?? Self.statuses.count
-    return answers.value(at: route * (Self.statuses.count + 1) + column)
+    return cells.value(at: route * Self.rowWidth + column)
   }
 
   /// Both families, each route's samples only once it has answered.
@@ -112,7 +115,7 @@ package final class RequestMetrics: Sendable {
     text.family(.requests)
     for (position, route) in routes.enumerated() {
       for column in 0...Self.statuses.count {
-        let count = answers.value(at: position * (Self.statuses.count + 1) + column)
+        let count = cells.value(at: position * Self.rowWidth + column)
         guard count > 0 else { continue }
         let status = column < Self.statuses.count ? String(Self.statuses[column]) : "other"
         text.sample(
@@ -124,8 +127,9 @@ package final class RequestMetrics: Sendable {
     let name = MetricName.requestDuration.name
     for (position, route) in routes.enumerated() {
       let labels = [("method", route.method), ("route", route.pattern)]
-      let counts = (0...upperBounds.count).map {
-        durations.value(at: position * (upperBounds.count + 1) + $0)
+      let row = position * Self.rowWidth
+      let counts = (0..<Self.bucketColumnCount).map {
+        cells.value(at: row + Self.statusColumnCount + $0)
       }
       let total = counts.reduce(0, +)
       guard total > 0 else { continue }
@@ -135,7 +139,7 @@ package final class RequestMetrics: Sendable {
         text.sample(name + "_bucket", labels + [("le", label)], cumulative)
       }
       text.sample(name + "_bucket", labels + [("le", "+Inf")], total)
-      let seconds = Double(totalNanoseconds.value(at: position)) / 1e9
+      let seconds = Double(cells.value(at: row + Self.rowWidth - 1)) / 1e9
       text.sample(name + "_sum", labels, "\(seconds)")
       text.sample(name + "_count", labels, total)
     }
