@@ -112,7 +112,7 @@ let package = Package(
       name: "PostgresStoreTests",
       dependencies: [
         "PostgresStore", "Documents", "FileSystem", "Support", "TestSupport", "Storage",
-        "ChecklistsModel",
+        "ChecklistsModel", "ServiceMetrics",
         "Preferences", .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -215,7 +215,7 @@ let package = Package(
     .testTarget(
       name: "StorageTests",
       dependencies: [
-        "Storage", "Documents", "FileSystem", "ChecklistsModel", "TestSupport",
+        "Storage", "Documents", "FileSystem", "ChecklistsModel", "TestSupport", "ServiceMetrics",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
