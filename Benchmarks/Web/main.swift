@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import QRCode
+import ServiceMetrics
 import Storage
 
 // Per-request costs of the web layer's pure pieces, in release builds.
@@ -53,6 +54,13 @@ func report(_ name: String, _ nanoseconds: Double, goal: Double) {
 var sink = 0
 /// `bench-web --profile N`: only N list pages, for `valgrind --tool=callgrind`.
 let profiling = CommandLine.arguments.contains("--profile")
+
+/// `bench-web --metrics`: every request counted and timed by route and
+/// status, as `serve --metrics` does (without it, nothing is timed, as in
+/// `serve` without the flag).
+let requestMetrics =
+  CommandLine.arguments.contains("--metrics") ? RequestMetrics(routes: .checklists) : nil
+if requestMetrics != nil { print("(metrics: each request counted and timed, as serve --metrics)") }
 
 if CommandLine.arguments.contains("--interchange-only") {
   try benchmarkInterchange()
@@ -126,11 +134,11 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let data = FileManager.default.temporaryDirectory
   .appendingPathComponent("bench-web-\(getpid())").path
 defer { try? FileManager.default.removeItem(atPath: data) }
-let application = try Application(
-  configuration: ApplicationConfiguration(
-    dataDirectory: data, templatesDirectory: "\(root)/Templates",
-    publicDirectory: "\(root)/Public", durable: false),
-  logger: Logger(label: "bench"))
+var benchConfiguration = ApplicationConfiguration(
+  dataDirectory: data, templatesDirectory: "\(root)/Templates",
+  publicDirectory: "\(root)/Public", durable: false)
+benchConfiguration.requestMetrics = requestMetrics
+let application = try Application(configuration: benchConfiguration, logger: Logger(label: "bench"))
 let someone = VisitorID()
 let someonesToken = CSRF(secret: try ServerSecret.loadOrCreate(inDirectory: data)).token(
   for: someone)

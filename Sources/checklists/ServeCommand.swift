@@ -5,7 +5,9 @@ import FastCGI
 import FileSystem
 import Foundation
 import Logging
+import MetricsExposition
 import PostgresStore
+import ServiceMetrics
 import Synchronization
 
 /// `checklists serve`: answers nginx's FastCGI requests until SIGTERM/SIGINT.
@@ -69,6 +71,18 @@ struct ServeCommand: ParsableCommand {
   )
   var publicOrigin: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Serve Prometheus metrics over plain HTTP at http://ADDRESS:PORT/metrics (e.g. 127.0.0.1:9101), on this host alone; an address other than 127.x.x.x needs --metrics-allow-from.",
+      valueName: "address:port"))
+  var metrics: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The only IPv4 addresses that may scrape --metrics, separated by commas (e.g. 10.0.0.5); any other is closed unanswered and logged.",
+      valueName: "addresses"))
+  var metricsAllowFrom: String?
+
   func validate() throws {
     try store.validated()
     guard [socket != nil, port != nil, listen != nil].filter({ $0 }).count == 1 else {
@@ -79,6 +93,7 @@ struct ServeCommand: ParsableCommand {
     }
     _ = try Self.allowList(
       listen: listen, allowFrom: allowFrom, environment: ProcessInfo.processInfo.environment)
+    _ = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
     guard memoCapacity > 0 else {
@@ -125,6 +140,8 @@ struct ServeCommand: ParsableCommand {
     if let database = documents as? PostgresDocuments {
       configuration.isReady = { database.isReady() }
     }
+    let endpoint = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
+    if endpoint != nil { configuration.requestMetrics = RequestMetrics(routes: .checklists) }
     let (handler, prepareThread) = try Self.application(configuration, logger: logger)
     let server = Server(
       configuration: ServerConfiguration(
@@ -142,6 +159,15 @@ struct ServeCommand: ParsableCommand {
     )
     do {
       try server.listen()
+      if let endpoint {
+        let export = MetricsExport(
+          requests: configuration.requestMetrics, workers: { server.workers })
+        let listener = try MetricsListener(
+          host: endpoint.host, port: endpoint.port, allowed: endpoint.allowed, export: export,
+          refused: { peer in logger.warning("metrics: refused a scrape from \(peer)") })
+        listener.start()
+        logger.info("metrics at http://\(endpoint.host):\(endpoint.port)/metrics")
+      }
     } catch {
       logger.critical("\(error)")
       throw ExitCode.failure
@@ -238,6 +264,37 @@ struct ServeCommand: ParsableCommand {
       )
     }
     return list
+  }
+
+  /// Where `--metrics` listens and who may scrape it. Throws when the
+  /// address is not `ADDRESS:PORT`, when an allow-list entry is not an IPv4
+  /// address, and when the address is reachable from other machines (not
+  /// 127.x.x.x) with no allow-list: the metrics are no visitor's, but they
+  /// tell a stranger how busy the service is and what it runs.
+  static func metricsEndpoint(_ metrics: String?, allowFrom: String?) throws(ValidationError)
+    -> (host: IPv4Address, port: Int, allowed: PeerAllowList?)?
+  {
+    guard let metrics else {
+      if allowFrom != nil { throw ValidationError("--metrics-allow-from needs --metrics.") }
+      return nil
+    }
+    guard let (text, port) = tcpAddress(metrics), let host = IPv4Address(text) else {
+      throw ValidationError("--metrics takes an IPv4 address and a port, e.g. 127.0.0.1:9101.")
+    }
+    var allowed: PeerAllowList?
+    if let allowFrom {
+      guard let parsed = PeerAllowList(parsing: allowFrom) else {
+        throw ValidationError(
+          "--metrics-allow-from takes IPv4 addresses separated by commas, e.g. 10.0.0.5,10.0.0.6.")
+      }
+      allowed = parsed
+    }
+    if allowed == nil, !host.isLoopback {
+      throw ValidationError(
+        "--metrics \(metrics) can be reached from other machines: give --metrics-allow-from with the addresses of the Prometheus that scrapes it."
+      )
+    }
+    return (host, port, allowed)
   }
 
   /// `ADDRESS:PORT` with a dotted IPv4 address and a port in 1...65535.

@@ -3,6 +3,7 @@ import FastCGI
 import Foundation
 import HTTPTypes
 import Logging
+import ServiceMetrics
 import TestSupport
 
 /// A browser without JavaScript, talking to an `Application` directly (no
@@ -17,16 +18,16 @@ final class ApplicationHarness {
 
   init(
     directory: TemporaryDirectory = TemporaryDirectory("checklists-app"),
-    publicOrigin: PublicOrigin? = nil
+    publicOrigin: PublicOrigin? = nil, requestMetrics: RequestMetrics? = nil
   ) throws {
     self.directory = directory
-    application = try Application(
-      configuration: ApplicationConfiguration(
-        dataDirectory: directory.path,
-        templatesDirectory: BuiltTool.packageRoot + "/Templates",
-        publicDirectory: BuiltTool.packageRoot + "/Public", durable: false,
-        publicOrigin: publicOrigin),
-      logger: Logger(label: "test"))
+    var configuration = ApplicationConfiguration(
+      dataDirectory: directory.path,
+      templatesDirectory: BuiltTool.packageRoot + "/Templates",
+      publicDirectory: BuiltTool.packageRoot + "/Public", durable: false,
+      publicOrigin: publicOrigin)
+    configuration.requestMetrics = requestMetrics
+    application = try Application(configuration: configuration, logger: Logger(label: "test"))
   }
 
   /// Another browser on the same server (the same data and secret).

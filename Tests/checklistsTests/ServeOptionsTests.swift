@@ -75,6 +75,23 @@ import Testing
         .description == "127.0.0.1")
   }
 
+  @Test func aMetricsAddressOtherMachinesReachNeedsItsAllowList() throws {
+    #expect(try ServeCommand.metricsEndpoint(nil, allowFrom: nil) == nil)
+    let local = try #require(try ServeCommand.metricsEndpoint("127.0.0.1:9101", allowFrom: nil))
+    #expect("\(local.host)" == "127.0.0.1" && local.port == 9101 && local.allowed == nil)
+    for (address, allowFrom) in [
+      ("10.0.0.11:9101", nil), ("0.0.0.0:9101", nil), ("10.0.0.11", "10.0.0.5"),
+      ("10.0.0.11:9101", "10.0.0"), (nil, "10.0.0.5"), ("localhost:9101", nil),
+    ] as [(String?, String?)] {
+      #expect(throws: ValidationError.self, "\(address ?? "-") \(allowFrom ?? "-")") {
+        try ServeCommand.metricsEndpoint(address, allowFrom: allowFrom)
+      }
+    }
+    let reached = try #require(
+      try ServeCommand.metricsEndpoint("10.0.0.11:9101", allowFrom: "10.0.0.5, 10.0.0.6"))
+    #expect(reached.allowed?.description == "10.0.0.5,10.0.0.6")
+  }
+
   @Test func anAllowListIsIPv4AddressesGivenOnce() {
     let none: [String: String] = [:]
     for wrong in [

@@ -2,6 +2,7 @@ import ChecklistsModel
 import Documents
 import FileSystem
 import Foundation
+import ServiceMetrics
 
 /// Where the application finds its files and how it stores visitors' data.
 package struct ApplicationConfiguration: Sendable {
@@ -39,6 +40,10 @@ package struct ApplicationConfiguration: Sendable {
   /// Whether the documents can be reached now, what `/health` tells a
   /// load balancer: always for files; a database's readiness otherwise.
   package var isReady: @Sendable () -> Bool = { true }
+  /// Where each answer is counted and timed by its route and status
+  /// (`serve --metrics`), made with `RequestMetrics(routes: .checklists)`;
+  /// nil: nothing is timed.
+  package var requestMetrics: RequestMetrics?
 
   package init(
     dataDirectory: String, documents: any DocumentStore = LocalDocuments(),

@@ -3,6 +3,7 @@ import FastCGI
 import FileSystem
 import Foundation
 import HTTPTypes
+import ServiceMetrics
 import Support
 
 /// Whole answers to a returning visitor's repeated `GET`s, reused while
@@ -111,18 +112,37 @@ final class ResponseMemo: Sendable {
   /// `HEAD` and its tag a revalidation, which would otherwise render a page
   /// of up to tens of megabytes (the largest 2 MiB of checklists make a
   /// 33 MB page: ~100 ms each time); a `GET` of it is computed.
-  struct Entry: Sendable {
-    var version: Version
+  ///
+  /// A class, never changed once kept: a hit hands out a reference. As a
+  /// struct, each hit copied it three times field by field (~120
+  /// instructions of a kept page's ~6,000, callgrind), and once it held
+  /// the route as well, by `memcpy` (~230).
+  final class Entry: Sendable {
+    let version: Version
     /// The second (since 1970) from which the answer is no longer right for
     /// its key: the visitor cookie in the key's `Cookie` header then falls
     /// due for renewal, which a kept answer would never send.
-    var until: Int64
+    let until: Int64
     /// The whole `200` answer, headers included; for a large page, its
     /// headers with an explicit `Content-Length` and no body.
-    var response: Response
-    var etag: ETag
+    let response: Response
+    let etag: ETag
     /// False for a large page kept without its body.
-    var hasBody: Bool
+    let hasBody: Bool
+    /// The place in the route table of the route that computed it, which
+    /// a hit is counted under (`serve --metrics`).
+    let route: Int
+
+    init(
+      version: Version, until: Int64, response: Response, etag: ETag, hasBody: Bool, route: Int
+    ) {
+      self.version = version
+      self.until = until
+      self.response = response
+      self.etag = etag
+      self.hasBody = hasBody
+      self.route = route
+    }
 
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body.
@@ -141,8 +161,22 @@ final class ResponseMemo: Sendable {
     Version.of(directory, in: documents, now: now)
   }
 
-  init(capacity: Int, documents: any DocumentStore) {
+  /// Which memo, as its look-ups are counted (`ServiceCounters`).
+  enum Kind: Sendable {
+    /// A visitor's pages (`MemoLookup`).
+    case pages
+    /// Shared list pages (`SharedMemo`).
+    case shared
+  }
+  private let hit: ServiceCounters.Event
+  private let miss: ServiceCounters.Event
+  /// `ServiceCounters.shared`, held so that a look-up pays no lazy global's check.
+  private let counters = ServiceCounters.shared
+
+  init(capacity: Int, documents: any DocumentStore, kind: Kind = .pages) {
     self.documents = documents
+    (hit, miss) =
+      kind == .pages ? (.pagesMemoHit, .pagesMemoMiss) : (.sharedMemoHit, .sharedMemoMiss)
     entries = LockedValue(LRUCache(capacity: max(capacity, 1)))
   }
 
@@ -151,12 +185,17 @@ final class ResponseMemo: Sendable {
   func entry(for key: Key, now: Int64) -> Entry? {
     guard let entry = entries.withLock({ $0.value(forKey: key) }), now < entry.until,
       entry.version.isCurrent(in: documents)
-    else { return nil }
+    else {
+      counters.count(miss)
+      return nil
+    }
+    counters.count(hit)
     return entry
   }
 
-  /// Keeps `response` if it is a page that changed nothing, until `until`.
-  func keep(_ response: Response, version: Version, until: Int64, for key: Key) {
+  /// Keeps `response` if it is a page that changed nothing, until `until`;
+  /// `route` is the place in the route table of the route that computed it.
+  func keep(_ response: Response, version: Version, until: Int64, for key: Key, route: Int) {
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else { return }
     var kept = response
     let hasBody = response.body.count <= Self.maximumBodyBytes
@@ -165,7 +204,8 @@ final class ResponseMemo: Sendable {
       kept.headerFields.append(HTTPField(name: .contentLength, value: String(response.body.count)))
     }
     let entry = Entry(
-      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody)
+      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
+      route: route)
     entries.withLock { $0.setValue(entry, forKey: key) }
   }
 }

@@ -13,6 +13,7 @@ struct MemoLookup: Stage {
     if let kept = memo.entry(for: key, now: Int64(context.now.timeIntervalSince1970)),
       kept.answers(request)
     {
+      context.route?.record(kept.route)
       return kept.response
     }
     var arrival = context

@@ -30,7 +30,9 @@ struct SharedMemo: Stage {
     call.owner = owner
     let response = try next(request, call)
     if let version {
-      memo.keep(response, version: version, until: call.lifetime.bound(.max), for: key)
+      memo.keep(
+        response, version: version, until: call.lifetime.bound(.max), for: key,
+        route: call.match.position)
     }
     return response
   }
