@@ -52,8 +52,24 @@ func report(_ name: String, _ nanoseconds: Double, goal: Double) {
 }
 
 var sink = 0
-/// `bench-web --profile N`: only N list pages, for `valgrind --tool=callgrind`.
+/// `bench-web --profile N [WHAT]`: only N list pages (or N of WHAT:
+/// `shared`, a shared link's kept 304; `check-all`, a 1,000-item Check
+/// all and Uncheck all), for `valgrind --tool=callgrind`.
 let profiling = CommandLine.arguments.contains("--profile")
+let profiled: (count: Int, what: String)? = CommandLine.arguments.firstIndex(of: "--profile")
+  .flatMap { flag in
+    let rest = CommandLine.arguments.dropFirst(flag + 1)
+    guard let count = rest.first.flatMap({ Int($0) }) else { return nil }
+    return (count, rest.dropFirst().first ?? "page")
+  }
+
+/// In `--profile N WHAT` mode, runs `body` N times and exits.
+@MainActor func profile(_ what: String, _ body: () -> Void) {
+  guard let profiled, profiled.what == what else { return }
+  for _ in 0..<profiled.count { body() }
+  print("(checksum \(sink))")
+  exit(0)
+}
 
 /// `bench-web --metrics`: every request counted and timed by route and
 /// status, as `serve --metrics` does (without it, nothing is timed, as in
@@ -159,13 +175,7 @@ let today = Int(Date().timeIntervalSince1970 / 86_400)
 let returning = "visitor=\(someone.hex).\(today); ChecklistIndex=0"
 let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: returning])
 let size = application.respond(to: get).body.count
-if let flag = CommandLine.arguments.firstIndex(of: "--profile"),
-  let count = Int(CommandLine.arguments[flag + 1])
-{
-  for _ in 0..<count { sink &+= application.respond(to: get).body.count }
-  print("(checksum \(sink))")
-  exit(0)
-}
+profile("page") { sink &+= application.respond(to: get).body.count }
 // The FastCGI boundary on every request: nginx's parameters into a
 // `Request` (a browser's GET: the CGI variables of nginx.conf and the
 // headers a browser sends), and the response's head out.
@@ -279,6 +289,7 @@ let sharedTag = sharedPage.headerFields[.eTag]!
 let sharedRevalidation = Request(
   method: .get, path: "/s/\(shareToken.text)", headerFields: [.ifNoneMatch: sharedTag])
 precondition(application.respond(to: sharedRevalidation).status == .notModified)
+profile("shared") { sink &+= application.respond(to: sharedRevalidation).headerFields.count }
 report(
   "GET /s/{token} revalidated, unchanged: 304 (kept page)",
   measure(200_000) { sink &+= application.respond(to: sharedRevalidation).headerFields.count },
@@ -355,6 +366,7 @@ let checkAllAndBack = {
   checkAllStatuses.insert(post("/lists/\(thousand)/check-all", "").status.code)
   checkAllStatuses.insert(post("/lists/\(thousand)/uncheck-all", "").status.code)
 }
+profile("check-all", checkAllAndBack)
 report(
   "POST /lists/{list}/check-all or uncheck-all (1,000 items, no fsync)",
   measure(40, checkAllAndBack) / 2, goal: 2_000_000)
