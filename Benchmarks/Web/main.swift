@@ -176,6 +176,21 @@ let returning = "visitor=\(someone.hex).\(today); ChecklistIndex=0"
 let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: returning])
 let size = application.respond(to: get).body.count
 profile("page") { sink &+= application.respond(to: get).body.count }
+// A toggle of the 20-item list's first item, there and back (no fsync).
+let firstItem = try ChecklistStore(
+  configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench")
+).load(VisitorDirectory(dataDirectory: data, visitorID: someone.hex))!.checklist(id: 2)!.items[0].id
+var wantedCheck = 0
+profile("toggle") {
+  wantedCheck ^= 1
+  sink &+= post("/lists/2/items/\(firstItem)/toggle", "check=\(wantedCheck)").status.code
+}
+profile("computed") {
+  sink &+= application.respond(
+    to: Request(
+      method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
+  ).body.count
+}
 // The FastCGI boundary on every request: nginx's parameters into a
 // `Request` (a browser's GET: the CGI variables of nginx.conf and the
 // headers a browser sends), and the response's head out.
