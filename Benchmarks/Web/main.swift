@@ -186,10 +186,11 @@ profile("toggle") {
   sink &+= post("/lists/2/items/\(firstItem)/toggle", "check=\(wantedCheck)").status.code
 }
 profile("computed") {
-  sink &+= application.respond(
-    to: Request(
-      method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
-  ).body.count
+  sink &+=
+    application.respond(
+      to: Request(
+        method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
+    ).body.count
 }
 // The FastCGI boundary on every request: nginx's parameters into a
 // `Request` (a browser's GET: the CGI variables of nginx.conf and the
