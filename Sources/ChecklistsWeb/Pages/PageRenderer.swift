@@ -22,9 +22,6 @@ struct PageRenderer: Sendable {
     _ screen: String, title: String, context: TemplateValue, layout: String = "layout"
   ) throws(TemplateError) -> [UInt8] {
     var page: [UInt8] = []
-    // A 20-item page is about 7 KB: grown from empty, the buffer was
-    // copied ten times on its way there.
-    page.reserveCapacity(8 * 1024)
     let values: TemplateValue = .object(
       TemplateObject(fields: [(Self.titleKey, .string(title)), (Self.assetsKey, assetsValue)]))
     try templates.render(
