@@ -52,15 +52,18 @@ func report(_ name: String, _ nanoseconds: Double, goal: Double) {
 }
 
 var sink = 0
-/// `bench-web --profile N [WHAT]`: only N list pages (or N of WHAT:
-/// `shared`, a shared link's kept 304; `check-all`, a 1,000-item Check
-/// all and Uncheck all), for `valgrind --tool=callgrind`.
+/// `bench-web --profile N [WHAT]`: only N requests of one scenario, for
+/// `valgrind --tool=callgrind` (compare instruction counts at two Ns):
+/// `kept` (the memo's page, the default), `computed` (the 20-item page,
+/// memo missed, no query), `settings`, `renewal` (the cookie due), `long`
+/// (the 5,000-item page), `toggle` (a 20-item list's item), `shared` (a
+/// shared link's kept 304), `check-all` (1,000 items checked and back).
 let profiling = CommandLine.arguments.contains("--profile")
 let profiled: (count: Int, what: String)? = CommandLine.arguments.firstIndex(of: "--profile")
   .flatMap { flag in
     let rest = CommandLine.arguments.dropFirst(flag + 1)
     guard let count = rest.first.flatMap({ Int($0) }) else { return nil }
-    return (count, rest.dropFirst().first ?? "page")
+    return (count, rest.dropFirst().first ?? "kept")
   }
 
 /// In `--profile N WHAT` mode, runs `body` N times and exits.
@@ -175,7 +178,63 @@ let today = Int(Date().timeIntervalSince1970 / 86_400)
 let returning = "visitor=\(someone.hex).\(today); ChecklistIndex=0"
 let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: returning])
 let size = application.respond(to: get).body.count
-profile("page") { sink &+= application.respond(to: get).body.count }
+// A page the memo does not answer although its request has no query: an
+// application whose memo keeps one answer, asked by two browsers of the
+// visitor taking turns (their `Cookie` headers differ), so every request
+// computes the page whole.
+let oneEntryMemo = try Application(
+  configuration: ApplicationConfiguration(
+    dataDirectory: data, templatesDirectory: "\(root)/Templates",
+    publicDirectory: "\(root)/Public", durable: false, memoCapacity: 1),
+  logger: Logger(label: "bench"))
+let computedTurns = [returning, returning + "; Other=1"].map { cookie in
+  Request(method: .get, path: "/lists/2", headerFields: [.cookie: cookie])
+}
+nonisolated(unsafe) var computedTurn = 0
+func computedPage() -> Response {
+  computedTurn ^= 1
+  return oneEntryMemo.respond(to: computedTurns[computedTurn])
+}
+let settings = Request(method: .get, path: "/settings", headerFields: [.cookie: returning])
+// A returning visitor whose cookie is due (here: the older form without a
+// day), renewed on every request.
+let cookieDue = Request(
+  method: .get, path: "/lists/2",
+  headerFields: [.cookie: "visitor=\(someone.hex); ChecklistIndex=0"])
+// A long list of another visitor: 5,000 items, every third checked, every
+// fourth due (some past, some to come). Over 16 KiB, it is never kept
+// whole, so every GET computes it.
+let longListOwner = VisitorID()
+let fillLongList: (inout DataModel) throws -> Int = { model in
+  let list = try model.addList(name: "Long", icon: .groceries)
+  let due = Date()
+  for number in 0..<5_000 {
+    let text = "Item number \(number)"
+    let id = try model.addItem(text: text, toList: list)
+    if number % 4 == 0 {
+      try model.editItem(
+        id: id, inList: list, text: text,
+        dueDate: due.addingTimeInterval(Double(number - 2_500) * 3_600), shouldRemind: false)
+    }
+    if number % 3 == 0 { try model.toggleItem(id: id, inList: list) }
+  }
+  return list
+}
+let longList = try ChecklistStore(
+  configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench")
+)
+.update(
+  VisitorDirectory(dataDirectory: data, visitorID: longListOwner.hex),
+  initial: { _ in DataModel() }, fillLongList)
+let longPage = Request(
+  method: .get, path: "/lists/\(longList)",
+  headerFields: [.cookie: "visitor=\(longListOwner.hex).\(today); ChecklistIndex=0"])
+let longPageSize = application.respond(to: longPage).body.count
+profile("kept") { sink &+= application.respond(to: get).body.count }
+profile("computed") { sink &+= computedPage().body.count }
+profile("settings") { sink &+= application.respond(to: settings).body.count }
+profile("renewal") { sink &+= application.respond(to: cookieDue).body.count }
+profile("long") { sink &+= application.respond(to: longPage).body.count }
 // A toggle of the 20-item list's first item, there and back (no fsync).
 let firstItem = try ChecklistStore(
   configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench")
@@ -184,13 +243,6 @@ var wantedCheck = 0
 profile("toggle") {
   wantedCheck ^= 1
   sink &+= post("/lists/2/items/\(firstItem)/toggle", "check=\(wantedCheck)").status.code
-}
-profile("computed") {
-  sink &+=
-    application.respond(
-      to: Request(
-        method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
-    ).body.count
 }
 // The FastCGI boundary on every request: nginx's parameters into a
 // `Request` (a browser's GET: the CGI variables of nginx.conf and the
@@ -233,11 +285,6 @@ let pollTime = measureCPU(200_000) {
   sink &+= application.respond(to: pollRequest).headerFields.count
 }
 report("a poll: conditional GET /lists/2 answered 304 from the memo", pollTime, goal: 5_000)
-let oneEntryMemo = try Application(
-  configuration: ApplicationConfiguration(
-    dataDirectory: data, templatesDirectory: "\(root)/Templates",
-    publicDirectory: "\(root)/Public", durable: false, memoCapacity: 1),
-  logger: Logger(label: "bench"))
 let takingTurns = [returning, returning + "; Other=1"].map { cookie in
   Request(method: .get, path: "/lists/2", headerFields: [.cookie: cookie, .ifNoneMatch: pageTag])
 }
@@ -263,17 +310,23 @@ let switching = Request(
 report(
   "GET /lists/2 from another list (sets ChecklistIndex)",
   measure(20_000) { sink &+= application.respond(to: switching).body.count }, goal: 20_000)
+report(
+  "GET /lists/2, memo missed, no query (computed)",
+  measure(20_000) { sink &+= computedPage().body.count }, goal: 15_000)
+report(
+  "GET /lists/2, memo missed, no query (computed), CPU time",
+  measureCPU(20_000) { sink &+= computedPage().body.count }, goal: 15_000)
 let withQuery = Request(
   method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
 report(
   "GET /lists/2?from=bench (a query)",
   measure(20_000) { sink &+= application.respond(to: withQuery).body.count }, goal: 20_000)
-let cookieDue = Request(
-  method: .get, path: "/lists/2",
-  headerFields: [.cookie: "visitor=\(someone.hex); ChecklistIndex=0"])
 report(
   "GET /lists/2, visitor cookie due (renewed)",
-  measure(20_000) { sink &+= application.respond(to: cookieDue).body.count }, goal: 40_000)
+  measure(20_000) { sink &+= application.respond(to: cookieDue).body.count }, goal: 25_000)
+report(
+  "GET /lists/2, visitor cookie due (renewed), CPU time",
+  measureCPU(20_000) { sink &+= application.respond(to: cookieDue).body.count }, goal: 25_000)
 var getParameters = browserParameters
 getParameters["HTTPS"] = nil
 getParameters["HTTP_IF_NONE_MATCH"] = nil
@@ -284,10 +337,18 @@ report(
     let response = application.respond(to: Request(parameters: getParameters))
     sink &+= response.encodedHead().count + response.body.count
   }, goal: 25_000)
-let settings = Request(method: .get, path: "/settings", headerFields: [.cookie: returning])
 report(
   "GET /settings", measure(20_000) { sink &+= application.respond(to: settings).body.count },
-  goal: 10_000)
+  goal: 20_000)
+report(
+  "GET /settings, CPU time",
+  measureCPU(20_000) { sink &+= application.respond(to: settings).body.count }, goal: 20_000)
+report(
+  "GET /lists/\(longList) (5,000 items, \(longPageSize) bytes, \(longPageSize / 5_000) per item)",
+  measure(100) { sink &+= application.respond(to: longPage).body.count }, goal: 2_000_000)
+report(
+  "GET /lists/\(longList) (5,000 items), CPU time",
+  measureCPU(100) { sink &+= application.respond(to: longPage).body.count }, goal: 2_000_000)
 // The same 20 items as a shared list, by a read-only link, asked for with
 // no cookie. Kept whole (`sharedPages`), a revalidation, what an open
 // shared page's polling sends every 2 s, is a 304 after the token's

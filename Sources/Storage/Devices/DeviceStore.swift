@@ -37,6 +37,8 @@ package final class DeviceStore: Sendable {
   package let browserIndex: DigestIndex
   /// From a pending link code's digest to its owner.
   package let codeIndex: DigestIndex
+  /// Browsers' owners kept between requests (see `resolveKept`).
+  private let known: KnownBrowsers
   private let logger: Logger
 
   package var dataDirectory: String { records.dataDirectory }
@@ -58,6 +60,7 @@ package final class DeviceStore: Sendable {
       encode: { try $0.encoded() })
     browserIndex = records.index("browsers")
     codeIndex = records.index("links")
+    known = KnownBrowsers(capacity: cacheCapacity, documents: documents)
   }
 
   /// The owner's devices file cannot be read (damaged, or written by a
@@ -103,6 +106,14 @@ package final class DeviceStore: Sendable {
     }
     guard let browser = devices.browser(digest: digest) else { return .signedOut }
     return .owner(owner, browserID: browser.id)
+  }
+
+  /// As `resolve(token:)`, answered from what the browser's last request
+  /// found while its owner's directory is unchanged since (`KnownBrowsers`):
+  /// one `stat` for a returning browser. `now` is read before the
+  /// directory is.
+  package func resolveKept(token: String, now: Date) throws -> Resolution {
+    try known.resolution(of: token, now: now) { try resolve(token: token) }
   }
 
   /// The owner's devices file; nil when they have none (one browser).
