@@ -47,6 +47,11 @@ package final class Application: Sendable {
     let templates = try TemplateLibrary(directory: configuration.templatesDirectory)
     let renderer = PageRenderer(
       templates: templates, assets: try Assets(publicDirectory: configuration.publicDirectory))
+    for copy in StaticSite.staleCompressedCopies(in: configuration.publicDirectory) {
+      logger.warning(
+        "\(copy) is not its file gzipped: nginx sends it to browsers that take gzip; run checklists generate"
+      )
+    }
     let csrf = CSRF(
       secret: try ServerSecret.loadOrCreate(
         inDirectory: configuration.dataDirectory, documents: documents,
@@ -56,8 +61,12 @@ package final class Application: Sendable {
       logger: logger, durable: configuration.durable, documents: documents,
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
-    memo = ResponseMemo(capacity: configuration.memoCapacity, documents: documents)
-    sharedPages = ResponseMemo(capacity: configuration.memoCapacity, documents: documents)
+    let sharedBudget = configuration.memoBudget / ApplicationConfiguration.sharedMemoShare
+    memo = ResponseMemo(
+      budget: configuration.memoBudget - sharedBudget, capacity: configuration.memoCapacity,
+      documents: documents)
+    sharedPages = ResponseMemo(
+      budget: sharedBudget, capacity: configuration.memoCapacity, documents: documents)
     store = ChecklistStore(
       configuration: .init(
         dataDirectory: configuration.dataDirectory, documents: documents,
@@ -91,7 +100,7 @@ package final class Application: Sendable {
       feed: FeedGroup(services: FeedServices(calendars: calendars, store: store), errors: errors),
       dav: DAVGroup(),
       errors: errors)
-    front = Pipeline([ConditionalGET(), MemoLookup(memo: memo)])
+    front = Pipeline([ConditionalGET(), GzipStage(), MemoLookup(memo: memo)])
   }
 
   /// The upload routes' body caps by path, for the FastCGI server
@@ -130,5 +139,22 @@ package final class Application: Sendable {
     } catch {
       logger.warning("a worker thread could not prepare its store: \(error)")
     }
+  }
+
+  /// What the visitors' kept pages cost together (bytes) and how many there are.
+  package var memoUsage: (bytes: Int, answers: Int) { memo.usage }
+
+  /// What the page cache holds now, for the operator's log: the visitors'
+  /// kept pages and the shared links', each against its part of the budget.
+  package var pageCacheUsage: String {
+    func line(_ name: String, _ memo: ResponseMemo, _ budget: Int) -> String {
+      let usage = memo.usage
+      let mebibytes = Double(usage.bytes) / 1_048_576
+      return "\(name) \(usage.answers) pages, \(String(format: "%.1f", mebibytes)) of "
+        + "\(String(format: "%.1f", Double(budget) / 1_048_576)) MiB"
+    }
+    let shared = configuration.memoBudget / ApplicationConfiguration.sharedMemoShare
+    return "page cache: " + line("visitors'", memo, configuration.memoBudget - shared) + "; "
+      + line("shared links'", sharedPages, shared)
   }
 }
