@@ -129,10 +129,15 @@ let package = Package(
       ]
     ),
 
+    // gzip: zlib, confined to CZlib (module map only) and ChecklistsWeb's Compression/Gzip.swift
+    // (every deflate and inflate call): the static files at `generate`, the memo's kept pages.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
     // The web layer: routes, forms, visitor cookie, CSRF, ETag, security headers.
     .target(
       name: "ChecklistsWeb",
       dependencies: [
+        "CZlib",
         "FastCGI",
         "ServiceMetrics",
         "Documents",

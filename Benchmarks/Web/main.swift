@@ -244,6 +244,13 @@ profile("toggle") {
   wantedCheck ^= 1
   sink &+= post("/lists/2/items/\(firstItem)/toggle", "check=\(wantedCheck)").status.code
 }
+if let flag = CommandLine.arguments.firstIndex(of: "--memo-memory"),
+  let keys = Int(CommandLine.arguments[flag + 1])
+{
+  measureMemoMemory(application, get, keys: keys)
+  exit(0)
+}
+benchmarkCompression(application, get)
 // The FastCGI boundary on every request: nginx's parameters into a
 // `Request` (a browser's GET: the CGI variables of nginx.conf and the
 // headers a browser sends), and the response's head out.

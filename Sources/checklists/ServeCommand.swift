@@ -61,9 +61,18 @@ struct ServeCommand: ParsableCommand {
   var cacheCapacity: Int = ApplicationConfiguration.defaultCacheCapacity
 
   @Option(
+    name: .customLong("page-cache-size"),
+    help: ArgumentHelp(
+      "Memory for whole answers to revisited pages, in MiB (each body at most 16 KiB; an eighth for shared links' pages).",
+      valueName: "MiB"))
+  var memoMegabytes: Int = ApplicationConfiguration.defaultMemoBudget / (1024 * 1024)
+
+  @Option(
     name: .customLong("page-cache-capacity"),
-    help: "Whole answers to revisited pages kept in memory (each body at most 16 KiB).")
-  var memoCapacity: Int = ApplicationConfiguration.defaultMemoCapacity
+    help: ArgumentHelp(
+      "At most this many whole answers besides --page-cache-size (older set-ups; none by default).",
+      visibility: .hidden))
+  var memoCapacity: Int?
 
   @Option(
     help:
@@ -96,8 +105,13 @@ struct ServeCommand: ParsableCommand {
     _ = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
-    guard memoCapacity > 0 else {
-      throw ValidationError("--page-cache-capacity must be at least 1.")
+    guard memoMegabytes > 0, memoMegabytes <= 1024 * 1024 else {
+      throw ValidationError("--page-cache-size takes MiB, from 1 to 1048576 (default 64).")
+    }
+    if let memoCapacity, memoCapacity <= 0 {
+      throw ValidationError(
+        "--page-cache-capacity must be at least 1; the page cache is sized by --page-cache-size MiB now."
+      )
     }
     if let publicOrigin, PublicOrigin(publicOrigin) == nil {
       throw ValidationError(
@@ -131,7 +145,8 @@ struct ServeCommand: ParsableCommand {
       configuration = ApplicationConfiguration(
         dataDirectory: data, documents: documents,
         templatesDirectory: templates, publicDirectory: `public`,
-        cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
+        cacheCapacity: cacheCapacity, memoBudget: memoMegabytes * 1024 * 1024,
+        memoCapacity: memoCapacity ?? ApplicationConfiguration.defaultMemoCapacity,
         publicOrigin: origin)
     } catch {
       logger.critical("cannot start: \(error)")
@@ -142,7 +157,8 @@ struct ServeCommand: ParsableCommand {
     }
     let endpoint = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
     if endpoint != nil { configuration.requestMetrics = RequestMetrics(routes: .checklists) }
-    let (handler, prepareThread) = try Self.application(configuration, logger: logger)
+    let (handler, prepareThread, pageCacheUsage) = try Self.application(
+      configuration, logger: logger)
     let server = Server(
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody,
@@ -175,6 +191,12 @@ struct ServeCommand: ParsableCommand {
     logger.info(
       "serving on \(socket ?? listen ?? "127.0.0.1:\(port!)") with \(threads) threads, documents in \(store)"
     )
+    logger.info("page cache: \(memoMegabytes) MiB")
+    if let memoCapacity {
+      logger.warning(
+        "--page-cache-capacity \(memoCapacity): at most that many pages are kept, within --page-cache-size \(memoMegabytes) MiB, which alone sizes the page cache now"
+      )
+    }
     if let origin {
       logger.info("form posts accepted only from \(origin)")
     }
@@ -184,7 +206,11 @@ struct ServeCommand: ParsableCommand {
     server.runUntilSignalled { signal in
       logger.info("signal \(signal): draining")
     }
-    logger.info("stopped")
+    if let usage = pageCacheUsage() {
+      logger.info("stopped; \(usage)")
+    } else {
+      logger.info("stopped")
+    }
   }
 
   /// The application's request handler and thread preparation; when its
@@ -192,11 +218,17 @@ struct ServeCommand: ParsableCommand {
   /// `LateApplication` has started it (a host and its database may start
   /// in any order).
   static func application(_ configuration: ApplicationConfiguration, logger: Logger) throws
-    -> (handler: @Sendable (Request) -> Response, prepareThread: @Sendable () -> Void)
+    -> (
+      handler: @Sendable (Request) -> Response, prepareThread: @Sendable () -> Void,
+      pageCacheUsage: @Sendable () -> String?
+    )
   {
     do {
       let application = try Application(configuration: configuration, logger: logger)
-      return (application.respond(to:), application.prepareWorkerThread)
+      return (
+        application.respond(to:), application.prepareWorkerThread,
+        { application.pageCacheUsage }
+      )
     } catch  where waitsForDocuments(error) {
       let starting: StartingAnswer
       do {
@@ -213,7 +245,8 @@ struct ServeCommand: ParsableCommand {
       let documents = configuration.documents
       return (
         { late.application?.respond(to: $0) ?? starting.respond(to: $0) },
-        { try? documents.prepareThread() }
+        { try? documents.prepareThread() },
+        { late.application?.pageCacheUsage }
       )
     } catch {
       logger.critical("cannot start: \(error)")

@@ -117,3 +117,37 @@ import Testing
     }
   }
 }
+
+/// The page cache is sized in MiB; the count of older set-ups still parses.
+@Suite struct PageCacheOptionsTests {
+  private func serve(_ arguments: [String]) throws -> ServeCommand {
+    try ServeCommand.parse(["--port", "9000"] + arguments)
+  }
+
+  @Test func theSizeIsInMebibytesAndDefaultsTo64() throws {
+    #expect(try serve([]).memoMegabytes == 64)
+    #expect(try serve(["--page-cache-size", "256"]).memoMegabytes == 256)
+    #expect(try serve([]).memoCapacity == nil)
+  }
+
+  @Test func aSizeOutsideItsRangeIsRefusedWithWhatItTakes() {
+    for size in ["0", "-1", "1048577"] {
+      #expect(throws: (any Error).self, "\(size)") { try serve(["--page-cache-size", size]) }
+    }
+    do {
+      _ = try serve(["--page-cache-size", "0"])
+    } catch {
+      #expect(ServeCommand.message(for: error).contains("--page-cache-size takes MiB"))
+    }
+  }
+
+  @Test func theOldCountStillParsesAndMustBePositive() throws {
+    #expect(try serve(["--page-cache-capacity", "4000"]).memoCapacity == 4000)
+    do {
+      _ = try serve(["--page-cache-capacity", "0"])
+      Issue.record("--page-cache-capacity 0 was taken")
+    } catch {
+      #expect(ServeCommand.message(for: error).contains("--page-cache-size MiB"))
+    }
+  }
+}

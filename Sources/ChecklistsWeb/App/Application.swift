@@ -50,6 +50,11 @@ package final class Application: Sendable {
     let templates = try TemplateLibrary(directory: configuration.templatesDirectory)
     let renderer = PageRenderer(
       templates: templates, assets: try Assets(publicDirectory: configuration.publicDirectory))
+    for copy in StaticSite.staleCompressedCopies(in: configuration.publicDirectory) {
+      logger.warning(
+        "\(copy) is not its file gzipped: nginx sends it to browsers that take gzip; run checklists generate"
+      )
+    }
     let csrf = CSRF(
       secret: try ServerSecret.loadOrCreate(
         inDirectory: configuration.dataDirectory, documents: documents,
@@ -59,9 +64,13 @@ package final class Application: Sendable {
       logger: logger, durable: configuration.durable, documents: documents,
       cacheCapacity: configuration.cacheCapacity)
     RegisteredDefaults.register(in: defaults)
-    memo = ResponseMemo(capacity: configuration.memoCapacity, documents: documents)
+    let sharedBudget = configuration.memoBudget / ApplicationConfiguration.sharedMemoShare
+    memo = ResponseMemo(
+      budget: configuration.memoBudget - sharedBudget, capacity: configuration.memoCapacity,
+      documents: documents)
     sharedPages = ResponseMemo(
-      capacity: configuration.memoCapacity, documents: documents, kind: .shared)
+      budget: sharedBudget, capacity: configuration.memoCapacity, documents: documents,
+      kind: .shared)
     store = ChecklistStore(
       configuration: .init(
         dataDirectory: configuration.dataDirectory, documents: documents,
@@ -95,7 +104,7 @@ package final class Application: Sendable {
       feed: FeedGroup(services: FeedServices(calendars: calendars, store: store), errors: errors),
       dav: DAVGroup(),
       errors: errors)
-    front = Pipeline([ConditionalGET(), MemoLookup(memo: memo)])
+    front = Pipeline([ConditionalGET(), GzipStage(), MemoLookup(memo: memo)])
     metrics = configuration.requestMetrics
     if let metrics {
       precondition(
@@ -161,5 +170,22 @@ package final class Application: Sendable {
     } catch {
       logger.warning("a worker thread could not prepare its store: \(error)")
     }
+  }
+
+  /// What the visitors' kept pages cost together (bytes) and how many there are.
+  package var memoUsage: (bytes: Int, answers: Int) { memo.usage }
+
+  /// What the page cache holds now, for the operator's log: the visitors'
+  /// kept pages and the shared links', each against its part of the budget.
+  package var pageCacheUsage: String {
+    func line(_ name: String, _ memo: ResponseMemo, _ budget: Int) -> String {
+      let usage = memo.usage
+      let mebibytes = Double(usage.bytes) / 1_048_576
+      return "\(name) \(usage.answers) pages, \(String(format: "%.1f", mebibytes)) of "
+        + "\(String(format: "%.1f", Double(budget) / 1_048_576)) MiB"
+    }
+    let shared = configuration.memoBudget / ApplicationConfiguration.sharedMemoShare
+    return "page cache: " + line("visitors'", memo, configuration.memoBudget - shared) + "; "
+      + line("shared links'", sharedPages, shared)
   }
 }

@@ -14,7 +14,7 @@ struct MemoLookup: Stage {
       kept.answers(request)
     {
       context.route?.record(kept.route)
-      return kept.response
+      return memo.answer(kept, for: key, to: request)
     }
     var arrival = context
     arrival.memoKey = key

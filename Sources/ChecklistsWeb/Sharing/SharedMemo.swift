@@ -21,7 +21,7 @@ struct SharedMemo: Stage {
     if let kept = memo.entry(for: key, now: Int64(call.arrival.now.timeIntervalSince1970)),
       kept.answers(request)
     {
-      return kept.response
+      return memo.answer(kept, for: key, to: request)
     }
     guard let owner = try shares.owner(ofDigest: call.digest) else { throw WebError.pageNotFound }
     // Taken before anything of the owner's is read (see `ResponseMemo`).
