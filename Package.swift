@@ -200,6 +200,15 @@ let package = Package(
 
     // What every test target shares: temporary directories, built tools, seeded randomness.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // The in-process browser of the web layer's tests, which the benchmarks use too.
+    .target(
+      name: "WebTestSupport",
+      dependencies: [
+        "ChecklistsWeb", "FastCGI", "TestSupport", "ServiceMetrics",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/WebTestSupport"),
 
     .testTarget(
       name: "FastCGITests",
@@ -264,7 +273,7 @@ let package = Package(
       name: "bench-web",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
-        "Interchange", "AppArchiveFixture", "ServiceMetrics",
+        "Interchange", "AppArchiveFixture", "ServiceMetrics", "WebTestSupport", "TestSupport",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -275,7 +284,8 @@ let package = Package(
     .executableTarget(
       name: "bench-transfer",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "Interchange",
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "Interchange", "WebTestSupport",
+        "TestSupport",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -287,6 +297,7 @@ let package = Package(
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
         "Documents", "FileSystem", "Support", "TestSupport", "Interchange", "ServiceMetrics",
+        "WebTestSupport",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),

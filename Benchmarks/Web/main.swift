@@ -8,6 +8,8 @@ import Logging
 import QRCode
 import ServiceMetrics
 import Storage
+import TestSupport
+import WebTestSupport
 
 // Per-request costs of the web layer's pure pieces, in release builds.
 // Each figure is the median of 5 runs of a fixed number of iterations.
@@ -148,16 +150,13 @@ report(
 
 // Whole requests through Application.respond(to:), no sockets: what the
 // backend itself spends on a page, before nginx and FastCGI.
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().path
-let data = FileManager.default.temporaryDirectory
-  .appendingPathComponent("bench-web-\(getpid())").path
-defer { try? FileManager.default.removeItem(atPath: data) }
-var benchConfiguration = ApplicationConfiguration(
-  dataDirectory: data, templatesDirectory: "\(root)/Templates",
-  publicDirectory: "\(root)/Public", durable: false)
-benchConfiguration.requestMetrics = requestMetrics
-let application = try Application(configuration: benchConfiguration, logger: Logger(label: "bench"))
+// The application is the tests' (`ApplicationHarness`): the package's
+// templates and public files, a temporary data directory, no fsync.
+let harness = try ApplicationHarness(directory: TemporaryDirectory("bench-web")) {
+  $0.requestMetrics = requestMetrics
+}
+let application = harness.application
+let data = harness.data
 let someone = VisitorID()
 let someonesToken = CSRF(secret: try ServerSecret.loadOrCreate(inDirectory: data)).token(
   for: someone)
@@ -182,11 +181,8 @@ let size = application.respond(to: get).body.count
 // application whose memo keeps one answer, asked by two browsers of the
 // visitor taking turns (their `Cookie` headers differ), so every request
 // computes the page whole.
-let oneEntryMemo = try Application(
-  configuration: ApplicationConfiguration(
-    dataDirectory: data, templatesDirectory: "\(root)/Templates",
-    publicDirectory: "\(root)/Public", durable: false, memoCapacity: 1),
-  logger: Logger(label: "bench"))
+let oneEntryMemo = try ApplicationHarness(directory: harness.directory) { $0.memoCapacity = 1 }
+  .application
 let computedTurns = [returning, returning + "; Other=1"].map { cookie in
   Request(method: .get, path: "/lists/2", headerFields: [.cookie: cookie])
 }
