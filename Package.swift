@@ -55,6 +55,17 @@ let package = Package(
     // Small shared pieces: hex, the LRU cache, the lock box, dates by arithmetic.
     .target(name: "Support"),
 
+    // What an operator scrapes: the metrics' names and help, the requests by route and status
+    // and the service's counters, all atomics made at start (no library on the request's path:
+    // see RequestMetrics), and Prometheus' text format.
+    .target(name: "ServiceMetrics"),
+    // The small plain-HTTP listener of `serve --metrics` and what it answers.
+    .target(name: "MetricsExposition", dependencies: ["ServiceMetrics", "FastCGI"]),
+    .testTarget(
+      name: "ServiceMetricsTests",
+      dependencies: ["ServiceMetrics", "MetricsExposition", "FastCGI", "Support"]
+    ),
+
     // Property lists, read and written without Foundation's plist code: the strict
     // readers (binary and XML), the one value type, the one XML writer.
     // Cross-module optimisation in release: the readers' objects and the writer's generic
@@ -93,14 +104,15 @@ let package = Package(
     .target(
       name: "PostgresStore",
       dependencies: [
-        "CLibPQ", "Documents", "Support", .product(name: "Logging", package: "swift-log"),
+        "CLibPQ", "Documents", "Support", "ServiceMetrics",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(
       name: "PostgresStoreTests",
       dependencies: [
         "PostgresStore", "Documents", "FileSystem", "Support", "TestSupport", "Storage",
-        "ChecklistsModel",
+        "ChecklistsModel", "ServiceMetrics",
         "Preferences", .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -111,17 +123,23 @@ let package = Package(
     .target(
       name: "Storage",
       dependencies: [
-        "ChecklistsModel", "Documents", "FileSystem", "Support", "PropertyList",
+        "ChecklistsModel", "Documents", "FileSystem", "Support", "PropertyList", "ServiceMetrics",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
 
+    // gzip: zlib, confined to CZlib (module map only) and ChecklistsWeb's Compression/Gzip.swift
+    // (every deflate and inflate call): the static files at `generate`, the memo's kept pages.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
     // The web layer: routes, forms, visitor cookie, CSRF, ETag, security headers.
     .target(
       name: "ChecklistsWeb",
       dependencies: [
+        "CZlib",
         "FastCGI",
+        "ServiceMetrics",
         "Documents",
         "FileSystem",
         "Support",
@@ -180,6 +198,8 @@ let package = Package(
         "Preferences",
         "ChecklistsModel",
         "ChecklistsWeb",
+        "ServiceMetrics",
+        "MetricsExposition",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -187,6 +207,15 @@ let package = Package(
 
     // What every test target shares: temporary directories, built tools, seeded randomness.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // The in-process browser of the web layer's tests, which the benchmarks use too.
+    .target(
+      name: "WebTestSupport",
+      dependencies: [
+        "ChecklistsWeb", "FastCGI", "TestSupport", "ServiceMetrics",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/WebTestSupport"),
 
     .testTarget(
       name: "FastCGITests",
@@ -207,7 +236,7 @@ let package = Package(
     .testTarget(
       name: "StorageTests",
       dependencies: [
-        "Storage", "Documents", "FileSystem", "ChecklistsModel", "TestSupport",
+        "Storage", "Documents", "FileSystem", "ChecklistsModel", "TestSupport", "ServiceMetrics",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -251,7 +280,7 @@ let package = Package(
       name: "bench-web",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "QRCode",
-        "Interchange", "AppArchiveFixture",
+        "Interchange", "AppArchiveFixture", "ServiceMetrics", "WebTestSupport", "TestSupport",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -262,7 +291,8 @@ let package = Package(
     .executableTarget(
       name: "bench-transfer",
       dependencies: [
-        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "Interchange",
+        "ChecklistsWeb", "FastCGI", "Storage", "ChecklistsModel", "Interchange", "WebTestSupport",
+        "TestSupport",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -273,7 +303,8 @@ let package = Package(
       name: "ChecklistsWebTests",
       dependencies: [
         "ChecklistsWeb", "FastCGI", "Preferences", "ChecklistsModel", "HTMLTemplates", "Storage",
-        "Documents", "FileSystem", "Support", "TestSupport", "Interchange", "ICalendar",
+        "Documents", "FileSystem", "Support", "TestSupport", "Interchange", "ServiceMetrics",
+        "WebTestSupport", "ICalendar",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ]),

@@ -7,6 +7,8 @@ import HTTPTypes
 import Interchange
 import Logging
 import Storage
+import TestSupport
+import WebTestSupport
 
 // Settings → Import and Export as the backend spends on them, in-process
 // (no sockets, release build), on a durable data directory as in
@@ -38,16 +40,12 @@ func report(_ name: String, _ milliseconds: Double, goal: Double? = nil) {
   }
 }
 
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().path
-let data = FileManager.default.temporaryDirectory
-  .appendingPathComponent("bench-transfer-\(getpid())").path
-defer { try? FileManager.default.removeItem(atPath: data) }
-let application = try Application(
-  configuration: ApplicationConfiguration(
-    dataDirectory: data, templatesDirectory: "\(root)/Templates",
-    publicDirectory: "\(root)/Public", durable: true),
-  logger: Logger(label: "bench"))
+// The application is the tests' (`ApplicationHarness`), durable here.
+let harness = try ApplicationHarness(directory: TemporaryDirectory("bench-transfer")) {
+  $0.durable = true
+}
+let application = harness.application
+let data = harness.data
 let csrf = CSRF(secret: try ServerSecret.loadOrCreate(inDirectory: data))
 let today = Int(Date().timeIntervalSince1970 / 86_400)
 

@@ -6,7 +6,10 @@ import Foundation
 import HTTPTypes
 import Logging
 import QRCode
+import ServiceMetrics
 import Storage
+import TestSupport
+import WebTestSupport
 
 // Per-request costs of the web layer's pure pieces, in release builds.
 // Each figure is the median of 5 runs of a fixed number of iterations.
@@ -51,8 +54,34 @@ func report(_ name: String, _ nanoseconds: Double, goal: Double) {
 }
 
 var sink = 0
-/// `bench-web --profile N`: only N list pages, for `valgrind --tool=callgrind`.
+/// `bench-web --profile N [WHAT]`: only N requests of one scenario, for
+/// `valgrind --tool=callgrind` (compare instruction counts at two Ns):
+/// `kept` (the memo's page, the default), `computed` (the 20-item page,
+/// memo missed, no query), `settings`, `renewal` (the cookie due), `long`
+/// (the 5,000-item page), `toggle` (a 20-item list's item), `shared` (a
+/// shared link's kept 304), `check-all` (1,000 items checked and back).
 let profiling = CommandLine.arguments.contains("--profile")
+let profiled: (count: Int, what: String)? = CommandLine.arguments.firstIndex(of: "--profile")
+  .flatMap { flag in
+    let rest = CommandLine.arguments.dropFirst(flag + 1)
+    guard let count = rest.first.flatMap({ Int($0) }) else { return nil }
+    return (count, rest.dropFirst().first ?? "kept")
+  }
+
+/// In `--profile N WHAT` mode, runs `body` N times and exits.
+@MainActor func profile(_ what: String, _ body: () -> Void) {
+  guard let profiled, profiled.what == what else { return }
+  for _ in 0..<profiled.count { body() }
+  print("(checksum \(sink))")
+  exit(0)
+}
+
+/// `bench-web --metrics`: every request counted and timed by route and
+/// status, as `serve --metrics` does (without it, nothing is timed, as in
+/// `serve` without the flag).
+let requestMetrics =
+  CommandLine.arguments.contains("--metrics") ? RequestMetrics(routes: .checklists) : nil
+if requestMetrics != nil { print("(metrics: each request counted and timed, as serve --metrics)") }
 
 if CommandLine.arguments.contains("--interchange-only") {
   try benchmarkInterchange()
@@ -125,16 +154,13 @@ report(
 
 // Whole requests through Application.respond(to:), no sockets: what the
 // backend itself spends on a page, before nginx and FastCGI.
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().path
-let data = FileManager.default.temporaryDirectory
-  .appendingPathComponent("bench-web-\(getpid())").path
-defer { try? FileManager.default.removeItem(atPath: data) }
-let application = try Application(
-  configuration: ApplicationConfiguration(
-    dataDirectory: data, templatesDirectory: "\(root)/Templates",
-    publicDirectory: "\(root)/Public", durable: false),
-  logger: Logger(label: "bench"))
+// The application is the tests' (`ApplicationHarness`): the package's
+// templates and public files, a temporary data directory, no fsync.
+let harness = try ApplicationHarness(directory: TemporaryDirectory("bench-web")) {
+  $0.requestMetrics = requestMetrics
+}
+let application = harness.application
+let data = harness.data
 let someone = VisitorID()
 let someonesToken = CSRF(secret: try ServerSecret.loadOrCreate(inDirectory: data)).token(
   for: someone)
@@ -155,13 +181,76 @@ let today = Int(Date().timeIntervalSince1970 / 86_400)
 let returning = "visitor=\(someone.hex).\(today); ChecklistIndex=0"
 let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: returning])
 let size = application.respond(to: get).body.count
-if let flag = CommandLine.arguments.firstIndex(of: "--profile"),
-  let count = Int(CommandLine.arguments[flag + 1])
+// A page the memo does not answer although its request has no query: an
+// application whose memo keeps one answer, asked by two browsers of the
+// visitor taking turns (their `Cookie` headers differ), so every request
+// computes the page whole.
+let oneEntryMemo = try ApplicationHarness(directory: harness.directory) { $0.memoCapacity = 1 }
+  .application
+let computedTurns = [returning, returning + "; Other=1"].map { cookie in
+  Request(method: .get, path: "/lists/2", headerFields: [.cookie: cookie])
+}
+nonisolated(unsafe) var computedTurn = 0
+func computedPage() -> Response {
+  computedTurn ^= 1
+  return oneEntryMemo.respond(to: computedTurns[computedTurn])
+}
+let settings = Request(method: .get, path: "/settings", headerFields: [.cookie: returning])
+// A returning visitor whose cookie is due (here: the older form without a
+// day), renewed on every request.
+let cookieDue = Request(
+  method: .get, path: "/lists/2",
+  headerFields: [.cookie: "visitor=\(someone.hex); ChecklistIndex=0"])
+// A long list of another visitor: 5,000 items, every third checked, every
+// fourth due (some past, some to come). Over 16 KiB, it is never kept
+// whole, so every GET computes it.
+let longListOwner = VisitorID()
+let fillLongList: (inout DataModel) throws -> Int = { model in
+  let list = try model.addList(name: "Long", icon: .groceries)
+  let due = Date()
+  for number in 0..<5_000 {
+    let text = "Item number \(number)"
+    let id = try model.addItem(text: text, toList: list)
+    if number % 4 == 0 {
+      try model.editItem(
+        id: id, inList: list, text: text,
+        dueDate: due.addingTimeInterval(Double(number - 2_500) * 3_600), shouldRemind: false)
+    }
+    if number % 3 == 0 { try model.toggleItem(id: id, inList: list) }
+  }
+  return list
+}
+let longList = try ChecklistStore(
+  configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench")
+)
+.update(
+  VisitorDirectory(dataDirectory: data, visitorID: longListOwner.hex),
+  initial: { _ in DataModel() }, fillLongList)
+let longPage = Request(
+  method: .get, path: "/lists/\(longList)",
+  headerFields: [.cookie: "visitor=\(longListOwner.hex).\(today); ChecklistIndex=0"])
+let longPageSize = application.respond(to: longPage).body.count
+profile("kept") { sink &+= application.respond(to: get).body.count }
+profile("computed") { sink &+= computedPage().body.count }
+profile("settings") { sink &+= application.respond(to: settings).body.count }
+profile("renewal") { sink &+= application.respond(to: cookieDue).body.count }
+profile("long") { sink &+= application.respond(to: longPage).body.count }
+// A toggle of the 20-item list's first item, there and back (no fsync).
+let firstItem = try ChecklistStore(
+  configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench")
+).load(VisitorDirectory(dataDirectory: data, visitorID: someone.hex))!.checklist(id: 2)!.items[0].id
+var wantedCheck = 0
+profile("toggle") {
+  wantedCheck ^= 1
+  sink &+= post("/lists/2/items/\(firstItem)/toggle", "check=\(wantedCheck)").status.code
+}
+if let flag = CommandLine.arguments.firstIndex(of: "--memo-memory"),
+  let keys = Int(CommandLine.arguments[flag + 1])
 {
-  for _ in 0..<count { sink &+= application.respond(to: get).body.count }
-  print("(checksum \(sink))")
+  measureMemoMemory(application, get, keys: keys)
   exit(0)
 }
+benchmarkCompression(application, get)
 // The FastCGI boundary on every request: nginx's parameters into a
 // `Request` (a browser's GET: the CGI variables of nginx.conf and the
 // headers a browser sends), and the response's head out.
@@ -203,11 +292,6 @@ let pollTime = measureCPU(200_000) {
   sink &+= application.respond(to: pollRequest).headerFields.count
 }
 report("a poll: conditional GET /lists/2 answered 304 from the memo", pollTime, goal: 5_000)
-let oneEntryMemo = try Application(
-  configuration: ApplicationConfiguration(
-    dataDirectory: data, templatesDirectory: "\(root)/Templates",
-    publicDirectory: "\(root)/Public", durable: false, memoCapacity: 1),
-  logger: Logger(label: "bench"))
 let takingTurns = [returning, returning + "; Other=1"].map { cookie in
   Request(method: .get, path: "/lists/2", headerFields: [.cookie: cookie, .ifNoneMatch: pageTag])
 }
@@ -233,17 +317,23 @@ let switching = Request(
 report(
   "GET /lists/2 from another list (sets ChecklistIndex)",
   measure(20_000) { sink &+= application.respond(to: switching).body.count }, goal: 20_000)
+report(
+  "GET /lists/2, memo missed, no query (computed)",
+  measure(20_000) { sink &+= computedPage().body.count }, goal: 15_000)
+report(
+  "GET /lists/2, memo missed, no query (computed), CPU time",
+  measureCPU(20_000) { sink &+= computedPage().body.count }, goal: 15_000)
 let withQuery = Request(
   method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
 report(
   "GET /lists/2?from=bench (a query)",
   measure(20_000) { sink &+= application.respond(to: withQuery).body.count }, goal: 20_000)
-let cookieDue = Request(
-  method: .get, path: "/lists/2",
-  headerFields: [.cookie: "visitor=\(someone.hex); ChecklistIndex=0"])
 report(
   "GET /lists/2, visitor cookie due (renewed)",
-  measure(20_000) { sink &+= application.respond(to: cookieDue).body.count }, goal: 40_000)
+  measure(20_000) { sink &+= application.respond(to: cookieDue).body.count }, goal: 25_000)
+report(
+  "GET /lists/2, visitor cookie due (renewed), CPU time",
+  measureCPU(20_000) { sink &+= application.respond(to: cookieDue).body.count }, goal: 25_000)
 var getParameters = browserParameters
 getParameters["HTTPS"] = nil
 getParameters["HTTP_IF_NONE_MATCH"] = nil
@@ -254,10 +344,18 @@ report(
     let response = application.respond(to: Request(parameters: getParameters))
     sink &+= response.encodedHead().count + response.body.count
   }, goal: 25_000)
-let settings = Request(method: .get, path: "/settings", headerFields: [.cookie: returning])
 report(
   "GET /settings", measure(20_000) { sink &+= application.respond(to: settings).body.count },
-  goal: 10_000)
+  goal: 20_000)
+report(
+  "GET /settings, CPU time",
+  measureCPU(20_000) { sink &+= application.respond(to: settings).body.count }, goal: 20_000)
+report(
+  "GET /lists/\(longList) (5,000 items, \(longPageSize) bytes, \(longPageSize / 5_000) per item)",
+  measure(100) { sink &+= application.respond(to: longPage).body.count }, goal: 2_000_000)
+report(
+  "GET /lists/\(longList) (5,000 items), CPU time",
+  measureCPU(100) { sink &+= application.respond(to: longPage).body.count }, goal: 2_000_000)
 // The same 20 items as a shared list, by a read-only link, asked for with
 // no cookie. Kept whole (`sharedPages`), a revalidation, what an open
 // shared page's polling sends every 2 s, is a 304 after the token's
@@ -275,6 +373,7 @@ let sharedTag = sharedPage.headerFields[.eTag]!
 let sharedRevalidation = Request(
   method: .get, path: "/s/\(shareToken.text)", headerFields: [.ifNoneMatch: sharedTag])
 precondition(application.respond(to: sharedRevalidation).status == .notModified)
+profile("shared") { sink &+= application.respond(to: sharedRevalidation).headerFields.count }
 report(
   "GET /s/{token} revalidated, unchanged: 304 (kept page)",
   measure(200_000) { sink &+= application.respond(to: sharedRevalidation).headerFields.count },
@@ -351,6 +450,7 @@ let checkAllAndBack = {
   checkAllStatuses.insert(post("/lists/\(thousand)/check-all", "").status.code)
   checkAllStatuses.insert(post("/lists/\(thousand)/uncheck-all", "").status.code)
 }
+profile("check-all", checkAllAndBack)
 report(
   "POST /lists/{list}/check-all or uncheck-all (1,000 items, no fsync)",
   measure(40, checkAllAndBack) / 2, goal: 2_000_000)

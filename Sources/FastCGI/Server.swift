@@ -226,6 +226,12 @@ package final class Server: @unchecked Sendable {
 
   private var isStopping: Bool { lock.withLock { stopping } }
 
+  /// The worker threads in all, and those reading or answering a request
+  /// (`WorkerCensus`): what a metrics scrape reports.
+  package var workers: (threads: Int, busy: Int) {
+    lock.withLock { (census.threads, census.busy) }
+  }
+
   private typealias Activity = WorkerCensus.Activity
 
   /// Records that a worker now does `new`; returns false when the server

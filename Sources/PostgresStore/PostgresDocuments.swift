@@ -1,6 +1,7 @@
 import Documents
 import Foundation
 import Logging
+import ServiceMetrics
 import Support
 
 /// Documents in a PostgreSQL database, which several hosts share: the same
@@ -99,6 +100,7 @@ package final class PostgresDocuments: DocumentStore {
   /// Outside a lock, threads asking at the same time share one statement
   /// (`ReadRounds`); inside one, the thread's transaction reads its own.
   package func identity(of path: String) throws(DocumentError) -> DocumentVersion? {
+    ServiceCounters.shared.count(.databaseRead)
     let document = try DocumentPath(path, root: root)
     if try sharesReads(path) {
       return try identities.value(for: document) { (wanted, connection) throws(DocumentError) in
@@ -116,6 +118,7 @@ package final class PostgresDocuments: DocumentStore {
 
   /// Shares reads with other threads as `identity(of:)` does.
   package func snapshot(of path: String) throws(DocumentError) -> DocumentSnapshot? {
+    ServiceCounters.shared.count(.databaseRead)
     let document = try DocumentPath(path, root: root)
     if try sharesReads(path) {
       return try snapshots.value(for: document) { (wanted, connection) throws(DocumentError) in
@@ -172,6 +175,7 @@ package final class PostgresDocuments: DocumentStore {
   package func write(_ bytes: Data, to path: String, durable: Bool) throws(DocumentError)
     -> DocumentVersion
   {
+    ServiceCounters.shared.count(.databaseWrite)
     let document = try DocumentPath(path, root: root)
     let rows = try execute(
       DocumentStatements.write, [document.directory, document.name, bytes], path: path,
@@ -200,6 +204,7 @@ package final class PostgresDocuments: DocumentStore {
     _ bytes: Data, at path: String, ifStill expected: DocumentVersion, lockPath: String,
     timeout: Duration, durable: Bool
   ) throws -> ConditionalReplace {
+    ServiceCounters.shared.count(.databaseWrite)
     let document = try DocumentPath(path, root: root)
     let lock = try DocumentPath(lockPath, root: root)
     var connection = try connection(for: lockPath)
@@ -240,6 +245,7 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   package func create(_ bytes: Data, at path: String, durable: Bool) throws(DocumentError) -> Bool {
+    ServiceCounters.shared.count(.databaseWrite)
     let document = try DocumentPath(path, root: root)
     let rows = try execute(
       DocumentStatements.create, [document.directory, document.name, bytes], path: path,
@@ -248,6 +254,7 @@ package final class PostgresDocuments: DocumentStore {
   }
 
   package func remove(_ path: String, durable: Bool) throws(DocumentError) {
+    ServiceCounters.shared.count(.databaseWrite)
     let document = try DocumentPath(path, root: root)
     _ = try execute(
       DocumentStatements.remove, [document.directory, document.name], path: path,
@@ -262,6 +269,7 @@ package final class PostgresDocuments: DocumentStore {
   /// Renames the document to `<name>.corrupt-<UTC time>` (with `-2`, `-3` …
   /// when that is taken), as `LocalDocuments` does with a file (`AsideName`).
   package func setAside(_ path: String, durable: Bool) throws(DocumentError) -> String {
+    ServiceCounters.shared.count(.databaseWrite)
     let document = try DocumentPath(path, root: root)
     let taken = Set(
       try execute(
@@ -299,6 +307,7 @@ package final class PostgresDocuments: DocumentStore {
   /// Outside a lock, threads asking at the same time share one statement
   /// (`ReadRounds`); inside one, the thread's transaction reads its own.
   package func identity(ofDirectory directory: String) -> DocumentVersion? {
+    ServiceCounters.shared.count(.databaseRead)
     guard let relative = try? DocumentPath.relative(directory, root: root) else { return nil }
     let version: Data?
     if (try? sharesReads(directory)) == true {
@@ -333,6 +342,7 @@ package final class PostgresDocuments: DocumentStore {
 
   /// True when a document was ever stored in `directory` (it has a row).
   package func directoryExists(_ directory: String) throws(DocumentError) -> Bool {
+    ServiceCounters.shared.count(.databaseRead)
     let relative = try DocumentPath.relative(directory, root: root)
     return try !execute(
       DocumentStatements.directoryVersion, [relative], path: directory, doing: "directory"
@@ -343,6 +353,7 @@ package final class PostgresDocuments: DocumentStore {
   /// directory under it, sorted: what a walk of the data directory finds
   /// on disk (but no lock files: a lock is no row).
   package func entries(ofDirectory directory: String) -> [String] {
+    ServiceCounters.shared.count(.databaseRead)
     do {
       let relative = try DocumentPath.relative(directory, root: root)
       let prefix = relative.isEmpty ? "" : relative + "/"

@@ -3,6 +3,7 @@ import Documents
 import FileSystem
 import Foundation
 import Logging
+import ServiceMetrics
 
 /// Loads and saves visitors' `Checklists.plist`, with a bounded cache of
 /// decoded models. Thread-safe; several processes may share one data
@@ -175,10 +176,13 @@ package final class ChecklistStore: Sendable {
         file.cacheWritten(model, identity: identity, replacing: base.identity, key: visitor.key)
         return result
       case .replaced(let current?):
+        ServiceCounters.shared.count(.storeConflict)
         guard let adopted = file.adopt(current, replacing: base.identity, key: visitor.key)
         else { return nil }
+        ServiceCounters.shared.count(.storeRetry)
         base = adopted
       case .replaced(nil):
+        ServiceCounters.shared.count(.storeConflict)
         return nil
       }
     }

@@ -8,17 +8,15 @@ import PropertyList
 /// `ChecklistsXMLWriterTests` checks. An item is written by `write(item:)`, which
 /// `PendingImportXMLWriter` shares.
 ///
-/// It writes into any `XMLOutput`: an array of bytes, or a `ByteCount` that
-/// only counts them, which is how `StoredSize` measures a model without
-/// building its file.
+/// It writes into an `XMLOutput`, which keeps the bytes or only counts
+/// them: how `StoredSize` measures a model without building its file.
 enum ChecklistsXMLWriter {
   typealias XML = XMLPropertyListWriter
 
   static func document(_ model: DataModel) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(expectedSize(of: model))
+    var out = XMLOutput(reserving: expectedSize(of: model))
     write(model, to: &out)
-    return out
+    return out.bytes
   }
 
   /// The document of `model` when it counts at most `limit` bytes as `StoredSize` counts
@@ -27,8 +25,8 @@ enum ChecklistsXMLWriter {
   /// two (Check all of 1,000 items in `bench-web`: 420 µs in one pass, 574 µs in two).
   static func document(_ model: DataModel, countingAtMost limit: Int) -> [UInt8]? {
     let unchecked = model.lists.reduce(0) { $0 + $1.uncheckedCount }
-    var out = BoundedBytes(
-      limit: limit > Int.max - unchecked ? Int.max : limit + unchecked,
+    var out = XMLOutput(
+      keepingUpTo: limit > Int.max - unchecked ? Int.max : limit + unchecked,
       reserving: expectedSize(of: model))
     write(model, to: &out)
     return out.isFull ? nil : out.bytes
@@ -42,7 +40,7 @@ enum ChecklistsXMLWriter {
 
   /// The document of `model` into `out`; when `out` is full, it stops at the next list,
   /// item or deletion.
-  static func write<Out: XMLOutput>(_ model: DataModel, to out: inout Out) {
+  static func write(_ model: DataModel, to out: inout XMLOutput) {
     XML.append(XML.prologue, to: &out)
     XML.appendDictionary(depth: 0, to: &out) { depth, out in
       XML.appendArray(key: "deleted", model.deletions, depth: depth, to: &out) {
@@ -62,7 +60,7 @@ enum ChecklistsXMLWriter {
 
   // Every dictionary's keys in sorted order, as Foundation writes them.
 
-  static func write<Out: XMLOutput>(_ list: Checklist, depth: Int, into out: inout Out) {
+  static func write(_ list: Checklist, depth: Int, into out: inout XMLOutput) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
       XML.appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth, to: &out)
       XML.appendInteger(key: "id", list.id, depth: depth, to: &out)
@@ -75,8 +73,8 @@ enum ChecklistsXMLWriter {
   }
 
   /// An item; with `position`, a removed item of a deletion.
-  private static func write<Out: XMLOutput>(
-    _ item: ChecklistItem, position: Int?, depth: Int, into out: inout Out
+  private static func write(
+    _ item: ChecklistItem, position: Int?, depth: Int, into out: inout XMLOutput
   ) {
     write(
       item: item.text, checked: item.checked, dueDate: item.dueDate, id: item.id,
@@ -87,9 +85,9 @@ enum ChecklistsXMLWriter {
   /// An item's dictionary, of a list or a deletion (with `id`) or of a pending import
   /// (without): `shouldRemind` only when true and `calendar` only when there, as
   /// `ChecklistItem` encodes them.
-  static func write<Out: XMLOutput>(
+  static func write(
     item text: String, checked: Bool, dueDate: Date?, id: Int?, position: Int? = nil,
-    shouldRemind: Bool, calendar: CalendarData? = nil, depth: Int, into out: inout Out
+    shouldRemind: Bool, calendar: CalendarData? = nil, depth: Int, into out: inout XMLOutput
   ) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
       if let calendar {
@@ -110,7 +108,7 @@ enum ChecklistsXMLWriter {
   }
 
   /// A deletion, as an entry of the document's `deleted` array (`depth` 2).
-  static func write<Out: XMLOutput>(_ deletion: Deletion, depth: Int, into out: inout Out) {
+  static func write(_ deletion: Deletion, depth: Int, into out: inout XMLOutput) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
       XML.appendDate(key: "deletedAt", deletion.deletedAt, depth: depth, to: &out)
       XML.appendInteger(key: "id", deletion.id, depth: depth, to: &out)

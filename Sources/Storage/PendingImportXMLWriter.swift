@@ -20,9 +20,8 @@ enum PendingImportXMLWriter {
         isPlain(list.name) && list.items.allSatisfy { isPlain($0.text) }
       })
     else { return nil }
-    var out: [UInt8] = []
     let items = pending.lists.reduce(0) { $0 + $1.items.count }
-    out.reserveCapacity(512 + pending.lists.count * 200 + items * 140)
+    var out = XMLOutput(reserving: 512 + pending.lists.count * 200 + items * 140)
     XML.append(XML.prologue, to: &out)
     XML.appendDictionary(depth: 0, to: &out) { depth, out in
       XML.appendDate(key: "created", pending.created, depth: depth, to: &out)
@@ -34,10 +33,10 @@ enum PendingImportXMLWriter {
       XML.appendInteger(key: "version", PendingImports.version, depth: depth, to: &out)
     }
     XML.append(XML.epilogue, to: &out)
-    return out
+    return out.bytes
   }
 
-  private static func write(_ list: ImportedList, depth: Int, into out: inout [UInt8]) {
+  private static func write(_ list: ImportedList, depth: Int, into out: inout XMLOutput) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
       XML.appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth, to: &out)
       XML.appendArray(key: "items", list.items, depth: depth, to: &out) { item, depth, out in

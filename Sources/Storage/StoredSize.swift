@@ -50,9 +50,9 @@ extension StoredSize {
 
   /// The bytes of `model` counted until they pass `limit` (as checked),
   /// with its unchecked items' one byte more each: what `count` reads.
-  static func tally(_ model: DataModel, upTo limit: Int) -> ByteCount {
+  static func tally(_ model: DataModel, upTo limit: Int) -> XMLOutput {
     let unchecked = uncheckedItems(model)
-    var tally = ByteCount(limit: limit > Int.max - unchecked ? Int.max : limit + unchecked)
+    var tally = XMLOutput(countingUpTo: limit > Int.max - unchecked ? Int.max : limit + unchecked)
     ChecklistsXMLWriter.write(model, to: &tally)
     return tally
   }
@@ -98,7 +98,7 @@ extension StoredSize {
     var room = ceiling - restCount - (rest.deletions.isEmpty ? deletedArrayFrame : 0)
     var kept = 0
     for deletion in model.deletions.reversed() where forgettable(deletion) {
-      var size = ByteCount(limit: max(room, 0))
+      var size = XMLOutput(countingUpTo: max(room, 0))
       ChecklistsXMLWriter.write(deletion, depth: 2, into: &size)
       counted += size.count
       guard size.count <= room else { break }
@@ -111,16 +111,16 @@ extension StoredSize {
   }
 
   /// `count` of a model from its tally.
-  private static func count(_ model: DataModel, tallied tally: ByteCount) -> Int? {
+  private static func count(_ model: DataModel, tallied tally: XMLOutput) -> Int? {
     tally.isFull ? nil : tally.count - uncheckedItems(model)
   }
 
   /// What a `deleted` array with members takes beyond an empty one
   /// (`<array>` and `</array>` for `<array/>`), its members aside.
   static let deletedArrayFrame: Int = {
-    var empty = ByteCount(limit: .max)
+    var empty = XMLOutput(countingUpTo: .max)
     XMLPropertyListWriter.appendArray(key: "deleted", [Void](), depth: 1, to: &empty) { _, _, _ in }
-    var framed = ByteCount(limit: .max)
+    var framed = XMLOutput(countingUpTo: .max)
     XMLPropertyListWriter.appendArray(key: "deleted", [()], depth: 1, to: &framed) { _, _, _ in }
     return framed.count - empty.count
   }()

@@ -1,31 +1,49 @@
 /// A bounded map that forgets the least recently used entry first.
 ///
+/// Bounded by a count (`capacity`), by a budget of what its entries cost
+/// (`budget`, in whatever unit the caller gives each entry's `cost`: the
+/// response memo counts bytes), or both. Keeping a value forgets the
+/// oldest entries until it fits; each entry is forgotten at most once, so
+/// a keep costs O(1) amortised. A value that costs more than the whole
+/// budget is not kept.
+///
 /// Entries live in arrays linked by index (no per-entry class allocation),
-/// which keeps 10,000 cached visitors within a few KiB each. Not
+/// which keeps 10,000 cached visitors within a few KiB each; a forgotten
+/// entry's value is dropped at once, its place reused by the next one. Not
 /// thread-safe: its users hold it in a `LockedValue`.
 package struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   @usableFromInline struct Entry: Sendable {
     @usableFromInline var key: Key
-    @usableFromInline var value: Value
+    /// Nil once the entry is forgotten (its place is then free).
+    @usableFromInline var value: Value?
+    @usableFromInline var cost: Int
     @usableFromInline var newer: Int  // -1: none
     @usableFromInline var older: Int
 
-    @usableFromInline init(key: Key, value: Value, newer: Int, older: Int) {
+    @usableFromInline init(key: Key, value: Value, cost: Int) {
       self.key = key
       self.value = value
-      self.newer = newer
-      self.older = older
+      self.cost = cost
+      self.newer = -1
+      self.older = -1
     }
   }
 
   @usableFromInline let capacity: Int
+  @usableFromInline let budget: Int
   @usableFromInline var slots: [Key: Int] = [:]
   @usableFromInline var entries: [Entry] = []
+  /// Places of forgotten entries, reused before the arrays grow.
+  @usableFromInline var free: [Int] = []
   @usableFromInline var newest = -1
   @usableFromInline var oldest = -1
+  /// What the kept entries cost together, at most `budget`.
+  @usableFromInline package private(set) var totalCost = 0
 
-  @inlinable package init(capacity: Int) {
+  /// At most `capacity` entries, whose costs add up to at most `budget`.
+  @inlinable package init(capacity: Int = .max, budget: Int = .max) {
     self.capacity = max(0, capacity)
+    self.budget = max(0, budget)
   }
 
   @inlinable package var count: Int { slots.count }
@@ -37,40 +55,38 @@ package struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     return entries[slot].value
   }
 
-  @inlinable package mutating func setValue(_ value: Value, forKey key: Key) {
-    guard capacity > 0 else { return }
-    if let slot = slots[key] {
-      entries[slot].value = value
-      moveToFront(slot)
-      return
+  /// Keeps `value` for `key` as the most recently used, forgetting the
+  /// least recently used entries until it fits; a value costing more than
+  /// the whole budget is not kept (and any older value of `key` is
+  /// forgotten, never left standing for it).
+  @inlinable package mutating func setValue(_ value: Value, forKey key: Key, cost: Int = 0) {
+    removeValue(forKey: key)
+    guard capacity > 0, cost <= budget else { return }
+    while oldest >= 0, slots.count >= capacity || totalCost + cost > budget {
+      removeValue(forKey: entries[oldest].key)
     }
+    let entry = Entry(key: key, value: value, cost: cost)
     let slot: Int
-    if entries.count < capacity {
-      slot = entries.count
-      entries.append(Entry(key: key, value: value, newer: -1, older: -1))
+    if let reused = free.popLast() {
+      slot = reused
+      entries[slot] = entry
     } else {
-      slot = oldest  // reuse the least recently used entry's place
-      unlink(slot)
-      let evicted = entries[slot].key
-      // A removed entry's key may live in another slot by now.
-      if slots[evicted] == slot { slots[evicted] = nil }
-      entries[slot] = Entry(key: key, value: value, newer: -1, older: -1)
+      slot = entries.count
+      entries.append(entry)
     }
     slots[key] = slot
+    totalCost += cost
     pushFront(slot)
   }
 
-  /// Forgets `key`; its place is reused by a later entry only once the
-  /// cache is full, so a removal just unlinks it and marks it oldest.
+  /// Forgets `key`: its value is dropped now and its place reused.
   @inlinable package mutating func removeValue(forKey key: Key) {
     guard let slot = slots.removeValue(forKey: key) else { return }
     unlink(slot)
-    // Keep the slot in the list as the oldest so that it is reused first.
-    entries[slot].older = -1
-    entries[slot].newer = oldest
-    if oldest >= 0 { entries[oldest].older = slot }
-    oldest = slot
-    if newest < 0 { newest = slot }
+    totalCost -= entries[slot].cost
+    entries[slot].value = nil
+    entries[slot].cost = 0
+    free.append(slot)
   }
 
   @inlinable mutating func moveToFront(_ slot: Int) {

@@ -5,7 +5,9 @@ import FastCGI
 import FileSystem
 import Foundation
 import Logging
+import MetricsExposition
 import PostgresStore
+import ServiceMetrics
 import Synchronization
 
 /// `checklists serve`: answers nginx's FastCGI requests until SIGTERM/SIGINT.
@@ -59,15 +61,36 @@ struct ServeCommand: ParsableCommand {
   var cacheCapacity: Int = ApplicationConfiguration.defaultCacheCapacity
 
   @Option(
+    name: .customLong("page-cache-size"),
+    help: ArgumentHelp(
+      "Memory for whole answers to revisited pages, in MiB (each body at most 16 KiB; an eighth for shared links' pages).",
+      valueName: "MiB"))
+  var memoMegabytes: Int = ApplicationConfiguration.defaultMemoBudget / (1024 * 1024)
+
+  @Option(
     name: .customLong("page-cache-capacity"),
-    help: "Whole answers to revisited pages kept in memory (each body at most 16 KiB).")
-  var memoCapacity: Int = ApplicationConfiguration.defaultMemoCapacity
+    help: ArgumentHelp(
+      "At most this many whole answers besides --page-cache-size (older set-ups; none by default).",
+      visibility: .hidden))
+  var memoCapacity: Int?
 
   @Option(
     help:
       "The origin browsers reach the site at (e.g. https://lists.example.org): the only Origin a form post may carry. Without it, posts are compared with the request's Host and port."
   )
   var publicOrigin: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Serve Prometheus metrics over plain HTTP at http://ADDRESS:PORT/metrics (e.g. 127.0.0.1:9101), on this host alone; an address other than 127.x.x.x needs --metrics-allow-from.",
+      valueName: "address:port"))
+  var metrics: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The only IPv4 addresses that may scrape --metrics, separated by commas (e.g. 10.0.0.5); any other is closed unanswered and logged.",
+      valueName: "addresses"))
+  var metricsAllowFrom: String?
 
   func validate() throws {
     try store.validated()
@@ -79,10 +102,16 @@ struct ServeCommand: ParsableCommand {
     }
     _ = try Self.allowList(
       listen: listen, allowFrom: allowFrom, environment: ProcessInfo.processInfo.environment)
+    _ = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
     guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
-    guard memoCapacity > 0 else {
-      throw ValidationError("--page-cache-capacity must be at least 1.")
+    guard memoMegabytes > 0, memoMegabytes <= 1024 * 1024 else {
+      throw ValidationError("--page-cache-size takes MiB, from 1 to 1048576 (default 64).")
+    }
+    if let memoCapacity, memoCapacity <= 0 {
+      throw ValidationError(
+        "--page-cache-capacity must be at least 1; the page cache is sized by --page-cache-size MiB now."
+      )
     }
     if let publicOrigin, PublicOrigin(publicOrigin) == nil {
       throw ValidationError(
@@ -116,7 +145,8 @@ struct ServeCommand: ParsableCommand {
       configuration = ApplicationConfiguration(
         dataDirectory: data, documents: documents,
         templatesDirectory: templates, publicDirectory: `public`,
-        cacheCapacity: cacheCapacity, memoCapacity: memoCapacity,
+        cacheCapacity: cacheCapacity, memoBudget: memoMegabytes * 1024 * 1024,
+        memoCapacity: memoCapacity ?? ApplicationConfiguration.defaultMemoCapacity,
         publicOrigin: origin)
     } catch {
       logger.critical("cannot start: \(error)")
@@ -125,7 +155,10 @@ struct ServeCommand: ParsableCommand {
     if let database = documents as? PostgresDocuments {
       configuration.isReady = { database.isReady() }
     }
-    let (handler, prepareThread) = try Self.application(configuration, logger: logger)
+    let endpoint = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
+    if endpoint != nil { configuration.requestMetrics = RequestMetrics(routes: .checklists) }
+    let (handler, prepareThread, pageCacheUsage) = try Self.application(
+      configuration, logger: logger)
     let server = Server(
       configuration: ServerConfiguration(
         address: address, threads: threads, maximumBodySize: maxBody,
@@ -142,6 +175,15 @@ struct ServeCommand: ParsableCommand {
     )
     do {
       try server.listen()
+      if let endpoint {
+        let export = MetricsExport(
+          requests: configuration.requestMetrics, workers: { server.workers })
+        let listener = try MetricsListener(
+          host: endpoint.host, port: endpoint.port, allowed: endpoint.allowed, export: export,
+          refused: { peer in logger.warning("metrics: refused a scrape from \(peer)") })
+        listener.start()
+        logger.info("metrics at http://\(endpoint.host):\(endpoint.port)/metrics")
+      }
     } catch {
       logger.critical("\(error)")
       throw ExitCode.failure
@@ -149,6 +191,12 @@ struct ServeCommand: ParsableCommand {
     logger.info(
       "serving on \(socket ?? listen ?? "127.0.0.1:\(port!)") with \(threads) threads, documents in \(store)"
     )
+    logger.info("page cache: \(memoMegabytes) MiB")
+    if let memoCapacity {
+      logger.warning(
+        "--page-cache-capacity \(memoCapacity): at most that many pages are kept, within --page-cache-size \(memoMegabytes) MiB, which alone sizes the page cache now"
+      )
+    }
     if let origin {
       logger.info("form posts accepted only from \(origin)")
     }
@@ -158,7 +206,11 @@ struct ServeCommand: ParsableCommand {
     server.runUntilSignalled { signal in
       logger.info("signal \(signal): draining")
     }
-    logger.info("stopped")
+    if let usage = pageCacheUsage() {
+      logger.info("stopped; \(usage)")
+    } else {
+      logger.info("stopped")
+    }
   }
 
   /// The application's request handler and thread preparation; when its
@@ -166,11 +218,17 @@ struct ServeCommand: ParsableCommand {
   /// `LateApplication` has started it (a host and its database may start
   /// in any order).
   static func application(_ configuration: ApplicationConfiguration, logger: Logger) throws
-    -> (handler: @Sendable (Request) -> Response, prepareThread: @Sendable () -> Void)
+    -> (
+      handler: @Sendable (Request) -> Response, prepareThread: @Sendable () -> Void,
+      pageCacheUsage: @Sendable () -> String?
+    )
   {
     do {
       let application = try Application(configuration: configuration, logger: logger)
-      return (application.respond(to:), application.prepareWorkerThread)
+      return (
+        application.respond(to:), application.prepareWorkerThread,
+        { application.pageCacheUsage }
+      )
     } catch  where waitsForDocuments(error) {
       let starting: StartingAnswer
       do {
@@ -187,7 +245,8 @@ struct ServeCommand: ParsableCommand {
       let documents = configuration.documents
       return (
         { late.application?.respond(to: $0) ?? starting.respond(to: $0) },
-        { try? documents.prepareThread() }
+        { try? documents.prepareThread() },
+        { late.application?.pageCacheUsage }
       )
     } catch {
       logger.critical("cannot start: \(error)")
@@ -238,6 +297,37 @@ struct ServeCommand: ParsableCommand {
       )
     }
     return list
+  }
+
+  /// Where `--metrics` listens and who may scrape it. Throws when the
+  /// address is not `ADDRESS:PORT`, when an allow-list entry is not an IPv4
+  /// address, and when the address is reachable from other machines (not
+  /// 127.x.x.x) with no allow-list: the metrics are no visitor's, but they
+  /// tell a stranger how busy the service is and what it runs.
+  static func metricsEndpoint(_ metrics: String?, allowFrom: String?) throws(ValidationError)
+    -> (host: IPv4Address, port: Int, allowed: PeerAllowList?)?
+  {
+    guard let metrics else {
+      if allowFrom != nil { throw ValidationError("--metrics-allow-from needs --metrics.") }
+      return nil
+    }
+    guard let (text, port) = tcpAddress(metrics), let host = IPv4Address(text) else {
+      throw ValidationError("--metrics takes an IPv4 address and a port, e.g. 127.0.0.1:9101.")
+    }
+    var allowed: PeerAllowList?
+    if let allowFrom {
+      guard let parsed = PeerAllowList(parsing: allowFrom) else {
+        throw ValidationError(
+          "--metrics-allow-from takes IPv4 addresses separated by commas, e.g. 10.0.0.5,10.0.0.6.")
+      }
+      allowed = parsed
+    }
+    if allowed == nil, !host.isLoopback {
+      throw ValidationError(
+        "--metrics \(metrics) can be reached from other machines: give --metrics-allow-from with the addresses of the Prometheus that scrapes it."
+      )
+    }
+    return (host, port, allowed)
   }
 
   /// `ADDRESS:PORT` with a dotted IPv4 address and a port in 1...65535.

@@ -5,6 +5,7 @@ import HTTPTypes
 import Logging
 import TestSupport
 import Testing
+import WebTestSupport
 
 /// Every route and rule of the product, through `Application.respond(to:)`.
 @Suite struct ApplicationTests {

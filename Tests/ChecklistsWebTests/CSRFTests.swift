@@ -33,6 +33,19 @@ import Testing
     #expect(otherServer.token(for: visitor) != token)
   }
 
+  /// Tokens are kept for recent visitors: a kept one, and one made again
+  /// after it was pushed out by others, are the token the key makes.
+  @Test func aKeptTokenIsTheOneTheKeyMakes() {
+    let first = csrf.token(for: visitor)
+    #expect(csrf.token(for: visitor) == first)
+    for _ in 0...CSRF.recentCapacity { _ = csrf.token(for: VisitorID()) }
+    #expect(csrf.token(for: visitor) == first)
+    let fresh = CSRF(secret: ServerSecret(bytes: Array(0..<32))!)
+    #expect(fresh.token(for: visitor) == first)
+    #expect(fresh.isValid(first, for: visitor))
+    #expect(csrf.token(for: other) == fresh.token(for: other))
+  }
+
   @Test func wrongTokensAreRefused() {
     let token = csrf.token(for: visitor)
     let flippedLast = String(token.dropLast()) + (token.last == "0" ? "1" : "0")

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Storage
 import Testing
+import WebTestSupport
 
 @testable import ChecklistsWeb
 

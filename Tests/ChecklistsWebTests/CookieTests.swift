@@ -123,7 +123,7 @@ import Testing
       isHTTPS: https)
     let devices = DeviceStore(dataDirectory: data.path, durable: false)
     let visitor = VisitorSession.Visitor(
-      cookies: request.cookies, isHTTPS: https, devices: devices, today: VisitorCookie.today())
+      cookies: request.cookies, isHTTPS: https, devices: devices, now: Date())
     return VisitorSession(
       request: request, cookies: request.cookies, visitor: visitor, defaults: defaults,
       devices: devices, now: Date())

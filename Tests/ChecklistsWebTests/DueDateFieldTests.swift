@@ -190,4 +190,24 @@ import Testing
     #expect(
       DueDateLabel.machineReadable(Self.date("2030-05-12T14:30:09Z")) == "2030-05-12T14:30:09Z")
   }
+
+  /// The digits are written by hand (no interpolation): they must read as
+  /// `String(number)` padded with zeros would, whatever the number.
+  @Test(arguments: [0, 5, 9, 10, 59, 99, 100, 1_970, 9_999, 10_000, 99_999_999, 123_456_789, -5])
+  func paddedNumbersReadAsTheirDecimalDigits(number: Int) {
+    for width in [2, 4] {
+      let digits = String(number)
+      let zeros = String(repeating: "0", count: max(width - digits.count, 0))
+      let expected = zeros + digits
+      #expect(WallClockTime.padded(number, width) == expected)
+    }
+  }
+
+  @Test func aRowsDueDateIsWrittenInUTCToTheMinuteOrSecond() {
+    let date = Date(timeIntervalSince1970: DueDateFieldTests.utcSeconds("2031-01-03T07:05:00Z"))
+    #expect(DueDateLabel.machineReadable(date) == "2031-01-03T07:05Z")
+    #expect(DueDateLabel.machineReadable(date.addingTimeInterval(9)) == "2031-01-03T07:05:09Z")
+    #expect(WallClockTime.clock(hour: 7, minute: 5) == "07:05")
+    #expect(WallClockTime.clock(hour: 23, minute: 59) == "23:59")
+  }
 }

@@ -1,6 +1,7 @@
 import FastCGI
 import HTTPTypes
 import Testing
+import WebTestSupport
 
 @testable import ChecklistsWeb
 

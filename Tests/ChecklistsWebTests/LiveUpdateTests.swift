@@ -2,6 +2,7 @@ import FastCGI
 import Foundation
 import HTTPTypes
 import Testing
+import WebTestSupport
 
 @testable import ChecklistsWeb
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+import WebTestSupport
 
 /// A form sent twice changes once. Browsers re-send a post whose answer they
 /// did not get (the enhancement script's fallback after a failed `fetch`, a

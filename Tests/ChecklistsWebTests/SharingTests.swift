@@ -6,6 +6,7 @@ import Logging
 import Storage
 import TestSupport
 import Testing
+import WebTestSupport
 
 @testable import ChecklistsWeb
 

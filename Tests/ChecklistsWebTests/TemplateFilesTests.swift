@@ -12,8 +12,12 @@ import Testing
     "item-row", "csrf-field", "undo-notice", "recently-deleted", "reorder", "shared-layout",
     "shared-list", "shared-row", "shared-item-form", "export", "import", "import-preview",
   ]
-  /// The only keys ever inserted raw: the screen inside the layout, and icon markup from Public/icons.
-  static let rawKeys: Set<String> = ["content", "icon.svg", "list.icon.svg", "svg"]
+  /// The only keys ever inserted raw: the screen inside the layout, icon markup from
+  /// Public/icons, and Settings' zone options (the server's own zone names, escaped by
+  /// `TimeZoneSelect`).
+  static let rawKeys: Set<String> = [
+    "content", "icon.svg", "list.icon.svg", "svg", "timeZoneOptions",
+  ]
 
   static func template(_ name: String) throws -> String {
     try String(

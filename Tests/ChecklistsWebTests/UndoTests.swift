@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Storage
 import Testing
+import WebTestSupport
 
 @testable import ChecklistsWeb
 

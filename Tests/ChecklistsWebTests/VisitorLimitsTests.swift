@@ -9,6 +9,7 @@ import Logging
 import Storage
 import Support
 import Testing
+import WebTestSupport
 
 /// Issue 11's cheap exhaustion, through `Application.respond(to:)`: what one
 /// visitor may hold (threads, bytes) and the answer when they reach it.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PostgresStore
 import Preferences
+import ServiceMetrics
 import TestSupport
 import Testing
 
@@ -27,9 +28,14 @@ struct ConnectionLossTests {
     let terminate =
       "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '\(database)'"
 
+    let counters = ServiceCounters.shared
+    let reconnects = counters.value(of: .databaseReconnect)
+    let reads = counters.value(of: .databaseRead)
     try postgres.sql(terminate)
     #expect(try store.identity(of: path) == identity)
     #expect(try store.read(path) == Data("before".utf8))
+    #expect(counters.value(of: .databaseReconnect) > reconnects, "the new connection is counted")
+    #expect(counters.value(of: .databaseRead) >= reads + 2)
     try store.withLock(root + "/users/ab/key1/.lock") {
       try store.write(Data("after".utf8), to: path, durable: true)
     }

@@ -1,6 +1,7 @@
 import ChecklistsModel
 import FileSystem
 import Foundation
+import ServiceMetrics
 import TestSupport
 import Testing
 
@@ -121,9 +122,14 @@ import Testing
     try theirs.update(visitor, initial: storedModel) { try $0.addList(name: "Theirs", icon: .none) }
     #expect(try mine.load(visitor)?.lists.map(\.name) == ["List", "Theirs"])
 
-    // Inside the lock, my update starts from their latest version too.
+    // Inside the lock, my update starts from their latest version too:
+    // my write finds theirs (a conflict, counted) and is worked out again.
     try theirs.update(visitor, initial: storedModel) { try $0.addList(name: "Again", icon: .none) }
+    let counters = ServiceCounters.shared
+    let (conflicts, retries) = (counters.value(of: .storeConflict), counters.value(of: .storeRetry))
     try mine.update(visitor, initial: storedModel) { try $0.addList(name: "Mine", icon: .none) }
+    #expect(counters.value(of: .storeConflict) > conflicts)
+    #expect(counters.value(of: .storeRetry) > retries)
     #expect(try theirs.load(visitor)?.lists.map(\.name) == ["Again", "List", "Mine", "Theirs"])
 
     try FileManager.default.removeItem(atPath: visitor.checklistsPath)

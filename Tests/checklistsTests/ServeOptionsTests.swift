@@ -75,6 +75,23 @@ import Testing
         .description == "127.0.0.1")
   }
 
+  @Test func aMetricsAddressOtherMachinesReachNeedsItsAllowList() throws {
+    #expect(try ServeCommand.metricsEndpoint(nil, allowFrom: nil) == nil)
+    let local = try #require(try ServeCommand.metricsEndpoint("127.0.0.1:9101", allowFrom: nil))
+    #expect("\(local.host)" == "127.0.0.1" && local.port == 9101 && local.allowed == nil)
+    for (address, allowFrom) in [
+      ("10.0.0.11:9101", nil), ("0.0.0.0:9101", nil), ("10.0.0.11", "10.0.0.5"),
+      ("10.0.0.11:9101", "10.0.0"), (nil, "10.0.0.5"), ("localhost:9101", nil),
+    ] as [(String?, String?)] {
+      #expect(throws: ValidationError.self, "\(address ?? "-") \(allowFrom ?? "-")") {
+        try ServeCommand.metricsEndpoint(address, allowFrom: allowFrom)
+      }
+    }
+    let reached = try #require(
+      try ServeCommand.metricsEndpoint("10.0.0.11:9101", allowFrom: "10.0.0.5, 10.0.0.6"))
+    #expect(reached.allowed?.description == "10.0.0.5,10.0.0.6")
+  }
+
   @Test func anAllowListIsIPv4AddressesGivenOnce() {
     let none: [String: String] = [:]
     for wrong in [
@@ -97,6 +114,40 @@ import Testing
     }
     #expect(throws: Never.self) {
       try ServeCommand.parse(["--listen", "10.0.0.11:9000", "--allow-from", "10.0.0.10"])
+    }
+  }
+}
+
+/// The page cache is sized in MiB; the count of older set-ups still parses.
+@Suite struct PageCacheOptionsTests {
+  private func serve(_ arguments: [String]) throws -> ServeCommand {
+    try ServeCommand.parse(["--port", "9000"] + arguments)
+  }
+
+  @Test func theSizeIsInMebibytesAndDefaultsTo64() throws {
+    #expect(try serve([]).memoMegabytes == 64)
+    #expect(try serve(["--page-cache-size", "256"]).memoMegabytes == 256)
+    #expect(try serve([]).memoCapacity == nil)
+  }
+
+  @Test func aSizeOutsideItsRangeIsRefusedWithWhatItTakes() {
+    for size in ["0", "-1", "1048577"] {
+      #expect(throws: (any Error).self, "\(size)") { try serve(["--page-cache-size", size]) }
+    }
+    do {
+      _ = try serve(["--page-cache-size", "0"])
+    } catch {
+      #expect(ServeCommand.message(for: error).contains("--page-cache-size takes MiB"))
+    }
+  }
+
+  @Test func theOldCountStillParsesAndMustBePositive() throws {
+    #expect(try serve(["--page-cache-capacity", "4000"]).memoCapacity == 4000)
+    do {
+      _ = try serve(["--page-cache-capacity", "0"])
+      Issue.record("--page-cache-capacity 0 was taken")
+    } catch {
+      #expect(ServeCommand.message(for: error).contains("--page-cache-size MiB"))
     }
   }
 }

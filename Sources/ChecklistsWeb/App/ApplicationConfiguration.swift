@@ -2,14 +2,26 @@ import ChecklistsModel
 import Documents
 import FileSystem
 import Foundation
+import ServiceMetrics
 
 /// Where the application finds its files and how it stores visitors' data.
 package struct ApplicationConfiguration: Sendable {
   /// Visitors whose decoded checklists and preferences stay in memory.
   package static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
-  /// Answers the response memo keeps (`--page-cache-capacity`): at most
-  /// 16 KiB each, so at most 16 MiB.
-  package static let defaultMemoCapacity = 1_000
+  /// The bytes the kept pages may take (`--page-cache-size`, in MB): the
+  /// memo's budget (`ResponseMemo`), of which the shared links' pages have
+  /// `sharedMemoShare`. A returning visitor's 20-item list page kept in
+  /// both forms takes ~10.7 KB of resident memory (`bench-web
+  /// --memo-memory`), so 64 MiB keeps ~5,400 visitors' last pages: the
+  /// 2,000 rotating visitors of `scripts/bench` with room to spare, where
+  /// the old 1,000 answers computed half of their pages.
+  package static let defaultMemoBudget = 64 * 1024 * 1024
+  /// Whole answers the memo keeps at most, whatever they take: none by
+  /// default (the budget bounds them); `--page-cache-capacity` of older
+  /// set-ups.
+  package static let defaultMemoCapacity = Int.max
+  /// The part of the memo's budget for shared links' pages (their own memo).
+  package static let sharedMemoShare = 8
 
   /// The data directory: `secret` and `users/…` live here.
   package var dataDirectory: String
@@ -27,8 +39,10 @@ package struct ApplicationConfiguration: Sendable {
   package var durable: Bool
   /// How many visitors' decoded checklists and preferences stay in memory.
   package var cacheCapacity: Int
-  /// How many whole answers to revisited pages (Checklist, All Lists) the
-  /// response memo keeps; a body is kept only up to 16 KiB.
+  /// How many bytes the whole answers to revisited pages (Checklist, All
+  /// Lists, shared lists) may take in memory; a body is kept only up to 16 KiB.
+  package var memoBudget: Int
+  /// How many such answers are kept at most, besides the budget.
   package var memoCapacity: Int
   /// The one origin browsers reach the site at, when the operator gives it:
   /// then the only `Origin` a post may carry. Nil: posts are compared with
@@ -39,13 +53,17 @@ package struct ApplicationConfiguration: Sendable {
   /// Whether the documents can be reached now, what `/health` tells a
   /// load balancer: always for files; a database's readiness otherwise.
   package var isReady: @Sendable () -> Bool = { true }
+  /// Where each answer is counted and timed by its route and status
+  /// (`serve --metrics`), made with `RequestMetrics(routes: .checklists)`;
+  /// nil: nothing is timed.
+  package var requestMetrics: RequestMetrics?
 
   package init(
     dataDirectory: String, documents: any DocumentStore = LocalDocuments(),
     templatesDirectory: String = "Templates",
     publicDirectory: String = "Public", durable: Bool = true,
-    cacheCapacity: Int = defaultCacheCapacity, memoCapacity: Int = defaultMemoCapacity,
-    publicOrigin: PublicOrigin? = nil
+    cacheCapacity: Int = defaultCacheCapacity, memoBudget: Int = defaultMemoBudget,
+    memoCapacity: Int = defaultMemoCapacity, publicOrigin: PublicOrigin? = nil
   ) {
     self.dataDirectory = dataDirectory
     self.documents = documents
@@ -53,6 +71,7 @@ package struct ApplicationConfiguration: Sendable {
     self.publicDirectory = publicDirectory
     self.durable = durable
     self.cacheCapacity = cacheCapacity
+    self.memoBudget = memoBudget
     self.memoCapacity = memoCapacity
     self.publicOrigin = publicOrigin
   }

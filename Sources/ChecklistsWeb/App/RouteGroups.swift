@@ -21,6 +21,7 @@ struct RouteGroups: Sendable {
     let page: WebError
     switch outcome {
     case .matched(let match):
+      arrival.route?.record(match.position)
       return match.route.endpoint.respond(
         to: request, match: match, arrival: arrival, in: self)
     case .methodNotAllowed:

@@ -36,11 +36,12 @@ struct VisitorSession {
     /// renewed cookie carries.
     let today: Int
 
-    init(cookies: Cookies, isHTTPS: Bool, devices: DeviceStore, today: Int) {
+    init(cookies: Cookies, isHTTPS: Bool, devices: DeviceStore, now: Date) {
+      let today = VisitorCookie.today(now: now)
       var problem: (any Error)?
       if let value = cookies[Self.cookieName(isHTTPS: isHTTPS)],
         let cookie = VisitorCookie(value: value),
-        let owner = Self.owner(of: cookie.id, in: devices, problem: &problem)
+        let owner = Self.owner(of: cookie.id, in: devices, now: now, problem: &problem)
       {
         id = cookie.id
         isNew = false
@@ -82,10 +83,10 @@ struct VisitorSession {
     /// (an owner's devices file that cannot be read refuses every browser
     /// of theirs: `503` until it is repaired).
     private static func owner(
-      of token: VisitorID, in devices: DeviceStore, problem: inout (any Error)?
+      of token: VisitorID, in devices: DeviceStore, now: Date, problem: inout (any Error)?
     ) -> (directory: VisitorDirectory, browserID: Int?)? {
       do {
-        switch try devices.resolve(token: token.hex) {
+        switch try devices.resolveKept(token: token.hex, now: now) {
         case .owner(let directory, let browserID): return (directory, browserID)
         case .signedOut: return nil
         }

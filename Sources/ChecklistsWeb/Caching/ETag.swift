@@ -81,12 +81,14 @@ package struct ETag: Sendable, Hashable, CustomStringConvertible {
   ///
   /// The value is a comma-separated list of quoted tags, each maybe weak
   /// (`W/"…"`), or `*`. As RFC 9110 requires for `If-None-Match`, the
-  /// comparison is weak: `W/"x"` matches `"x"`. A malformed list matches
+  /// comparison is weak: `W/"x"` matches `"x"`, either way round (a page's
+  /// gzipped form is tagged `W/"x"`: see `ResponseMemo.gzipped`). A malformed list matches
   /// nothing from the point where it stops making sense, so the full page is
   /// sent: a wrong `200` costs bytes, a wrong `304` shows a stale page.
   package func matches(ifNoneMatch header: String?) -> Bool {
     guard let header else { return false }
-    let ours = Array(value.utf8)
+    var ours = Array(value.utf8)
+    if ours.starts(with: [UInt8(ascii: "W"), UInt8(ascii: "/")]) { ours.removeFirst(2) }
     let text = Array(header.utf8)
     var index = 0
     while index < text.count {

@@ -3,6 +3,7 @@ import FastCGI
 import FileSystem
 import Foundation
 import HTTPTypes
+import ServiceMetrics
 import Support
 
 /// Whole answers to a returning visitor's repeated `GET`s, reused while
@@ -33,9 +34,19 @@ import Support
 /// with `wrk` (2 cores, 20-item list), the backend's CPU per page fell from
 /// ~67 µs to ~48 µs, next to ~33 µs for the bare `/health`.
 ///
-/// Bounded twice: at most `capacity` answers, and a body only up to
-/// `maximumBodyBytes` (a 5,000-item page is 2 MB), so the memo holds at
-/// most `capacity × maximumBodyBytes` bytes of bodies.
+/// Sized by memory: the answers kept cost at most `budget` bytes together
+/// (`Entry.cost`: both forms' bodies and fields, the key, and what an
+/// entry costs besides, measured), the least recently used forgotten
+/// first; an operator may also bound their count. A body is kept only up
+/// to `maximumBodyBytes` (a 5,000-item page is 2 MB).
+///
+/// A kept page is also kept gzipped, made the first time a request that
+/// accepts gzip asks for it (`answer(_:for:to:)`), so it is compressed once
+/// however often it is sent. The first answer, computed, is compressed on
+/// the fly at the cheapest level by `GzipStage`, as every answer the memo
+/// does not give: a visitor seen once never pays for the slow, small
+/// compression. Both forms say `Vary: Accept-Encoding`; the gzipped one's
+/// tag is the plain one's made weak (see `gzipped`).
 final class ResponseMemo: Sendable {
   /// The largest body kept; a larger page is kept as its headers and tag.
   static let maximumBodyBytes = 16 * 1024
@@ -111,18 +122,54 @@ final class ResponseMemo: Sendable {
   /// `HEAD` and its tag a revalidation, which would otherwise render a page
   /// of up to tens of megabytes (the largest 2 MiB of checklists make a
   /// 33 MB page: ~100 ms each time); a `GET` of it is computed.
-  struct Entry: Sendable {
-    var version: Version
+  ///
+  /// A class, never changed once kept: a hit hands out a reference. As a
+  /// struct, each hit copied it three times field by field (~120
+  /// instructions of a kept page's ~6,000, callgrind), and once it held
+  /// the route as well, by `memcpy` (~230).
+  final class Entry: Sendable {
+    let version: Version
     /// The second (since 1970) from which the answer is no longer right for
     /// its key: the visitor cookie in the key's `Cookie` header then falls
     /// due for renewal, which a kept answer would never send.
-    var until: Int64
+    let until: Int64
     /// The whole `200` answer, headers included; for a large page, its
     /// headers with an explicit `Content-Length` and no body.
-    var response: Response
-    var etag: ETag
+    let response: Response
+    let etag: ETag
     /// False for a large page kept without its body.
-    var hasBody: Bool
+    let hasBody: Bool
+    /// The place in the route table of the route that computed it, which
+    /// a hit is counted under (`serve --metrics`).
+    let route: Int
+
+    /// The gzipped form of `response`, made once when first asked for (an
+    /// entry with it then replaces this one); nil until then, and for a
+    /// body too small to gain from it.
+    let gzipped: Response?
+    /// What keeping the entry costs, in bytes (see `ResponseMemo.cost`).
+    let cost: Int
+
+    init(
+      version: Version, until: Int64, response: Response, etag: ETag, hasBody: Bool, route: Int,
+      gzipped: Response? = nil, cost: Int
+    ) {
+      self.version = version
+      self.until = until
+      self.response = response
+      self.etag = etag
+      self.hasBody = hasBody
+      self.route = route
+      self.gzipped = gzipped
+      self.cost = cost
+    }
+
+    /// This entry with its gzipped form as well, costing `cost`.
+    func with(gzipped: Response, cost: Int) -> Entry {
+      Entry(
+        version: version, until: until, response: response, etag: etag, hasBody: hasBody,
+        route: route, gzipped: gzipped, cost: cost)
+    }
 
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body.
@@ -130,6 +177,18 @@ final class ResponseMemo: Sendable {
       hasBody || request.method == .head || ConditionalGET.isNotModified(request, etag: etag)
     }
   }
+
+  /// The smallest body kept gzipped as well: below it the gzip header and
+  /// the fields it adds outweigh what compression saves.
+  static let smallestGzippedBody = 512
+
+  /// What an entry costs besides its bodies, fields and key, measured:
+  /// the memo's arrays and dictionary slot, the `Response` and its
+  /// `HTTPFields` storage, the strings' and arrays' headers, and malloc's
+  /// rounding. `bench-web --memo-memory 3000` (release): 10,673 bytes
+  /// resident per kept 20-item page with both forms, of which its bodies,
+  /// fields and key are 9,167.
+  static let entryOverhead = 1_536
 
   private let entries: LockedValue<LRUCache<Key, Entry>>
   /// Where the directories that answers were computed from live.
@@ -141,9 +200,31 @@ final class ResponseMemo: Sendable {
     Version.of(directory, in: documents, now: now)
   }
 
-  init(capacity: Int, documents: any DocumentStore) {
+  /// Which memo, as its look-ups are counted (`ServiceCounters`).
+  enum Kind: Sendable {
+    /// A visitor's pages (`MemoLookup`).
+    case pages
+    /// Shared list pages (`SharedMemo`).
+    case shared
+  }
+  private let hit: ServiceCounters.Event
+  private let miss: ServiceCounters.Event
+  /// `ServiceCounters.shared`, held so that a look-up pays no lazy global's check.
+  private let counters = ServiceCounters.shared
+
+  /// At most `budget` bytes of answers (`Entry.cost`), and at most
+  /// `capacity` of them.
+  init(budget: Int, capacity: Int = .max, documents: any DocumentStore, kind: Kind = .pages) {
     self.documents = documents
-    entries = LockedValue(LRUCache(capacity: max(capacity, 1)))
+    (hit, miss) =
+      kind == .pages ? (.pagesMemoHit, .pagesMemoMiss) : (.sharedMemoHit, .sharedMemoMiss)
+    entries = LockedValue(LRUCache(capacity: max(capacity, 1), budget: budget))
+  }
+
+  /// What the kept answers cost together (bytes) and how many there are,
+  /// for the operator (`serve` logs it).
+  var usage: (bytes: Int, answers: Int) {
+    entries.withLock { ($0.totalCost, $0.count) }
   }
 
   /// The kept answer for `key` if every file it came from is unchanged and
@@ -151,21 +232,96 @@ final class ResponseMemo: Sendable {
   func entry(for key: Key, now: Int64) -> Entry? {
     guard let entry = entries.withLock({ $0.value(forKey: key) }), now < entry.until,
       entry.version.isCurrent(in: documents)
-    else { return nil }
+    else {
+      counters.count(miss)
+      return nil
+    }
+    counters.count(hit)
     return entry
   }
 
-  /// Keeps `response` if it is a page that changed nothing, until `until`.
-  func keep(_ response: Response, version: Version, until: Int64, for key: Key) {
+  /// Keeps `response` if it is a page that changed nothing, until `until`;
+  /// `route` is the place in the route table of the route that computed it.
+  func keep(_ response: Response, version: Version, until: Int64, for key: Key, route: Int) {
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else { return }
     var kept = response
     let hasBody = response.body.count <= Self.maximumBodyBytes
+    if hasBody, response.body.capacity > response.body.count + 256 {
+      // The renderer's buffer is a guess, doubled as it fills: kept for
+      // long, the body gets storage of its own size.
+      kept.body = Array(unsafeUninitializedCapacity: response.body.count) { copy, count in
+        _ = copy.initialize(from: response.body)
+        count = response.body.count
+      }
+    }
     if !hasBody {
       kept.body = []
       kept.headerFields.append(HTTPField(name: .contentLength, value: String(response.body.count)))
     }
+    if !kept.headerFields.hasField(.vary) {
+      kept.headerFields.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+    }
     let entry = Entry(
-      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody)
-    entries.withLock { $0.setValue(entry, forKey: key) }
+      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
+      route: route, cost: Self.cost(of: kept, gzipped: nil, key: key))
+    entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
+  }
+
+  /// The form of a kept answer `request` accepts: gzipped when its
+  /// `Accept-Encoding` allows it and the body is worth it (made now if it
+  /// is the first such request, and kept), the plain one otherwise.
+  func answer(_ entry: Entry, for key: Key, to request: Request) -> Response {
+    guard entry.hasBody, entry.response.body.count >= Self.smallestGzippedBody,
+      AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding))
+    else { return entry.response }
+    if let gzipped = entry.gzipped { return gzipped }
+    let gzipped = Self.gzipped(entry.response)
+    let updated = entry.with(
+      gzipped: gzipped, cost: Self.cost(of: entry.response, gzipped: gzipped, key: key))
+    entries.withLock { cache in
+      // Only onto the same answer: another thread may have kept a newer one.
+      guard let current = cache.value(forKey: key), current.etag == entry.etag,
+        current.version == entry.version, current.gzipped == nil
+      else { return }
+      cache.setValue(updated, forKey: key, cost: updated.cost)
+    }
+    return gzipped
+  }
+
+  /// `response` with its body gzipped at `level`, `Content-Encoding:
+  /// gzip` and its own tag: the plain one's, weak (`W/"x"`).
+  ///
+  /// Weak because a page's gzipped bytes depend on who compressed it and
+  /// how hard: the memo's kept form (`Gzip.smallest`) and `GzipStage`'s
+  /// form of a page computed on the fly (`Gzip.fastest`) are the same page
+  /// in other bytes, which a strong tag would have to tell apart. So the
+  /// tag of a gzipped page is the same whichever made it, never the plain
+  /// form's (no strong comparison matches a weak tag), and, compared weakly
+  /// as `If-None-Match` is, either form's tag revalidates either form.
+  static func gzipped(_ response: Response, level: Int32 = Gzip.smallest) -> Response {
+    var gzipped = response
+    gzipped.body = Gzip.compress(response.body, level: level)
+    gzipped.headerFields.append(HTTPField(name: .contentEncoding, value: "gzip"))
+    if let tag = response.headerFields.value(of: .eTag) {
+      gzipped.headerFields[.eTag] = weak(tag)
+    }
+    return gzipped
+  }
+
+  /// `tag` made weak: `W/` before it, unless it is weak already.
+  static func weak(_ tag: String) -> String {
+    tag.hasPrefix("W/") ? tag : "W/" + tag
+  }
+
+  /// What an entry holding `response` (and its gzipped form) under `key`
+  /// costs in memory, in bytes: its bodies, its fields' names and values,
+  /// the key's strings, and `entryOverhead`.
+  static func cost(of response: Response, gzipped: Response?, key: Key) -> Int {
+    func size(_ response: Response) -> Int {
+      response.body.count
+        + response.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
+    }
+    return entryOverhead + size(response) + (gzipped.map(size) ?? 0) + key.path.utf8.count
+      + key.cookies.utf8.count
   }
 }

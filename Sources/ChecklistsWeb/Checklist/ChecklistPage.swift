@@ -46,6 +46,8 @@ struct ChecklistPage {
   init(list: Checklist, now: Date, checkedLast: Bool, hideChecked: Bool, zone: () -> TimeZone) {
     self.list = list
     var label: DueDateLabel?
+    /// The label's `nextChange`, worked out once a page, not once a row.
+    var nextMidnight: Date?
     var rows: [Row] = []
     var hidden = 0
     var changesAt: Date?
@@ -62,7 +64,9 @@ struct ChecklistPage {
         due = Due(
           machineReadable: DueDateLabel.machineReadable(date), label: words.text(date),
           isOverdue: isOverdue)
-        var next = words.nextChange
+        let midnight = nextMidnight ?? words.nextChange
+        nextMidnight = midnight
+        var next = midnight
         if !item.checked && !isOverdue { next = min(next, date) }
         changesAt = min(changesAt ?? next, next)
       }

@@ -89,22 +89,59 @@ enum ChecklistScreen {
     return .redirect(to: UndoNotice.location("/lists/\(listID)", deletion: deletion))
   }
 
+  /// The names of the page's context (`checklist` and `item-row`), hashed once.
+  private enum Key {
+    static let id = TemplateKey("id")
+    static let text = TemplateKey("text")
+    static let checked = TemplateKey("checked")
+    static let due = TemplateKey("due")
+    static let iso = TemplateKey("iso")
+    static let label = TemplateKey("label")
+    static let overdue = TemplateKey("overdue")
+    static let list = TemplateKey("list")
+    static let name = TemplateKey("name")
+    static let glyph = TemplateKey("glyph")
+    static let hasAnyItems = TemplateKey("hasAnyItems")
+    static let hasItems = TemplateKey("hasItems")
+    static let items = TemplateKey("items")
+    static let csrf = TemplateKey("csrf")
+    static let addNonce = TemplateKey("addNonce")
+    static let limits = TemplateKey("limits")
+    static let itemText = TemplateKey("itemText")
+    static let sort = TemplateKey("sort")
+    static let dueDate = TemplateKey("dueDate")
+    static let offerDueDate = TemplateKey("offerDueDate")
+    static let canCheckAll = TemplateKey("canCheckAll")
+    static let canUncheckAll = TemplateKey("canUncheckAll")
+    static let hasChecked = TemplateKey("hasChecked")
+    static let undo = TemplateKey("undo")
+    static let moves = TemplateKey("moves")
+    static let movesGrouped = TemplateKey("movesGrouped")
+    static let hiddenSummary = TemplateKey("hiddenSummary")
+  }
+
+  /// The limits the page states, the same on every page.
+  private static let limits: TemplateValue = .object(
+    TemplateObject(fields: [(Key.itemText, .int(Limits.maximumTextLength))]))
+
   /// The `item-row` values of the page's rows, in the order shown: the
   /// owner's list and a shared one show the same rows.
   static func rowValues(_ page: ChecklistPage) -> [TemplateValue] {
     var rows: [TemplateValue] = []
     rows.reserveCapacity(page.rows.count)
     for row in page.rows {
-      var values: [String: TemplateValue] = [
-        "id": .int(row.item.id), "text": .string(row.item.text), "checked": .bool(row.item.checked),
+      var fields: [(TemplateKey, TemplateValue)] = [
+        (Key.id, .int(row.item.id)), (Key.text, .string(row.item.text)),
+        (Key.checked, .bool(row.item.checked)),
       ]
       if let due = row.due {
-        values["due"] = [
-          "iso": .string(due.machineReadable), "label": .string(due.label),
-          "overdue": .bool(due.isOverdue),
-        ]
+        let values = TemplateObject(fields: [
+          (Key.iso, .string(due.machineReadable)), (Key.label, .string(due.label)),
+          (Key.overdue, .bool(due.isOverdue)),
+        ])
+        fields.append((Key.due, .object(values)))
       }
-      rows.append(.object(TemplateObject(values)))
+      rows.append(.object(TemplateObject(fields: fields)))
     }
     return rows
   }
@@ -122,34 +159,41 @@ enum ChecklistScreen {
   ) -> TemplateValue {
     let list = page.list
     let rows = rowValues(page)
-    var listValues: [String: TemplateValue] = ["id": .int(list.id), "name": .string(list.name)]
-    if list.icon != .none { listValues["glyph"] = .string(list.icon.fileName) }
-    var context: [String: TemplateValue] = [
-      "list": .object(TemplateObject(listValues)),
-      "hasAnyItems": .bool(!list.items.isEmpty),
-      "hasItems": .bool(!rows.isEmpty),
-      "items": .list(rows),
-      "csrf": .string(csrf),
-      "addNonce": .int(nextItemID),
-      "limits": ["itemText": .int(Limits.maximumTextLength)],
-      "sort": [
-        "dueDate": .bool(list.sort == .dueDate),
-        "offerDueDate": .bool(list.sort == .own && list.items.contains { $0.dueDate != nil }),
-      ],
-      "canCheckAll": .bool(list.uncheckedCount > 0),
-      "canUncheckAll": .bool(list.uncheckedCount < list.items.count),
+    var listValues: [(TemplateKey, TemplateValue)] = [
+      (Key.id, .int(list.id)), (Key.name, .string(list.name)),
     ]
-    if list.uncheckedCount < list.items.count { context["hasChecked"] = true }
-    if let undo { context["undo"] = undo }
+    if list.icon != .none { listValues.append((Key.glyph, .string(list.icon.fileName))) }
+    let sort = TemplateObject(fields: [
+      (Key.dueDate, .bool(list.sort == .dueDate)),
+      (Key.offerDueDate, .bool(list.sort == .own && list.items.contains { $0.dueDate != nil })),
+    ])
+    var context: [(TemplateKey, TemplateValue)] = [
+      (Key.list, .object(TemplateObject(fields: listValues))),
+      (Key.hasAnyItems, .bool(!list.items.isEmpty)),
+      (Key.hasItems, .bool(!rows.isEmpty)),
+      (Key.items, .list(rows)),
+      (Key.csrf, .string(csrf)),
+      (Key.addNonce, .int(nextItemID)),
+      (Key.limits, limits),
+      (Key.sort, .object(sort)),
+      (Key.canCheckAll, .bool(list.uncheckedCount > 0)),
+      (Key.canUncheckAll, .bool(list.uncheckedCount < list.items.count)),
+    ]
+    if list.uncheckedCount < list.items.count { context.append((Key.hasChecked, true)) }
+    if let undo { context.append((Key.undo, undo)) }
     if let moves = page.moves {
-      context["moves"] = true
-      context["movesGrouped"] = .bool(moves == .grouped)
+      context.append((Key.moves, true))
+      context.append((Key.movesGrouped, .bool(moves == .grouped)))
     }
     if page.hiddenCount > 0 {
-      context["hiddenSummary"] = .string(
-        page.hiddenCount == 1
-          ? "1 checked item hidden" : "\(page.hiddenCount) checked items hidden")
+      context.append(
+        (
+          Key.hiddenSummary,
+          .string(
+            page.hiddenCount == 1
+              ? "1 checked item hidden" : "\(page.hiddenCount) checked items hidden")
+        ))
     }
-    return .object(TemplateObject(context))
+    return .object(TemplateObject(fields: context))
   }
 }

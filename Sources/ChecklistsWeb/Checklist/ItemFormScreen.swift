@@ -148,8 +148,18 @@ enum ItemFormScreen {
     list: Checklist, item: ChecklistItem, fields: Fields, zone: String, refusal: Refusal?,
     csrf: String
   ) -> TemplateValue {
-    var context: [String: TemplateValue] = [
-      "list": ["id": .int(list.id), "name": .string(list.name)],
+    var context = formValues(item: item, fields: fields, zone: zone, refusal: refusal, csrf: csrf)
+    context["list"] = ["id": .int(list.id), "name": .string(list.name)]
+    return .object(TemplateObject(context))
+  }
+
+  /// The values an item's form shows, the owner's (`item-form`) and a share
+  /// link's (`shared-item-form`) alike: the fields as given, the zone the
+  /// due date is in, and what a refusal says and where.
+  static func formValues(
+    item: ChecklistItem, fields: Fields, zone: String, refusal: Refusal?, csrf: String
+  ) -> [String: TemplateValue] {
+    var values: [String: TemplateValue] = [
       "item": ["id": .int(item.id)],
       "text": .string(fields.text),
       "dueDate": .string(fields.dueDate),
@@ -159,12 +169,12 @@ enum ItemFormScreen {
       "limits": ["itemText": .int(Limits.maximumTextLength)],
     ]
     if let refusal {
-      context["error"] = .string(refusal.message)
-      context["errorIn"] = [refusal.field.rawValue: true]
+      values["error"] = .string(refusal.message)
+      values["errorIn"] = [refusal.field.rawValue: true]
       // A date field drops a value that is not a date: show it as typed.
-      context["dueDateAsText"] = .bool(refusal.isMalformedDate)
+      values["dueDateAsText"] = .bool(refusal.isMalformedDate)
     }
-    return .object(TemplateObject(context))
+    return values
   }
 }
 

@@ -2,6 +2,7 @@ import FastCGI
 import Foundation
 import HTTPTypes
 import Preferences
+import ServiceMetrics
 import Storage
 
 /// The routes of a CalDAV client (`/dav/`): a calendar app that reads and
@@ -59,7 +60,8 @@ struct DAVServices: Sendable {
     self.store = store
     self.defaults = defaults
     attempts = AttemptLimiter(
-      limit: BasicAuthentication.attemptLimit, window: BasicAuthentication.attemptWindow)
+      limit: BasicAuthentication.attemptLimit, window: BasicAuthentication.attemptWindow,
+      refusal: .appPasswordRefusal)
   }
 
   /// The owner's zone (Settings → Time zone), in which floating and all-day

@@ -31,7 +31,7 @@ struct DueDateLabel {
   /// The visible words for `date`.
   func text(_ date: Date) -> String {
     let wall = WallClockTime(date, in: zone)
-    let time = "\(WallClockTime.padded(wall.hour)):\(WallClockTime.padded(wall.minute))"
+    let time = WallClockTime.clock(hour: wall.hour, minute: wall.minute)
     switch wall.daysSince1970 - today {
     case 0: return "Today \(time)"
     case 1: return "Tomorrow \(time)"
@@ -53,6 +53,6 @@ struct DueDateLabel {
   /// when it has no seconds (`2025-05-12T12:00Z`).
   static func machineReadable(_ date: Date) -> String {
     let wall = WallClockTime(utcSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
-    return wall.formValue + "Z"
+    return wall.formValue(then: [UInt8(ascii: "Z")])
   }
 }

@@ -6,6 +6,14 @@ import HTTPTypes
 struct PageRenderer: Sendable {
   let templates: TemplateLibrary
   let assets: Assets
+  /// The layout's `assets`, the same on every page: built once.
+  private let assetsValue: TemplateValue
+
+  init(templates: TemplateLibrary, assets: Assets) {
+    self.templates = templates
+    self.assets = assets
+    assetsValue = ["css": .string(assets.stylesheet), "js": .string(assets.script)]
+  }
 
   /// The screen rendered straight into the layout's `content` slot (raw:
   /// it comes from a template, never from a visitor), in one buffer;
@@ -14,14 +22,15 @@ struct PageRenderer: Sendable {
     _ screen: String, title: String, context: TemplateValue, layout: String = "layout"
   ) throws(TemplateError) -> [UInt8] {
     var page: [UInt8] = []
-    let values: TemplateValue = [
-      "title": .string(title),
-      "assets": ["css": .string(assets.stylesheet), "js": .string(assets.script)],
-    ]
+    let values: TemplateValue = .object(
+      TemplateObject(fields: [(Self.titleKey, .string(title)), (Self.assetsKey, assetsValue)]))
     try templates.render(
       screen, context: context, inLayout: layout, context: values, slot: "content", into: &page)
     return page
   }
+
+  private static let titleKey = TemplateKey("title")
+  private static let assetsKey = TemplateKey("assets")
 
   /// A `text/html` response of a rendered page.
   func response(

@@ -13,7 +13,8 @@ struct MemoLookup: Stage {
     if let kept = memo.entry(for: key, now: Int64(context.now.timeIntervalSince1970)),
       kept.answers(request)
     {
-      return kept.response
+      context.route?.record(kept.route)
+      return memo.answer(kept, for: key, to: request)
     }
     var arrival = context
     arrival.memoKey = key

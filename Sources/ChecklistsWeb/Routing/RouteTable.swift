@@ -20,6 +20,8 @@ package struct RouteTable: Sendable {
   package struct Match: Sendable {
     package let route: Route
     package let parameters: RouteParameters
+    /// The route's place in `routes`: what the request metrics count it under.
+    package let position: Int
   }
 
   /// What the table decided for one request.
@@ -45,21 +47,22 @@ package struct RouteTable: Sendable {
 
   package let routes: [Route]
   /// The routes by the number of segments of their path, so a request is
-  /// compared only with the routes of its own length.
-  private let routesBySegmentCount: [[Route]]
+  /// compared only with the routes of its own length; each with its place
+  /// in `routes`.
+  private let routesBySegmentCount: [[(route: Route, position: Int)]]
 
   /// A table of `routes`; each method and path shape may appear once.
   init(_ routes: [Route]) {
     self.routes = routes
-    var bySegmentCount: [[Route]] = []
-    for route in routes {
+    var bySegmentCount: [[(route: Route, position: Int)]] = []
+    for (position, route) in routes.enumerated() {
       let count = route.pattern.segments.count
       while bySegmentCount.count <= count { bySegmentCount.append([]) }
       precondition(
         !bySegmentCount[count].contains {
-          $0.method == route.method && $0.pattern.shape == route.pattern.shape
+          $0.route.method == route.method && $0.route.pattern.shape == route.pattern.shape
         }, "\(route) is declared twice")
-      bySegmentCount[count].append(route)
+      bySegmentCount[count].append((route, position))
     }
     routesBySegmentCount = bySegmentCount
   }
@@ -95,13 +98,13 @@ package struct RouteTable: Sendable {
     }
     let wanted = RouteMethod.of(method)
     var declared: UInt8 = 0  // a bit per method of the routes at this path
-    for route in routesBySegmentCount[count] {
+    for (route, position) in routesBySegmentCount[count] {
       guard let captured = route.pattern.match(path) else { continue }
       if let wanted, route.method == wanted {
         let parameters = RouteParameters(
           names: route.pattern.parameterNames, ids: captured.ids, secret: captured.secret,
           resource: captured.resource)
-        return .matched(Match(route: route, parameters: parameters))
+        return .matched(Match(route: route, parameters: parameters, position: position))
       }
       declared |= route.method.bit
     }

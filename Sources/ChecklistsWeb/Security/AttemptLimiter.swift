@@ -1,4 +1,5 @@
 import Foundation
+import ServiceMetrics
 import Support
 
 /// Wrong guesses per client address: after `limit` failures within
@@ -14,19 +15,27 @@ final class AttemptLimiter: Sendable {
   let limit: Int
   let window: TimeInterval
   private let failures: LockedValue<LRUCache<String, [Date]>>
+  /// What each refusal is counted as (`serve --metrics`).
+  private let refusal: ServiceCounters.Event
 
-  init(limit: Int, window: TimeInterval, capacity: Int = 10_000) {
+  init(
+    limit: Int, window: TimeInterval, capacity: Int = 10_000,
+    refusal: ServiceCounters.Event
+  ) {
     self.limit = limit
     self.window = window
+    self.refusal = refusal
     failures = LockedValue(LRUCache(capacity: capacity))
   }
 
-  /// Seconds until `address` may try again; nil when it may now.
+  /// Seconds until `address` may try again; nil when it may now. Asked
+  /// once per attempt: an answer other than nil is counted as a refusal.
   func retryAfter(_ address: String, now: Date) -> Int? {
     let recent = failures.withLock { $0.value(forKey: address) ?? [] }.filter {
       now.timeIntervalSince($0) < window
     }
     guard recent.count >= limit, let oldest = recent.min() else { return nil }
+    ServiceCounters.shared.count(refusal)
     return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
   }
 

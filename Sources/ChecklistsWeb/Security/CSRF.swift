@@ -25,6 +25,13 @@ package struct CSRF: Sendable {
   /// (see `OriginCheck`); nil to compare with the request's `Host`.
   let publicOrigin: PublicOrigin?
 
+  /// Recent visitors' tokens: every page with a form asks for one, and its
+  /// HMAC and hex took ~12,000 instructions of a computed list page
+  /// (`bench-web --profile N computed`); a look-up here, a few hundred.
+  /// Nothing secret is added: a token is what the visitor's page shows.
+  private let recent = LockedValue(LRUCache<VisitorID, String>(capacity: Self.recentCapacity))
+  static let recentCapacity = 4_096
+
   /// Tokens keyed by `secret`; posts' `Origin` checked against
   /// `publicOrigin` when given.
   package init(secret: ServerSecret, publicOrigin: PublicOrigin? = nil) {
@@ -34,7 +41,10 @@ package struct CSRF: Sendable {
 
   /// The token of `visitor`, 64 lower-case hex digits.
   package func token(for visitor: VisitorID) -> String {
-    Hex.encode(contiguous: mac(for: visitor))
+    if let token = recent.withLock({ $0.value(forKey: visitor) }) { return token }
+    let token = Hex.encode(contiguous: mac(for: visitor))
+    recent.withLock { $0.setValue(token, forKey: visitor) }
+    return token
   }
 
   /// True when `token` is `visitor`'s token. The comparison of the MAC

@@ -22,10 +22,14 @@ package enum SecurityHeaders {
 
   /// The header fields of every dynamic response, whatever its status
   /// (made once: their values are checked when a field is made).
+  /// `Vary: Accept-Encoding` because any answer may go out gzipped
+  /// (`GzipStage`, a kept page's form in the memo), by the request's
+  /// `Accept-Encoding`; nginx compresses none of them and adds no `Vary`.
   package static let common: [HTTPField] = [
     HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
     HTTPField(name: .xContentTypeOptions, value: "nosniff"),
     HTTPField(name: .referrerPolicy, value: "same-origin"),
+    HTTPField(name: .vary, value: "Accept-Encoding"),
   ]
 
   /// `common` plus the per-visitor `Cache-Control`.

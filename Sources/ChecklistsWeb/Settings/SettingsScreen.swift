@@ -80,21 +80,8 @@ enum SettingsScreen {
     }
   }
 
-  /// Every zone's option, none selected: built once, since the select
-  /// lists some 440 zones (building them on each request took Settings
-  /// from ~25 µs to ~220 µs in `bench-web`).
-  private static let unselectedZoneOptions: [TemplateValue] = VisitorTimeZone.identifiers.map {
-    ["name": .string($0), "selected": false]
-  }
-
-  /// The zones' options with `selected`'s marked.
-  static func zoneOptions(selected: String) -> TemplateValue {
-    var options = unselectedZoneOptions
-    if let index = VisitorTimeZone.identifiers.firstIndex(of: selected) {
-      options[index] = ["name": .string(selected), "selected": true]
-    }
-    return .list(options)
-  }
+  /// The select's options, rendered once per zone (see `TimeZoneSelect`).
+  static let zoneSelect = TimeZoneSelect(identifiers: VisitorTimeZone.identifiers)
 
   static func pageContext(_ values: Values, notice: String?, error: String?, csrf: String)
     -> TemplateValue
@@ -103,7 +90,7 @@ enum SettingsScreen {
       "openLastList": .bool(values.openLastList),
       "hideCheckedItems": .bool(values.hideCheckedItems),
       "checkedItemsLast": .bool(values.checkedItemsLast),
-      "timeZones": zoneOptions(selected: values.timeZone),
+      "timeZoneOptions": .string(zoneSelect.options(selected: values.timeZone)),
       "csrf": .string(csrf),
     ]
     if let notice { context["notice"] = .string(notice) }

@@ -10,8 +10,8 @@ import Storage
 /// A failure is logged by the route's pattern, never by the path that
 /// carries the token.
 ///
-/// Its stages, in order: the shared pages' and the security headers, the
-/// error page, `SharedMemo` (the page kept whole), `LinkStage` (the link
+/// Its stages, in order: `SharedMemo` (the page kept whole), the shared
+/// pages' and the security headers, the error page, `LinkStage` (the link
 /// the token opens), `SharedFormCheck` (read-only links, CSRF and
 /// Origin), then the handler. A change goes through the store's one write
 /// path (`SharedContext.updateList`).
@@ -27,11 +27,14 @@ final class SharedGroup: Sendable {
     let shared = SharedErrorPages(errors: errors)
     self.errors = shared
     pipeline = Pipeline([
+      // First, so that a kept page is kept as sent, its headers in it, and
+      // a hit runs no other stage; what it throws, the group's own catch
+      // answers with the page the error stage gives.
+      SharedMemo(memo: memo, shares: services.shares),
       HeaderStage<SharedCall>(fields: Self.fields),
       ErrorStage<SharedCall> { error, call in
         shared.response(for: error, route: call.match.route, token: call.token)
       },
-      SharedMemo(memo: memo, shares: services.shares),
       LinkStage(shares: services.shares),
       SharedFormCheck(csrf: services.csrf, logger: errors.logger),
     ])

@@ -178,22 +178,10 @@ enum SharedListScreen {
     list: Checklist, item: ChecklistItem, fields: ItemFormScreen.Fields, zone: String,
     refusal: ItemFormScreen.Refusal?, token: String, csrf: String
   ) -> TemplateValue {
-    var context: [String: TemplateValue] = [
-      "list": ["name": .string(list.name)],
-      "item": ["id": .int(item.id)],
-      "token": .string(token),
-      "text": .string(fields.text),
-      "dueDate": .string(fields.dueDate),
-      "shouldRemind": .bool(fields.shouldRemind),
-      "timeZone": .string(zone),
-      "csrf": .string(csrf),
-      "limits": ["itemText": .int(Limits.maximumTextLength)],
-    ]
-    if let refusal {
-      context["error"] = .string(refusal.message)
-      context["errorIn"] = [refusal.field.rawValue: true]
-      context["dueDateAsText"] = .bool(refusal.isMalformedDate)
-    }
+    var context = ItemFormScreen.formValues(
+      item: item, fields: fields, zone: zone, refusal: refusal, csrf: csrf)
+    context["list"] = ["name": .string(list.name)]
+    context["token"] = .string(token)
     return .object(TemplateObject(context))
   }
 }

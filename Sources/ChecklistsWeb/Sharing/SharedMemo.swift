@@ -21,7 +21,7 @@ struct SharedMemo: Stage {
     if let kept = memo.entry(for: key, now: Int64(call.arrival.now.timeIntervalSince1970)),
       kept.answers(request)
     {
-      return kept.response
+      return memo.answer(kept, for: key, to: request)
     }
     guard let owner = try shares.owner(ofDigest: call.digest) else { throw WebError.pageNotFound }
     // Taken before anything of the owner's is read (see `ResponseMemo`).
@@ -30,7 +30,9 @@ struct SharedMemo: Stage {
     call.owner = owner
     let response = try next(request, call)
     if let version {
-      memo.keep(response, version: version, until: call.lifetime.bound(.max), for: key)
+      memo.keep(
+        response, version: version, until: call.lifetime.bound(.max), for: key,
+        route: call.match.position)
     }
     return response
   }

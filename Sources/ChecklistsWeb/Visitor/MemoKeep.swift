@@ -19,7 +19,9 @@ struct MemoKeep: Stage {
       visitor.isNew ? nil : memo.version(of: visitor.directory.path, now: call.arrival.now)
     let response = try next(request, call)
     if let version, !visitor.needsCookie {
-      memo.keep(response, version: version, until: call.lifetime.bound(visitor.cookieDue), for: key)
+      memo.keep(
+        response, version: version, until: call.lifetime.bound(visitor.cookieDue), for: key,
+        route: call.match.position)
     }
     return response
   }

@@ -39,7 +39,7 @@ final class VisitorGroup: Sendable {
       match: match, arrival: arrival, cookies: cookies,
       visitor: VisitorSession.Visitor(
         cookies: cookies, isHTTPS: request.isHTTPS, devices: services.devices,
-        today: VisitorCookie.today(now: arrival.now)),
+        now: arrival.now),
       lifetime: PageLifetime())
     do {
       return try pipeline.respond(to: request, context: call) { request, call in

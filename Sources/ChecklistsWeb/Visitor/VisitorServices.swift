@@ -1,6 +1,7 @@
 import ChecklistsModel
 import Documents
 import Foundation
+import ServiceMetrics
 import Storage
 
 /// What a visitor's handlers are given to work with (`RequestContext.services`):
@@ -19,7 +20,7 @@ final class VisitorServices: Sendable {
   let devices: DeviceStore
   /// Wrong link codes per client address.
   let linkAttempts = AttemptLimiter(
-    limit: LinkScreen.attemptLimit, window: LinkScreen.attemptWindow)
+    limit: LinkScreen.attemptLimit, window: LinkScreen.attemptWindow, refusal: .linkCodeRefusal)
   /// The owners' share links (records and their index by SHA-256).
   let shares: ShareLinks
   /// The owners' pending imports, waiting for their Confirm.

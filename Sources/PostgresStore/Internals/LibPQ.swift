@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import ServiceMetrics
 
 // Every libpq call of the package is in this file: above it, a connection
 // is a `PostgresConnection`, a value is `Data`, and no C pointer escapes.
@@ -260,6 +261,7 @@ final class PostgresConnection {
       throw failure
     }
     handle = made
+    if connects > 0 { ServiceCounters.shared.count(.databaseReconnect) }
     connects += 1
   }
 

@@ -39,6 +39,8 @@ package final class DeviceStore: Sendable {
   package let codeIndex: DigestIndex
   /// From a calendar app's password digest to its owner.
   package let appIndex: DigestIndex
+  /// Browsers' owners kept between requests (see `resolveKept`).
+  private let known: KnownBrowsers
   private let logger: Logger
 
   package var dataDirectory: String { records.dataDirectory }
@@ -61,6 +63,7 @@ package final class DeviceStore: Sendable {
     browserIndex = records.index("browsers")
     codeIndex = records.index("links")
     appIndex = records.index("apps")
+    known = KnownBrowsers(capacity: cacheCapacity, documents: documents)
   }
 
   /// The owner's devices file cannot be read (damaged, or written by a
@@ -106,6 +109,14 @@ package final class DeviceStore: Sendable {
     }
     guard let browser = devices.browser(digest: digest) else { return .signedOut }
     return .owner(owner, browserID: browser.id)
+  }
+
+  /// As `resolve(token:)`, answered from what the browser's last request
+  /// found while its owner's directory is unchanged since (`KnownBrowsers`):
+  /// one `stat` for a returning browser. `now` is read before the
+  /// directory is.
+  package func resolveKept(token: String, now: Date) throws -> Resolution {
+    try known.resolution(of: token, now: now) { try resolve(token: token) }
   }
 
   /// The owner's devices file; nil when they have none (one browser).

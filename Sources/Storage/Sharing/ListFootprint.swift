@@ -10,7 +10,7 @@ package enum ListFootprint {
   /// Nil when the model has no such list.
   package static func bytes(ofList listID: Int, in model: DataModel) -> Int? {
     guard let list = model.checklist(id: listID) else { return nil }
-    var out = ByteCount(limit: .max)
+    var out = XMLOutput(countingUpTo: .max)
     ChecklistsXMLWriter.write(list, depth: 2, into: &out)
     var bytes = out.count - list.uncheckedCount
     for deletion in model.deletions where deletion.isThroughLink(ofList: listID) {
@@ -21,7 +21,7 @@ package enum ListFootprint {
 
   /// The bytes one deletion adds to its list's footprint, counted alike.
   package static func bytes(of deletion: Deletion) -> Int {
-    var out = ByteCount(limit: .max)
+    var out = XMLOutput(countingUpTo: .max)
     ChecklistsXMLWriter.write(deletion, depth: 2, into: &out)
     return out.count - deletion.items.reduce(0) { $0 + ($1.item.checked ? 0 : 1) }
   }

@@ -3,34 +3,41 @@ import FastCGI
 import Foundation
 import HTTPTypes
 import Logging
+import ServiceMetrics
 import TestSupport
 
 /// A browser without JavaScript, talking to an `Application` directly (no
 /// sockets): it keeps the cookies it is sent and reads CSRF tokens from forms.
-final class ApplicationHarness {
+/// The web layer's tests drive the application through it, and the
+/// in-process benchmarks (`bench-web`, `bench-transfer`) make theirs with it.
+package final class ApplicationHarness {
   /// The data directory, shared with every other browser on the same server
   /// and removed when the last of them goes.
-  let directory: TemporaryDirectory
-  var data: String { directory.path }
-  let application: Application
-  var cookies: [String: String] = [:]
+  package let directory: TemporaryDirectory
+  package var data: String { directory.path }
+  package let application: Application
+  package var cookies: [String: String] = [:]
 
-  init(
+  /// An application on `directory` with the package's templates and
+  /// public files, not durable (no `fsync`) unless `configure` says so.
+  package init(
     directory: TemporaryDirectory = TemporaryDirectory("checklists-app"),
-    publicOrigin: PublicOrigin? = nil
+    publicOrigin: PublicOrigin? = nil, requestMetrics: RequestMetrics? = nil,
+    configure: (inout ApplicationConfiguration) -> Void = { _ in }
   ) throws {
     self.directory = directory
-    application = try Application(
-      configuration: ApplicationConfiguration(
-        dataDirectory: directory.path,
-        templatesDirectory: BuiltTool.packageRoot + "/Templates",
-        publicDirectory: BuiltTool.packageRoot + "/Public", durable: false,
-        publicOrigin: publicOrigin),
-      logger: Logger(label: "test"))
+    var configuration = ApplicationConfiguration(
+      dataDirectory: directory.path,
+      templatesDirectory: BuiltTool.packageRoot + "/Templates",
+      publicDirectory: BuiltTool.packageRoot + "/Public", durable: false,
+      publicOrigin: publicOrigin)
+    configuration.requestMetrics = requestMetrics
+    configure(&configuration)
+    application = try Application(configuration: configuration, logger: Logger(label: "test"))
   }
 
   /// Another browser on the same server (the same data and secret).
-  func anotherBrowser() throws -> ApplicationHarness {
+  package func anotherBrowser() throws -> ApplicationHarness {
     try ApplicationHarness(directory: directory)
   }
 
@@ -41,18 +48,18 @@ final class ApplicationHarness {
 
   /// Another cookie jar on this very application (its caches and memo
   /// shared), holding `cookies`.
-  func anotherCookieJar(_ cookies: [String: String] = [:]) -> ApplicationHarness {
+  package func anotherCookieJar(_ cookies: [String: String] = [:]) -> ApplicationHarness {
     let jar = ApplicationHarness(directory: directory, application: application)
     jar.cookies = cookies
     return jar
   }
 
-  var cookieHeader: String {
+  package var cookieHeader: String {
     cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
   }
 
   @discardableResult
-  func send(_ request: Request) -> Response {
+  package func send(_ request: Request) -> Response {
     var request = request
     if !request.headerFields.contains(.cookie), !cookies.isEmpty {
       request.head.headerFields[.cookie] = cookieHeader
@@ -68,7 +75,7 @@ final class ApplicationHarness {
   }
 
   @discardableResult
-  func get(
+  package func get(
     _ target: String, headerFields: HTTPFields = [:], method: HTTPRequest.Method = .get
   ) -> Response {
     let parts = target.split(separator: "?", maxSplits: 1)
@@ -79,7 +86,7 @@ final class ApplicationHarness {
   }
 
   /// The visitor's token, read from a form the way a browser gets it.
-  func csrf() -> String {
+  package func csrf() -> String {
     let page = text(get("/lists/new"))
     guard let range = page.range(of: #"name="csrf" value="[0-9a-f]+""#, options: .regularExpression)
     else { return "" }
@@ -87,7 +94,7 @@ final class ApplicationHarness {
   }
 
   @discardableResult
-  func post(
+  package func post(
     _ path: String, _ fields: [(String, String)] = [], token: String? = nil, withToken: Bool = true,
     contentType: String = "application/x-www-form-urlencoded", authority: String? = nil,
     headerFields: HTTPFields = [:]
@@ -107,7 +114,7 @@ final class ApplicationHarness {
   /// the `csrf` field first (unless `withToken` is false), then `file`
   /// (name and bytes; nil for no part at all), then `extra` text fields.
   @discardableResult
-  func postMultipart(
+  package func postMultipart(
     _ path: String = "/settings/import", file: (name: String, bytes: [UInt8])?,
     token: String? = nil, withToken: Bool = true, extra: [(String, String)] = [],
     fileType: String = "application/octet-stream", headerFields: HTTPFields = [:]
@@ -130,16 +137,18 @@ final class ApplicationHarness {
     return send(Request(method: .post, path: path, headerFields: headerFields, body: body))
   }
 
-  func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
+  package func text(_ response: Response) -> String {
+    String(decoding: response.body, as: UTF8.self)
+  }
 
-  static func encode(_ text: String) -> String {
+  package static func encode(_ text: String) -> String {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._*")
     return text.addingPercentEncoding(withAllowedCharacters: allowed)!
   }
 
   /// Every file under the data directory except the server secret.
-  func storedFiles() -> [String: Data] {
+  package func storedFiles() -> [String: Data] {
     var files: [String: Data] = [:]
     guard let walker = FileManager.default.enumerator(atPath: data) else { return files }
     for case let path as String in walker where path != "secret" {
