@@ -104,7 +104,7 @@ package final class Application: Sendable {
       feed: FeedGroup(services: FeedServices(calendars: calendars, store: store), errors: errors),
       dav: DAVGroup(services: DAVServices(devices: devices, store: store, defaults: defaults)),
       errors: errors)
-    front = Pipeline([ConditionalGET(), GzipStage(), MemoLookup(memo: memo)])
+    front = Pipeline([ConditionalGET(), MemoLookup(memo: memo), GzipStage()])
     metrics = configuration.requestMetrics
     if let metrics {
       precondition(

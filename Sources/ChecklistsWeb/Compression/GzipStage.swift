@@ -24,7 +24,10 @@ import HTTPTypes
 /// the tag only of what it compressed), and every answer keeps its
 /// `Content-Length` (nginx's compression is chunked).
 ///
-/// It runs inside `ConditionalGET`, which then compares the weak tag as
+/// It runs after `MemoLookup`, whose hits it never sees (they come
+/// gzipped already when asked so, and a hit was ~1,500 instructions
+/// dearer through this stage: 7,738 against 6,142 a kept page, callgrind),
+/// and inside `ConditionalGET`, which then compares the weak tag as
 /// `If-None-Match` is compared (weakly); an answer about to become a `304`
 /// is not compressed, only given the tag its `200` would carry.
 struct GzipStage: Stage {
