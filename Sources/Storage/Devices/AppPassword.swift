@@ -18,12 +18,7 @@ package struct AppPassword: Sendable, Equatable, CustomStringConvertible,
   /// A new password from `SystemRandomNumberGenerator` (the kernel's CSPRNG).
   package static func random() -> AppPassword {
     var generator = SystemRandomNumberGenerator()
-    var characters: [UInt8] = []
-    for _ in 0..<length {
-      let alphabet = LinkCode.alphabet
-      characters.append(alphabet[Int(generator.next(upperBound: UInt8(alphabet.count)))])
-    }
-    return AppPassword(canonical: String(decoding: characters, as: UTF8.self))
+    return AppPassword(canonical: LinkCode.randomCanonical(length: length, using: &generator))
   }
 
   private init(canonical: String) {
@@ -32,26 +27,14 @@ package struct AppPassword: Sendable, Equatable, CustomStringConvertible,
 
   /// The password an app sent, or nil when it cannot be one.
   package init?(typed: some StringProtocol) {
-    guard typed.utf8.count <= 4 * Self.length else { return nil }
-    var characters: [UInt8] = []
-    for byte in typed.utf8 {
-      switch byte {
-      case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "\t"): continue
-      default:
-        guard let character = LinkCode.canonicalCharacter(byte) else { return nil }
-        characters.append(character)
-      }
+    guard let canonical = LinkCode.canonical(typed: typed, length: Self.length) else {
+      return nil
     }
-    guard characters.count == Self.length else { return nil }
-    canonical = String(decoding: characters, as: UTF8.self)
+    self.canonical = canonical
   }
 
   /// The form shown once: groups of four joined by dashes.
-  package var grouped: String {
-    stride(from: 0, to: Self.length, by: 4).map { start in
-      String(canonical.dropFirst(start).prefix(4))
-    }.joined(separator: "-")
-  }
+  package var grouped: String { LinkCode.grouped(canonical) }
 
   /// What is stored and looked up: the SHA-256 of the canonical form.
   package var digest: String { SecretDigest.of(canonical) }

@@ -29,12 +29,7 @@ package struct LinkCode: Sendable, Equatable, CustomStringConvertible, CustomDeb
 
   /// A new code drawn from `generator`; tests pass a seeded one.
   package static func random(using generator: inout some RandomNumberGenerator) -> LinkCode {
-    var characters: [UInt8] = []
-    characters.reserveCapacity(length)
-    for _ in 0..<length {
-      characters.append(alphabet[Int(generator.next(upperBound: UInt8(alphabet.count)))])
-    }
-    return LinkCode(canonical: String(decoding: characters, as: UTF8.self))
+    LinkCode(canonical: randomCanonical(length: length, using: &generator))
   }
 
   private init(canonical: String) {
@@ -44,18 +39,40 @@ package struct LinkCode: Sendable, Equatable, CustomStringConvertible, CustomDeb
   /// The code a person typed or a link carried, or nil when it cannot be
   /// one (too short, too long, a character outside the alphabet).
   package init?(typed: some StringProtocol) {
-    guard typed.utf8.count <= 4 * Self.length else { return nil }
+    guard let canonical = Self.canonical(typed: typed, length: Self.length) else { return nil }
+    self.canonical = canonical
+  }
+
+  // MARK: codes of this alphabet (link codes, calendar apps' passwords)
+
+  /// `length` characters of the alphabet drawn from `generator`.
+  static func randomCanonical(length: Int, using generator: inout some RandomNumberGenerator)
+    -> String
+  {
+    var characters: [UInt8] = []
+    characters.reserveCapacity(length)
+    for _ in 0..<length {
+      characters.append(alphabet[Int(generator.next(upperBound: UInt8(alphabet.count)))])
+    }
+    return String(decoding: characters, as: UTF8.self)
+  }
+
+  /// The canonical form of a code of `length` characters as a person typed
+  /// it (any case, spaces and dashes ignored, `I`/`L` as `1`, `O` as `0`),
+  /// or nil when it cannot be one.
+  static func canonical(typed: some StringProtocol, length: Int) -> String? {
+    guard typed.utf8.count <= 4 * length else { return nil }
     var characters: [UInt8] = []
     for byte in typed.utf8 {
       switch byte {
       case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "\t"): continue
       default:
-        guard let character = Self.canonicalCharacter(byte) else { return nil }
+        guard let character = canonicalCharacter(byte) else { return nil }
         characters.append(character)
       }
     }
-    guard characters.count == Self.length else { return nil }
-    canonical = String(decoding: characters, as: UTF8.self)
+    guard characters.count == length else { return nil }
+    return String(decoding: characters, as: UTF8.self)
   }
 
   /// The upper-case alphabet character a typed byte stands for, if any.
@@ -70,12 +87,15 @@ package struct LinkCode: Sendable, Equatable, CustomStringConvertible, CustomDeb
   }
 
   /// The form to show and read aloud: groups of four joined by dashes.
-  package var grouped: String {
+  package var grouped: String { Self.grouped(canonical) }
+
+  /// `canonical` in groups of four joined by dashes.
+  static func grouped(_ canonical: String) -> String {
     var groups: [Substring] = []
     var rest = Substring(canonical)
     while !rest.isEmpty {
-      groups.append(rest.prefix(Self.groupLength))
-      rest = rest.dropFirst(Self.groupLength)
+      groups.append(rest.prefix(groupLength))
+      rest = rest.dropFirst(groupLength)
     }
     return groups.joined(separator: "-")
   }
