@@ -23,3 +23,11 @@ package struct CalendarData: Sendable, Equatable, Codable {
     self.kept = kept
   }
 }
+
+extension ChecklistItem {
+  /// The item's resource name in its list's calendar collection: where a
+  /// client put it, else `<id>.ics`.
+  package var resourceName: String {
+    calendar?.resource ?? "\(id).ics"
+  }
+}

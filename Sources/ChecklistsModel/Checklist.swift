@@ -12,6 +12,8 @@ package struct Checklist: Sendable, Equatable {
   package var items: [ChecklistItem]
   /// How the list is shown: in the visitor's own order, or by due date.
   package var sort: ItemSort
+  /// Its recent changes as calendar apps sync them (see `ChangeLog`).
+  package var changes: ChangeLog
 
   package init(
     id: Int, name: String, icon: ChecklistIcon = .newList, items: [ChecklistItem] = [],
@@ -22,6 +24,15 @@ package struct Checklist: Sendable, Equatable {
     self.icon = icon
     self.items = items
     self.sort = sort
+    self.changes = ChangeLog()
+  }
+
+  /// Two lists are equal when they hold the same: the change log records
+  /// how a list came to be, and a store compares models to tell whether a
+  /// change changed anything before it records it.
+  package static func == (lhs: Checklist, rhs: Checklist) -> Bool {
+    lhs.id == rhs.id && lhs.name == rhs.name && lhs.icon == rhs.icon && lhs.items == rhs.items
+      && lhs.sort == rhs.sort
   }
 
   /// How many items are not checked yet.
@@ -78,10 +89,11 @@ package enum ItemSort: String, Sendable, Equatable, Codable, CaseIterable {
 
 extension Checklist: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, name, icon, items, sort
+    case id, name, icon, items, sort, changes
   }
 
-  /// Version 1 files have no `sort`: such a list is in its own order.
+  /// Version 1 files have no `sort`: such a list is in its own order. A
+  /// list no calendar app has seen change has no `changes`.
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     id = try container.decode(Int.self, forKey: .id)
@@ -89,10 +101,12 @@ extension Checklist: Codable {
     icon = try container.decode(ChecklistIcon.self, forKey: .icon)
     items = try container.decode([ChecklistItem].self, forKey: .items)
     sort = try container.decodeIfPresent(ItemSort.self, forKey: .sort) ?? .own
+    changes = try container.decodeIfPresent(ChangeLog.self, forKey: .changes) ?? ChangeLog()
   }
 
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
+    if !changes.isEmpty { try container.encode(changes, forKey: .changes) }
     try container.encode(icon, forKey: .icon)
     try container.encode(id, forKey: .id)
     try container.encode(items, forKey: .items)

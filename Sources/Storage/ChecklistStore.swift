@@ -256,6 +256,7 @@ package final class ChecklistStore: Sendable {
     _ model: inout DataModel, for visitor: VisitorDirectory, stored: DataModel?,
     storedBytes: Int64?, forgettable: (Deletion) -> Bool
   ) throws -> Data {
+    model.recordChanges(since: stored)
     // The file's length is the XML count only when the file is XML.
     let knownBytes = configuration.format == .xml ? storedBytes : nil
     let ceiling = StoredSize.ceiling(replacing: stored, storedBytes: knownBytes)

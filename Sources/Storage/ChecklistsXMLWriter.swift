@@ -62,6 +62,10 @@ enum ChecklistsXMLWriter {
 
   static func write(_ list: Checklist, depth: Int, into out: inout XMLOutput) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
+      if !list.changes.isEmpty {
+        XML.appendKey("changes", depth: depth, to: &out)
+        write(list.changes, depth: depth, into: &out)
+      }
       XML.appendString(key: "icon", list.icon.rawValue, escaped: false, depth: depth, to: &out)
       XML.appendInteger(key: "id", list.id, depth: depth, to: &out)
       XML.appendArray(key: "items", list.items, depth: depth, to: &out) { item, depth, out in
@@ -69,6 +73,21 @@ enum ChecklistsXMLWriter {
       }
       XML.appendString(key: "name", list.name, depth: depth, to: &out)
       XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth, to: &out)
+    }
+  }
+
+  /// A list's change log (written only when it has a revision, as
+  /// `Checklist` encodes it).
+  private static func write(_ log: ChangeLog, depth: Int, into out: inout XMLOutput) {
+    XML.appendDictionary(depth: depth, to: &out) { depth, out in
+      XML.appendArray(key: "changes", log.changes, depth: depth, to: &out) { change, depth, out in
+        XML.appendDictionary(depth: depth, to: &out) { depth, out in
+          XML.appendString(key: "name", change.name, depth: depth, to: &out)
+          XML.appendInteger(key: "revision", change.revision, depth: depth, to: &out)
+        }
+      }
+      XML.appendInteger(key: "revision", log.revision, depth: depth, to: &out)
+      XML.appendInteger(key: "since", log.since, depth: depth, to: &out)
     }
   }
 

@@ -1,3 +1,4 @@
+import ChecklistsModel
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -125,8 +126,9 @@ import Testing
 }
 
 /// `sync-collection` (RFC 6578) with a token per collection: the whole
-/// collection without one, nothing with the current one, a fresh sync
-/// (`valid-sync-token`) with one from before a change.
+/// collection without one, nothing with the current one, only what changed
+/// (a removed to-do as `404`) with one from before a change, and a fresh
+/// sync (`valid-sync-token`) with one the list's change log no longer knows.
 @Suite struct DAVSyncTests {
   typealias Setup = DAVPropfindTests.Setup
 
@@ -159,10 +161,58 @@ import Testing
     #expect(try DAVPropfindTests.found(unchanged).isEmpty)
     #expect(try Self.token(unchanged) == token)
 
+    // A check on the web: the older token gets that to-do alone.
     #expect(setup.owner.post("/lists/1/items/2/toggle").status == .seeOther)
+    let checked = Self.sync(setup, token: token)
+    #expect(try Array(DAVPropfindTests.found(checked).keys) == ["/dav/lists/1/2.ics"])
+    let afterCheck = try Self.token(checked)
+    #expect(afterCheck != token)
+    #expect(try DAVPropfindTests.found(Self.sync(setup, token: afterCheck)).isEmpty)
+
+    // A delete from an app: a 404 for it, from either older token; the
+    // to-do after it moved up, so its place (X-APPLE-SORT-ORDER) changed.
+    #expect(DAVWriteTests.send(setup, .delete, "/dav/lists/1/1.ics").status == .noContent)
+    let deleted = Self.sync(setup, token: afterCheck)
+    #expect(try Self.removed(deleted) == ["/dav/lists/1/1.ics"])
+    #expect(
+      try DAVPropfindTests.found(deleted).keys.sorted() == [
+        "/dav/lists/1/1.ics", "/dav/lists/1/2.ics",
+      ])
+    let fromFirst = Self.sync(setup, token: token)
+    #expect(try Self.removed(fromFirst) == ["/dav/lists/1/1.ics"])
+    #expect(
+      try DAVPropfindTests.found(fromFirst).keys.sorted() == [
+        "/dav/lists/1/1.ics", "/dav/lists/1/2.ics",
+      ])
+    #expect(try Self.token(fromFirst) == Self.token(deleted))
+  }
+
+  /// What a `sync-collection` answer reports removed: each response whose
+  /// own status is `404`.
+  static func removed(_ response: Response) throws -> [String] {
+    #expect(response.status.code == 207)
+    return try DAVXMLReader.read(response.body).children.compactMap { entry in
+      guard entry.isNamed("DAV:", "response"),
+        entry.child("DAV:", "status")?.text == "HTTP/1.1 404 Not Found"
+      else { return nil }
+      return entry.child("DAV:", "href")?.text
+    }
+  }
+
+  @Test func aTokenTheLogNoLongerKnowsAsksForAFreshSync() throws {
+    let setup = try Setup()
+    let token = try Self.token(Self.sync(setup, token: ""))
+    for _ in 0...ChangeLog.capacity {
+      #expect(setup.owner.post("/lists/1/items", [("text", "More")]).status == .seeOther)
+    }
     let stale = Self.sync(setup, token: token)
     #expect(stale.status == .forbidden)
     #expect(setup.client.text(stale).contains("<d:valid-sync-token/>"))
-    #expect(try Self.token(Self.sync(setup, token: "")) != token)
+    for foreign in ["urn:checklists:sync:0-00000000-0", "http://elsewhere/1", token + "0"] {
+      #expect(Self.sync(setup, token: foreign).status == .forbidden)
+    }
+    let fresh = try Self.token(Self.sync(setup, token: ""))
+    #expect(fresh != token)
+    #expect(try DAVPropfindTests.found(Self.sync(setup, token: fresh)).isEmpty)
   }
 }

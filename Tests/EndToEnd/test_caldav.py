@@ -68,7 +68,9 @@ def test_a_client_discovers_every_list_as_a_to_do_calendar_and_sees_a_rename(sta
     assert again["Market"]["todos"][1]["uid"] == todos[0]["uid"]  # the same to-do
 
     # sync-collection: the current token says nothing changed; after a change
-    # on the web, it asks for a fresh sync (valid-sync-token).
+    # on the web, the older token gets only that to-do, after a delete from
+    # an app a 404 for it; a token the server never gave asks for a fresh
+    # sync (valid-sync-token).
     def sync(token):
         return requests.request(
             "REPORT", stack.url(f"/dav/lists/{groceries}/"), auth=(app["user"], app["password"]),
@@ -81,7 +83,19 @@ def test_a_client_discovers_every_list_as_a_to_do_calendar_and_sees_a_rename(sta
     unchanged = sync(token)
     assert unchanged.status_code == 207 and "<d:response>" not in unchanged.text
     owner.add_item(groceries, "Bread")
-    stale = sync(token)
+    added = sync(token)
+    assert added.status_code == 207 and added.text.count("<d:response>") == 1, added.text
+    assert f"/dav/lists/{groceries}/3.ics</d:href>" in added.text
+    newer = re.search(r"<d:sync-token>([^<]+)</d:sync-token>", added.text).group(1)
+    assert newer != token
+    gone = requests.request("DELETE", stack.url(f"/dav/lists/{groceries}/3.ics"),
+                            auth=(app["user"], app["password"]))
+    assert gone.status_code == 204, gone.status_code
+    removed = sync(newer)
+    assert removed.status_code == 207 and removed.text.count("<d:response>") == 1, removed.text
+    assert (f"<d:href>/dav/lists/{groceries}/3.ics</d:href>"
+            "<d:status>HTTP/1.1 404 Not Found</d:status>") in removed.text
+    stale = sync("urn:checklists:sync:0-00000000-0")
     assert stale.status_code == 403 and "<d:valid-sync-token/>" in stale.text
 
 

@@ -145,4 +145,27 @@ import Testing
     #expect(byOwner == ["by link, new"])
     #expect(byLink == ["by owner, old", "by link, new"])
   }
+
+  /// Every stored change of a list is a revision of its change log, kept in
+  /// the file: a change through the one write path and one straight through
+  /// `update(_:initial:)` alike, one that changes nothing none.
+  @Test func eachStoredChangeIsARevisionOfItsList() throws {
+    let store = makeStore()
+    let visitor = owner("00112233445566778899aabbccddeeff")
+    let list = try store.update(visitor, at: Self.start) { model in
+      try model.addList(name: "Tasks", icon: .none)
+    }
+    let item = try store.update(visitor, at: Self.start) { model in
+      try model.addItem(text: "One", toList: list)
+    }
+    try store.update(visitor, at: Self.start) { model in
+      _ = try model.toggleItem(id: item, inList: list)
+    }
+    try store.update(visitor, at: Self.start) { _ in }
+    store.removeAllCached()
+    let log = try #require(try store.load(visitor)?.checklist(id: list)?.changes)
+    #expect(log.revision == 2)
+    #expect(log.names(after: 0) == ["\(item).ics"])
+    #expect(log.names(after: 2) == [])
+  }
 }

@@ -66,6 +66,26 @@ import Testing
     #expect(restored.checklist(id: list)?.item(id: item)?.calendar == calendar)
   }
 
+  /// A list's change log is written as Foundation writes it and read back
+  /// (the list's equality leaves it out, so it is compared itself); a list
+  /// without one writes no `changes` key, so older files keep their bytes.
+  @Test func aChangeLogMatchesFoundationAndReadsBack() throws {
+    var model = DataModel()
+    let list = try model.addList(name: "Tasks", icon: .none)
+    #expect(
+      !String(decoding: ChecklistsXMLWriter.document(model), as: UTF8.self).contains("changes"))
+    let stored = model
+    _ = try model.addItem(text: "One", toList: list)
+    model.recordChanges(since: stored)
+    let document = ChecklistsXMLWriter.document(model)
+    #expect(
+      String(decoding: document, as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
+    let read = try ChecklistsFile.decode(Data(document))
+    #expect(read.checklist(id: list)?.changes == model.checklist(id: list)?.changes)
+    #expect(read.checklist(id: list)?.changes.names(after: 0)?.count == 1)
+  }
+
   @Test func randomModelsMatchFoundationAndReadBack() throws {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("ab <>&\"'é🙂xyz0123")

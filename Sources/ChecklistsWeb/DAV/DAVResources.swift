@@ -62,7 +62,7 @@ struct DAVTodo: Sendable {
 
   /// Its name: where a client put it, else `<id>.ics`.
   static func name(of item: ChecklistItem) -> String {
-    item.calendar?.resource ?? "\(item.id).ics"
+    item.resourceName
   }
 
   /// 128 bits of SHA-256 in hex.
@@ -88,13 +88,6 @@ struct DAVCollection: Sendable {
     tag = "\"\(DAVTodo.digest(summary))\""
   }
 
-  /// The collection's sync token (RFC 6578): a URI naming its tag, so it
-  /// changes exactly when the tag does.
-  var syncToken: String { Self.syncToken(tag) }
-
-  static func syncToken(_ tag: String) -> String {
-    "urn:checklists:sync:" + tag.dropFirst().dropLast()
-  }
 }
 
 /// What `PROPFIND` and a `sync-collection` with nothing changed need of a
@@ -106,13 +99,15 @@ struct DAVCollection: Sendable {
 struct DAVCollectionTags: Sendable {
   let tag: String
   let members: [(name: String, etag: String)]
+  let syncToken: DAVSyncToken
 
-  init(_ collection: DAVCollection) {
+  init(_ collection: DAVCollection, zone: TimeZone) {
     tag = collection.tag
     members = collection.todos.map { ($0.name, $0.etag) }
+    syncToken = DAVSyncToken(
+      revision: collection.list.changes.revision, zone: DAVSyncToken.digest(of: zone),
+      tag: String(tag.dropFirst().dropLast()))
   }
-
-  var syncToken: String { DAVCollection.syncToken(tag) }
 
   /// The last collections' tags, bounded: 32 lists of 5,000 items keep
   /// about 16 MB at most, a list of 1,000 about 100 KB. One entry per
@@ -140,5 +135,43 @@ struct DAVCollectionTags: Sendable {
       entries.withLock { $0.setValue((version, made), forKey: key) }
       return made
     }
+  }
+}
+
+/// A collection's sync token (RFC 6578), a URI: the list's revision (its
+/// `ChangeLog`'s), a digest of the owner's zone (which dates without a zone
+/// are read in, so a change of it changes what every such to-do reads) and
+/// the collection's tag. A token of an earlier revision in the same zone is
+/// answered from the list's change log; one of the same revision only when
+/// the tag is the same too, since what changed without a revision (the
+/// server's own mapping, after an upgrade) is not in the log.
+struct DAVSyncToken: Sendable, Equatable {
+  let revision: Int
+  let zone: String
+  let tag: String
+
+  static let prefix = "urn:checklists:sync:"
+
+  init(revision: Int, zone: String, tag: String) {
+    self.revision = revision
+    self.zone = zone
+    self.tag = tag
+  }
+
+  /// A token as a client sends it back, or nil for one this server did not
+  /// give (an older form included).
+  init?(_ text: String) {
+    guard text.hasPrefix(Self.prefix) else { return nil }
+    let parts = text.dropFirst(Self.prefix.count).split(
+      separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, let revision = Int(parts[0]), revision >= 0 else { return nil }
+    self.init(revision: revision, zone: String(parts[1]), tag: String(parts[2]))
+  }
+
+  var text: String { "\(Self.prefix)\(revision)-\(zone)-\(tag)" }
+
+  /// 32 bits of SHA-256 of the zone's name, in hex.
+  static func digest(of zone: TimeZone) -> String {
+    String(DAVTodo.digest(Array(zone.identifier.utf8)).prefix(8))
   }
 }

@@ -96,7 +96,7 @@ enum Propfind {
       (.supportedComponents, .markup("<c:comp name=\"VTODO\"/>")),
       (.getCTag, .text(tags.tag)),
       (.getETag, .text(tags.tag)),
-      (.syncToken, .text(tags.syncToken)),
+      (.syncToken, .text(tags.syncToken.text)),
       (
         .supportedReports,
         .markup(
@@ -207,7 +207,7 @@ enum Propfind {
     let key = DAVCollectionTags.Cache.Key(
       owner: owned.key, list: list.id, zone: owned.zone.identifier)
     return services.collectionTags.tags(key, version: owned.version) {
-      DAVCollectionTags(DAVCollection(list, salt: owned.salt, zone: owned.zone))
+      DAVCollectionTags(DAVCollection(list, salt: owned.salt, zone: owned.zone), zone: owned.zone)
     }
   }
 }

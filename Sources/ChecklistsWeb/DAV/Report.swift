@@ -8,9 +8,10 @@ import ICalendar
 /// `calendar-multiget` (the to-dos its `href`s name; an unknown one `404`
 /// in its own response), `calendar-query` (the to-dos its filter takes) and
 /// `sync-collection` (with no token every to-do and the collection's token;
-/// with the current token nothing but it; with any other `403`
-/// `DAV:valid-sync-token`, after which a client syncs anew and compares the
-/// tags it has).
+/// with the current token nothing but it; with an older one of the list's
+/// change log the to-dos changed since and a `404` for each one removed;
+/// with any other `403` `DAV:valid-sync-token`, after which a client syncs
+/// anew and compares the tags it has).
 /// Any other report is `403` with `DAV:supported-report`; a filter this
 /// server does not evaluate (`param-filter`) `403` with
 /// `CALDAV:supported-filter`.
@@ -59,18 +60,54 @@ enum Report {
           for todo in DAVCollection(list, salt: owned.salt, zone: owned.zone).todos {
             respond(todo, inList: list.id, wanted: wanted, to: &writer)
           }
-        } else if token != current {
-          // Changes are not recorded one by one (yet): a token of an older
-          // state cannot say what changed since, so the client syncs anew.
-          throw DAVRefusal.precondition(.forbidden, "valid-sync-token")
+        } else if token != current.text {
+          guard let names = changed(since: token, current: current, in: list) else {
+            throw DAVRefusal.precondition(.forbidden, "valid-sync-token")
+          }
+          respond(names, in: list, owned, wanted: wanted, to: &writer)
         }
-        writer.syncToken(current)
+        writer.syncToken(current.text)
       } else {
         throw DAVRefusal.precondition(.forbidden, "supported-report")
       }
       return DAVResponse.multistatus(writer.finish())
     } catch let refusal as DAVRefusal {
       return refusal.response
+    }
+  }
+
+  /// The resources changed since the state `token` names, from the list's
+  /// change log; nil when the log cannot say (a token not of this server, of
+  /// another zone, of a revision the log no longer keeps, or of the current
+  /// revision with another tag).
+  static func changed(since token: String, current: DAVSyncToken, in list: Checklist)
+    -> [String]?
+  {
+    guard let old = DAVSyncToken(token), old.zone == current.zone,
+      old.revision < current.revision
+    else { return nil }
+    return list.changes.names(after: old.revision)
+  }
+
+  /// `names` as a `sync-collection` answers them: each one the list has
+  /// with the properties asked for, each one it no longer has as `404`.
+  static func respond(
+    _ names: [String], in list: Checklist, _ owned: Propfind.Owned, wanted: [DAVProperty],
+    to writer: inout MultistatusWriter
+  ) {
+    guard !names.isEmpty else { return }
+    var positions: [String: Int] = [:]
+    for (position, item) in list.items.enumerated() where positions[item.resourceName] == nil {
+      positions[item.resourceName] = position
+    }
+    for name in names {
+      if let position = positions[name] {
+        let todo = DAVTodo(
+          list.items[position], position: position, salt: owned.salt, zone: owned.zone)
+        respond(todo, inList: list.id, wanted: wanted, to: &writer)
+      } else {
+        writer.missing(href: DAVAddress.item(name, inList: list.id))
+      }
     }
   }
 
