@@ -14,6 +14,8 @@ package struct Checklist: Sendable, Equatable {
   package var sort: ItemSort
   /// Its recent changes as calendar apps sync them (see `ChangeLog`).
   package var changes: ChangeLog
+  /// What calendar apps set on its collection that it has no field for.
+  package var properties: [CollectionProperty]
 
   package init(
     id: Int, name: String, icon: ChecklistIcon = .newList, items: [ChecklistItem] = [],
@@ -25,6 +27,7 @@ package struct Checklist: Sendable, Equatable {
     self.items = items
     self.sort = sort
     self.changes = ChangeLog()
+    self.properties = []
   }
 
   /// Two lists are equal when they hold the same: the change log records
@@ -32,7 +35,7 @@ package struct Checklist: Sendable, Equatable {
   /// change changed anything before it records it.
   package static func == (lhs: Checklist, rhs: Checklist) -> Bool {
     lhs.id == rhs.id && lhs.name == rhs.name && lhs.icon == rhs.icon && lhs.items == rhs.items
-      && lhs.sort == rhs.sort
+      && lhs.sort == rhs.sort && lhs.properties == rhs.properties
   }
 
   /// How many items are not checked yet.
@@ -89,7 +92,7 @@ package enum ItemSort: String, Sendable, Equatable, Codable, CaseIterable {
 
 extension Checklist: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, name, icon, items, sort, changes
+    case id, name, icon, items, sort, changes, properties
   }
 
   /// Version 1 files have no `sort`: such a list is in its own order. A
@@ -102,6 +105,8 @@ extension Checklist: Codable {
     items = try container.decode([ChecklistItem].self, forKey: .items)
     sort = try container.decodeIfPresent(ItemSort.self, forKey: .sort) ?? .own
     changes = try container.decodeIfPresent(ChangeLog.self, forKey: .changes) ?? ChangeLog()
+    properties =
+      try container.decodeIfPresent([CollectionProperty].self, forKey: .properties) ?? []
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -111,6 +116,7 @@ extension Checklist: Codable {
     try container.encode(id, forKey: .id)
     try container.encode(items, forKey: .items)
     try container.encode(name, forKey: .name)
+    if !properties.isEmpty { try container.encode(properties, forKey: .properties) }
     try container.encode(sort, forKey: .sort)
   }
 }

@@ -72,6 +72,16 @@ enum ChecklistsXMLWriter {
         write(item, position: nil, depth: depth, into: &out)
       }
       XML.appendString(key: "name", list.name, depth: depth, to: &out)
+      if !list.properties.isEmpty {
+        XML.appendArray(key: "properties", list.properties, depth: depth, to: &out) {
+          property, depth, out in
+          XML.appendDictionary(depth: depth, to: &out) { depth, out in
+            XML.appendString(key: "name", property.name, depth: depth, to: &out)
+            XML.appendString(key: "namespace", property.namespace, depth: depth, to: &out)
+            XML.appendString(key: "value", property.value, depth: depth, to: &out)
+          }
+        }
+      }
       XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth, to: &out)
     }
   }

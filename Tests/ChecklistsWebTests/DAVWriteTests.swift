@@ -1,3 +1,4 @@
+import ChecklistsModel
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -122,8 +123,9 @@ import Testing
   }
 }
 
-/// A client's changes to a list: a rename by `PROPPATCH`, all or nothing,
-/// and a deletion to Recently Deleted.
+/// A client's changes to a list: a rename and the properties it keeps
+/// there (a colour, an order) by `PROPPATCH`, all or nothing, and a
+/// deletion to Recently Deleted.
 @Suite struct DAVCollectionChangeTests {
   typealias Setup = DAVPropfindTests.Setup
 
@@ -151,7 +153,7 @@ import Testing
     let mixed = Self.patch(
       setup,
       Self.update(
-        "<d:displayname>Other</d:displayname><a:calendar-color>#FF0000</a:calendar-color>"))
+        "<d:displayname>Other</d:displayname><d:getetag>\"mine\"</d:getetag>"))
     #expect(mixed.status.code == 207)
     let text = setup.client.text(mixed)
     #expect(
@@ -163,6 +165,61 @@ import Testing
     #expect(
       Self.patch(setup, Self.update("<d:displayname>x</d:displayname>"), list: 99).status
         == .notFound)
+  }
+
+  /// Apple's colour and order, and any other property a client sets, are
+  /// kept as sent and read back; a removal forgets one; beyond the bounds
+  /// `507`, the rest `424`, nothing changed.
+  @Test func aColourAndAnOrderAreKeptAsSent() throws {
+    let setup = try Setup()
+    let set = Self.patch(
+      setup,
+      Self.update(
+        """
+        <a:calendar-color>#FF2968FF</a:calendar-color><a:calendar-order>3</a:calendar-order>
+        <x:note xmlns:x="urn:example:client">a &amp; b<x:part kind="one"/></x:note>
+        """))
+    #expect(set.status.code == 207)
+    let setText = setup.client.text(set)
+    #expect(setText.contains("HTTP/1.1 200 OK") && !setText.contains("424"))
+    let ask = """
+      <d:propfind xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/" xmlns:x="urn:example:client">
+        <d:prop><a:calendar-color/><a:calendar-order/><x:note/><d:displayname/></d:prop>
+      </d:propfind>
+      """
+    let found = try DAVPropfindTests.found(setup.propfind("/dav/lists/1/", body: ask))
+    #expect(found["/dav/lists/1/"]?["calendar-color"]?.text == "#FF2968FF")
+    #expect(found["/dav/lists/1/"]?["calendar-order"]?.text == "3")
+    let note = try #require(found["/dav/lists/1/"]?["note"])
+    #expect(note.text == "a & b")
+    #expect(note.child("urn:example:client", "part")?.attributes["kind"] == "one")
+
+    let removed = Self.patch(
+      setup,
+      """
+      <d:propertyupdate xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/">
+        <d:remove><d:prop><a:calendar-order/></d:prop></d:remove>
+      </d:propertyupdate>
+      """)
+    #expect(removed.status.code == 207)
+    let after = try DAVPropfindTests.found(setup.propfind("/dav/lists/1/", body: ask))
+    #expect(after["/dav/lists/1/"]?["calendar-order"] == nil)
+    #expect(after["/dav/lists/1/"]?["calendar-color"]?.text == "#FF2968FF")
+
+    let before = setup.owner.storedFiles()
+    let huge = String(repeating: "z", count: CollectionProperty.maximumValueBytes + 1)
+    let tooLarge = Self.patch(
+      setup,
+      Self.update(
+        "<a:calendar-color>#000000</a:calendar-color><a:huge>\(huge)</a:huge>"))
+    let tooLargeText = setup.client.text(tooLarge)
+    #expect(tooLarge.status.code == 207)
+    #expect(tooLargeText.contains("HTTP/1.1 507 Insufficient Storage"))
+    #expect(tooLargeText.contains("HTTP/1.1 424 Failed Dependency"))
+    let many = (0..<CollectionProperty.maximumCount).map { "<a:p\($0)>v</a:p\($0)>" }.joined()
+    let tooMany = Self.patch(setup, Self.update(many))
+    #expect(setup.client.text(tooMany).contains("HTTP/1.1 507 Insufficient Storage"))
+    #expect(setup.owner.storedFiles() == before)
   }
 
   @Test func aDeletedListGoesToRecentlyDeleted() throws {

@@ -84,6 +84,16 @@ import Testing
     let read = try ChecklistsFile.decode(Data(document))
     #expect(read.checklist(id: list)?.changes == model.checklist(id: list)?.changes)
     #expect(read.checklist(id: list)?.changes.names(after: 0)?.count == 1)
+
+    // A client's properties on the collection: the same, and read back.
+    let colour = CollectionProperty(
+      namespace: "http://apple.com/ns/ical/", name: "calendar-color", value: "#FF2968FF & <x/>")
+    #expect(try model.changeProperties(ofList: list, setting: [colour], removing: []))
+    let withColour = ChecklistsXMLWriter.document(model)
+    #expect(
+      String(decoding: withColour, as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
+    #expect(try ChecklistsFile.decode(Data(withColour)).checklist(id: list)?.properties == [colour])
   }
 
   @Test func randomModelsMatchFoundationAndReadBack() throws {

@@ -105,6 +105,9 @@ enum Propfind {
           }.joined())
       ),
     ]
+      + list.properties.map { property in
+        (DAVProperty(namespace: property.namespace, name: property.name), .markup(property.value))
+      }
   }
 
   static func properties(of todo: DAVTodo) -> [(DAVProperty, DAVValue)] {
