@@ -231,4 +231,22 @@ import Testing
     let home = try DAVPropfindTests.found(setup.propfind("/dav/lists/", depth: "1"))
     #expect(Set(home.keys) == ["/dav/lists/"])
   }
+
+  /// A store that fails under a DAV request (here the owner's file cannot
+  /// be read: a directory stands where it was) is `503` with
+  /// `Retry-After`, for a read and a write alike, as on the web's pages.
+  @Test func aStoreFailureIs503WithRetryAfter() throws {
+    let setup = try Setup()
+    let stored = try #require(
+      setup.owner.storedFiles().keys.first { $0.hasSuffix("Checklists.plist") })
+    let path = setup.owner.data + "/" + stored
+    try FileManager.default.removeItem(atPath: path)
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    let read = setup.propfind("/dav/lists/", depth: "1")
+    #expect(read.status == .serviceUnavailable)
+    #expect(read.headerFields[.retryAfter] == "2")
+    let write = DAVWriteTests.send(setup, .delete, "/dav/lists/1/1.ics")
+    #expect(write.status == .serviceUnavailable)
+    #expect(write.headerFields[.retryAfter] == "2")
+  }
 }

@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -38,8 +39,18 @@ final class DAVGroup: Sendable {
         try endpoint.handler(context)
       }
     } catch {
-      return SecurityHeaders.applying(
-        SecurityHeaders.common, to: DAVResponse.plain(.internalServerError, "internal error"))
+      return SecurityHeaders.applying(SecurityHeaders.common, to: Self.response(for: error))
+    }
+  }
+
+  /// The answer to what a handler threw past its own refusals: the store's
+  /// failures (a read's, mostly) as `DAVRefusal.store`, anything else `500`.
+  static func response(for error: any Error) -> Response {
+    switch error {
+    case let error as StoreError: DAVRefusal.store(error).response
+    case let error as DocumentError: DAVRefusal.store(.io(error)).response
+    case PreferencesError.unavailable: DAVRefusal.unavailable.response
+    default: DAVResponse.plain(.internalServerError, "internal error")
     }
   }
 }
@@ -139,6 +150,15 @@ enum DAVResponse {
       body: Array((message + "\n").utf8))
   }
 
+  /// `503` with `Retry-After`: the store failed (busy, unreachable, a
+  /// system call), nothing was changed, and a client may try again, as a
+  /// browser is told on the web's pages.
+  static func retry(after seconds: Int, _ message: String) -> Response {
+    var response = plain(.serviceUnavailable, message)
+    response.headerFields[.retryAfter] = String(seconds)
+    return response
+  }
+
   /// `207 Multi-Status` with its XML.
   static func multistatus(_ body: [UInt8]) -> Response {
     Response(
@@ -196,6 +216,8 @@ enum DAVRefusal: Error {
   case serverName
   /// The store failed (busy, unreachable, a system call).
   case store(StoreError)
+  /// The owner's settings cannot be reached just now.
+  case unavailable
 
   var response: Response {
     switch self {
@@ -218,7 +240,14 @@ enum DAVRefusal: Error {
       DAVResponse.plain(
         .conflict, "names of the form <number>.ics are the server's: choose another")
     case .store(let error):
-      DAVResponse.plain(.serviceUnavailable, error.message)
+      switch error {
+      // Set aside for repair: trying again will not help.
+      case .unreadable: DAVResponse.plain(.internalServerError, error.message)
+      case .busy: DAVResponse.retry(after: 1, error.message)
+      case .io: DAVResponse.retry(after: 2, error.message)
+      }
+    case .unavailable:
+      DAVResponse.retry(after: 2, "Your settings cannot be reached for a moment. Please try again.")
     }
   }
 }
