@@ -12,6 +12,9 @@ package final class ServiceCounters: Sendable {
     case linkCodeRefusal
     /// A calendar app's wrong password refused with `429` (`AttemptLimiter`).
     case appPasswordRefusal
+    /// An app password made or ended past the owner's budget, refused with
+    /// `429` (`AttemptLimiter`).
+    case appChangeRefusal
 
     /// The metric it is counted under, and its labels.
     package var metric: (name: MetricName, labels: [(String, String)]) {
@@ -27,6 +30,7 @@ package final class ServiceCounters: Sendable {
       case .storeRetry: (.storeRetries, [])
       case .linkCodeRefusal: (.rateLimitRefusals, [("limiter", "link_code")])
       case .appPasswordRefusal: (.rateLimitRefusals, [("limiter", "app_password")])
+      case .appChangeRefusal: (.rateLimitRefusals, [("limiter", "app_change")])
       }
     }
   }

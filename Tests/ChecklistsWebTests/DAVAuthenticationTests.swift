@@ -152,6 +152,26 @@ import WebTestSupport
       try signIn(laptop, Self.basic(second.userName, second.password)).0.status == .unauthorized)
   }
 
+  /// App passwords made or ended count against the owner's own budget
+  /// (`DevicesScreen.appChangeLimit` an hour): past it, `429` with
+  /// `Retry-After`, and the devices file is not written.
+  @Test func appPasswordsMadeOrEndedHaveABudget() throws {
+    let laptop = try ApplicationHarness()
+    laptop.get("/lists")
+    let half = DevicesScreen.appChangeLimit / 2
+    for _ in 0..<half { _ = try connect(laptop) }
+    for id in 1...(DevicesScreen.appChangeLimit - half) {
+      #expect(laptop.post("/settings/devices/apps/\(id)/end").status == .seeOther)
+    }
+    let before = laptop.storedFiles()
+    let refused = laptop.post("/settings/devices/apps")
+    #expect(refused.status == .tooManyRequests)
+    #expect(Int(refused.headerFields[.retryAfter] ?? "") ?? 0 > 0)
+    #expect(laptop.text(refused).contains("Nothing was changed"))
+    #expect(laptop.post("/settings/devices/apps/\(half)/end").status == .tooManyRequests)
+    #expect(laptop.storedFiles() == before)
+  }
+
   /// An app's password is good for the DAV routes only: the browser
   /// screens take a cookie and nothing else.
   @Test func anAppPasswordOpensNoScreen() throws {

@@ -13,8 +13,28 @@ import Storage
 /// cookie and nothing else, so an app's holder cannot reach Settings,
 /// Devices, share links or the export, nor make or end a credential.
 extension DevicesScreen {
+  /// App passwords an owner may make or end in `appChangeWindow`: a
+  /// person connects a few apps; a hostile holder of a browser's session
+  /// could otherwise rewrite the devices file and the app index without
+  /// end. (A link code needs no budget: one is pending at a time, so making
+  /// one replaces the last.) Counted per owner, in memory, as the attempt
+  /// limits are.
+  static let appChangeLimit = 20
+  static let appChangeWindow: TimeInterval = 3_600
+
+  /// `429` when the owner has made or ended `appChangeLimit` app passwords
+  /// in the last `appChangeWindow`; else counts this one.
+  static func spendAppChange(_ context: ChangeContext) throws {
+    let owner = context.session.directory.key
+    if let wait = context.services.appChanges.retryAfter(owner, now: context.now) {
+      throw WebError.tooManyAppChanges(retryAfter: wait)
+    }
+    context.services.appChanges.recordFailure(owner, now: context.now)
+  }
+
   /// `POST /settings/devices/apps`: a new app password, on this answer only.
   static func createApp(_ context: ChangeContext) throws -> Response {
+    try spendAppChange(context)
     let made: (password: AppPassword, app: Devices.App)
     do {
       made = try deviceFiles(context) {
@@ -40,6 +60,7 @@ extension DevicesScreen {
   /// working at once.
   static func endApp(_ context: ChangeContext) throws -> Response {
     let id = try context.id(.app)
+    try spendAppChange(context)
     let ended = try deviceFiles(context) {
       try context.services.devices.endApp(
         id: id, of: context.session.directory, askedBy: context.session.id.hex)

@@ -11,6 +11,17 @@ extension WebError {
       backHref: "/link", backLabel: "Try Again", headerFields: [.retryAfter: String(seconds)])
   }
 
+  /// Too many app passwords made or ended by one owner in the last hour
+  /// (`429`).
+  static func tooManyAppChanges(retryAfter seconds: Int) -> WebError {
+    WebError(
+      status: .tooManyRequests, title: "Too many calendar apps at once",
+      message:
+        "Calendar app passwords were made or disconnected \(DevicesScreen.appChangeLimit) times in the last hour. Nothing was changed; wait \(seconds / 60 + 1) minutes and try again.",
+      backHref: "/settings/devices#apps", backLabel: "Devices",
+      headerFields: [.retryAfter: String(seconds)])
+  }
+
   /// The owner's devices file cannot be read (`503`, see
   /// `DeviceStore.Unreadable`).
   static let devicesUnreadable = WebError(

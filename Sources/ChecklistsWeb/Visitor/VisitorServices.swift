@@ -21,6 +21,10 @@ final class VisitorServices: Sendable {
   /// Wrong link codes per client address.
   let linkAttempts = AttemptLimiter(
     limit: LinkScreen.attemptLimit, window: LinkScreen.attemptWindow, refusal: .linkCodeRefusal)
+  /// App passwords made or ended per owner (`DevicesScreen.appChangeLimit`).
+  let appChanges = AttemptLimiter(
+    limit: DevicesScreen.appChangeLimit, window: DevicesScreen.appChangeWindow,
+    refusal: .appChangeRefusal)
   /// The owners' share links (records and their index by SHA-256).
   let shares: ShareLinks
   /// The owners' pending imports, waiting for their Confirm.
