@@ -27,6 +27,33 @@ import WebTestSupport
     page.matches(of: /items\/(\d+)\/toggle"/).map { String($0.output.1) }
   }
 
+  /// A change from a calendar app trips an open page's poll as another
+  /// browser's does: a to-do made by `PUT` and one removed by `DELETE`
+  /// each answer the page's next poll with `200` and what changed.
+  @Test func aChangeFromACalendarAppShowsAtTheNextPoll() throws {
+    let setup = try DAVPropfindTests.Setup()
+    let page = setup.owner.get("/lists/1")
+    var tag = try #require(page.headerFields[.eTag])
+    settle()
+    #expect(setup.owner.send(poll(setup.owner, tag: tag)).status == .notModified)
+
+    let made = DAVWriteTests.send(
+      setup, .put, "/dav/lists/1/from-app.ics", DAVWriteTests.todo, [.ifNoneMatch: "*"])
+    #expect(made.status == .created)
+    let afterPut = setup.owner.send(poll(setup.owner, tag: tag))
+    #expect(afterPut.status == .ok)
+    #expect(setup.owner.text(afterPut).contains("Call the bakery"))
+    tag = try #require(afterPut.headerFields[.eTag])
+    settle()
+    #expect(setup.owner.send(poll(setup.owner, tag: tag)).status == .notModified)
+
+    #expect(DAVWriteTests.send(setup, .delete, "/dav/lists/1/1.ics").status == .noContent)
+    let afterDelete = setup.owner.send(poll(setup.owner, tag: tag))
+    #expect(afterDelete.status == .ok)
+    #expect(!setup.owner.text(afterDelete).contains("Milk"))
+    #expect(setup.owner.text(afterDelete).contains("Call the bakery"))
+  }
+
   @Test func aPollIs304FromTheMemoUntilAnotherBrowserChangesTheList() throws {
     let phone = try ApplicationHarness()
     for text in ["milk", "eggs", "bread"] { phone.post("/lists/1/items", [("text", text)]) }

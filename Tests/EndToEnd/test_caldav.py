@@ -145,11 +145,27 @@ def test_a_client_creates_edits_completes_and_deletes_to_dos_seen_on_the_web(eit
     app = connect(owner)
     credentials = (app["server"], app["user"], app["password"])
 
+    # The page open on the list sees the app's change at its next poll.
+    tag = owner.get(f"/lists/{party}").headers["ETag"]
     caldav_venv.discover(*credentials, ops=[{"op": "add", "calendar": "Party", "ical": CLIENT_TODO}])
+    polled = owner.get(f"/lists/{party}", headers={"If-None-Match": tag})
+    assert polled.status_code == 200 and "Order the cake" in polled.text, polled.status_code
     assert rows(owner, party) == [("Order the cake", False)]
 
-    # An edit on the web keeps what the client wrote.
+    # An edit on the web keeps what the client wrote, and a sync from the
+    # token before it gets that to-do alone (the list's change log, kept in
+    # either store).
+    def sync(token):
+        answer = requests.request(
+            "REPORT", stack.url(f"/dav/lists/{party}/"), auth=(app["user"], app["password"]),
+            headers={"Content-Type": "application/xml"},
+            data=f'<d:sync-collection xmlns:d="DAV:"><d:sync-token>{token}</d:sync-token>'
+                 '<d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>')
+        assert answer.status_code == 207, answer.status_code
+        return answer.text
+    before_edit = re.search(r"<d:sync-token>([^<]+)</d:sync-token>", sync("")).group(1)
     assert owner.post(f"/lists/{party}/items/1", {"text": "Order the big cake"}).status_code == 303
+    assert sync(before_edit).count("<d:response>") == 1
     seen = caldav_venv.discover(*credentials, ops=[
         {"op": "complete", "calendar": "Party", "uid": "client-todo-1"}])
     assert rows(owner, party) == [("Order the big cake", True)]
@@ -175,6 +191,21 @@ def test_a_client_creates_edits_completes_and_deletes_to_dos_seen_on_the_web(eit
     caldav_venv.discover(*credentials, ops=[{"op": "delete", "calendar": "Party", "uid": "client-todo-1"}])
     assert rows(owner, party) == []
     assert "Order two cakes" in owner.get("/deleted").text
+
+    # A colour and an order set by the app are kept as sent, in either store.
+    auth = (app["user"], app["password"])
+    patched = requests.request(
+        "PROPPATCH", stack.url(f"/dav/lists/{party}/"), auth=auth,
+        headers={"Content-Type": "application/xml"},
+        data='<d:propertyupdate xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/"><d:set><d:prop>'
+             '<a:calendar-color>#FF2968FF</a:calendar-color><a:calendar-order>2</a:calendar-order>'
+             '</d:prop></d:set></d:propertyupdate>')
+    assert patched.status_code == 207 and "424" not in patched.text, patched.text
+    found = requests.request(
+        "PROPFIND", stack.url(f"/dav/lists/{party}/"), auth=auth, headers={"Depth": "0"},
+        data='<d:propfind xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/"><d:prop>'
+             '<a:calendar-color/><a:calendar-order/></d:prop></d:propfind>')
+    assert ">#FF2968FF</x:calendar-color>" in found.text and ">2</x:calendar-order>" in found.text, found.text
 
 
 def test_hostile_requests_are_a_clear_4xx_and_store_nothing(stack):
