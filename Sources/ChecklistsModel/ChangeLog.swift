@@ -57,6 +57,14 @@ package struct ChangeLog: Sendable, Equatable, Codable {
     }
   }
 
+  /// Records one revision of more changes than the log keeps: no earlier
+  /// token can be answered from it.
+  package mutating func recordTooMany() {
+    revision += 1
+    since = revision
+    changes = []
+  }
+
   /// The names changed after `revision`, oldest first; nil when the log no
   /// longer knows (a revision before `since`) or never did (after the last).
   package func names(after revision: Int) -> [String]? {

@@ -79,6 +79,21 @@ import Testing
     #expect(log.revision == 2)
     #expect(Set(log.names(after: 1) ?? []) == ["\(milk).ics", "\(eggs).ics", "\(eggs + 1).ics"])
 
+    // More changes than the log keeps (Check all): a revision no earlier
+    // token reaches, and no name made.
+    stored = model
+    let many = try model.addList(name: "Many", icon: .none)
+    for number in 0...ChangeLog.capacity { _ = try model.addItem(text: "\(number)", toList: many) }
+    model.recordChanges(since: stored)
+    stored = model
+    for item in model.checklist(id: many)?.items ?? [] {
+      _ = try model.toggleItem(id: item.id, inList: many)
+    }
+    model.recordChanges(since: stored)
+    let checkedAll = try #require(model.checklist(id: many)?.changes)
+    #expect(checkedAll.revision == 1 && checkedAll.changes.isEmpty)
+    #expect(checkedAll.names(after: 0) == nil && checkedAll.names(after: 1) == [])
+
     // A rename is a revision with no resource; nothing changed, none.
     stored = model
     _ = try model.updateList(id: other, name: "Renamed", icon: .none)
