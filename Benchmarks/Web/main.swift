@@ -59,7 +59,7 @@ var sink = 0
 /// `kept` (the memo's page, the default), `computed` (the 20-item page,
 /// memo missed, no query), `settings`, `renewal` (the cookie due), `long`
 /// (the 5,000-item page), `toggle` (a 20-item list's item), `shared` (a
-/// shared link's kept 304), `check-all` (1,000 items checked and back).
+/// shared link's kept 304), `shared-kept` (its kept page, 200), `check-all` (1,000 items checked and back).
 let profiling = CommandLine.arguments.contains("--profile")
 let profiled: (count: Int, what: String)? = CommandLine.arguments.firstIndex(of: "--profile")
   .flatMap { flag in
@@ -374,6 +374,7 @@ let sharedRevalidation = Request(
   method: .get, path: "/s/\(shareToken.text)", headerFields: [.ifNoneMatch: sharedTag])
 precondition(application.respond(to: sharedRevalidation).status == .notModified)
 profile("shared") { sink &+= application.respond(to: sharedRevalidation).headerFields.count }
+profile("shared-kept") { sink &+= application.respond(to: sharedGet).body.count }
 report(
   "GET /s/{token} revalidated, unchanged: 304 (kept page)",
   measure(200_000) { sink &+= application.respond(to: sharedRevalidation).headerFields.count },

@@ -2,6 +2,7 @@ import FastCGI
 import Foundation
 import HTTPTypes
 import ServiceMetrics
+import Storage
 import Testing
 import WebTestSupport
 
@@ -41,6 +42,28 @@ import WebTestSupport
     #expect(metrics.answers(route: page, status: 200) == before + 2)
     #expect(metrics.answers(route: page, status: 304) == 1)
     #expect(metrics.answers(route: try position("POST", "/lists/{list}/items"), status: 303) == 1)
+  }
+
+  @Test func aSharedPageKeptIsCountedUnderItsRoute() throws {
+    // Answered from the shared memo before it is routed (`SharedMemoLookup`).
+    let browser = try ApplicationHarness(requestMetrics: metrics)
+    let list = try SharingTests.createList(browser, "Groceries")
+    let token = try SharingTests.share(browser, list: list, "read-only")
+    settle()
+    let page = try position("GET", "/s/{secret}")
+    let computed = SharingTests.get(browser, "/s/\(token)")
+    #expect(computed.status == .ok)
+    let key = try #require(
+      ResponseMemo.Key(
+        sharedPage: SecretDigest.of(token), Request(method: .get, path: "/s/\(token)")))
+    #expect(browser.application.sharedPages.entry(for: key) != nil, "the page is kept")
+    let kept = SharingTests.get(browser, "/s/\(token)")
+    #expect(kept.status == .ok && kept.body == computed.body)
+    let etag = try #require(computed.headerFields[.eTag])
+    #expect(SharingTests.get(browser, "/s/\(token)", [.ifNoneMatch: etag]).status == .notModified)
+    #expect(metrics.answers(route: page, status: 200) == 2)
+    #expect(metrics.answers(route: page, status: 304) == 1)
+    #expect(metrics.answers(route: metrics.unmatchedPosition, status: 200) == 0)
   }
 
   @Test func anAddressNoRouteTakesIsOneLabelWhateverItsPath() throws {

@@ -51,6 +51,38 @@ import Testing
     #expect(try devices.resolve(token: linked) != expected)
   }
 
+  @Test func aChangeOfTheOwnersListsKeepsTheAnswer() throws {
+    // Every POST rewrites the owner's checklists, which moves their
+    // directory's identity; the browser's owner stays known all the same.
+    let (_, owner, linked) = try ownerWithTwoBrowsers()
+    let expected = DeviceStore.Resolution.owner(owner, browserID: try browserID(linked, of: owner))
+    for _ in 0..<2 { #expect(try devices.resolveKept(token: linked, now: Date()) == expected) }
+    let before = devices.documents.identity(ofDirectory: owner.path)
+    try devices.documents.write(
+      Data("lists".utf8), to: "\(owner.path)/Checklists.plist", durable: false)
+    #expect(devices.documents.identity(ofDirectory: owner.path) != before)
+    // Only a kept answer still names the owner once the index entry is gone.
+    try FileManager.default.removeItem(
+      atPath: devices.browserIndex.entryPath(digest: SecretDigest.of(linked)))
+    #expect(try devices.resolveKept(token: linked, now: Date()) == expected)
+  }
+
+  @Test func aFoundingBrowserIsListedOnceItsOwnerHasADevicesFile() throws {
+    // Kept while the owner had no devices file (no browser ID), then the
+    // file made by a link code: the next request reads it.
+    let founding = browserToken()
+    let owner = VisitorDirectory(dataDirectory: data, visitorID: founding)
+    try devices.documents.prepareDirectory(owner.path, durable: false)
+    for _ in 0..<3 {
+      #expect(
+        try devices.resolveKept(token: founding, now: Date()) == .owner(owner, browserID: nil))
+    }
+    _ = try devices.createCode(for: owner, token: founding, name: "Firefox on Linux", now: now)
+    Thread.sleep(forTimeInterval: 0.03)  // older than a look-up trusts
+    let id = try #require(try browserID(founding, of: owner))
+    #expect(try devices.resolveKept(token: founding, now: Date()) == .owner(owner, browserID: id))
+  }
+
   @Test func aLinkedBrowserSignedOutIsANewVisitorAtItsNextRequest() throws {
     let (founding, owner, linked) = try ownerWithTwoBrowsers()
     for _ in 0..<3 { #expect(try devices.resolveKept(token: linked, now: Date()) != .signedOut) }

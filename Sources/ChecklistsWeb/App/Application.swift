@@ -14,10 +14,12 @@ import Storage
 /// composition root, where the services are made and the groups of routes
 /// put together.
 ///
-/// Every request passes two stages first: `ConditionalGET` (the one place
-/// that answers `304`) and `MemoLookup` (a returning visitor's repeated
-/// `GET`, answered whole before it is routed); then the route table hands
-/// it to the group of its route (`RouteGroups`), which runs its own stages.
+/// Every request passes these stages first: `ConditionalGET` (the one place
+/// that answers `304`), `MemoLookup` (a returning visitor's repeated
+/// `GET`, answered whole before it is routed), `SharedMemoLookup` (a
+/// shared list's kept page, likewise) and `GzipStage`; then the route
+/// table hands it to the group of its route (`RouteGroups`), which runs
+/// its own stages.
 ///
 /// One instance serves every worker thread. What it holds is either
 /// immutable (templates, assets, icons, the CSRF key) or thread-safe
@@ -104,7 +106,9 @@ package final class Application: Sendable {
       feed: FeedGroup(services: FeedServices(calendars: calendars, store: store), errors: errors),
       dav: DAVGroup(services: DAVServices(devices: devices, store: store, defaults: defaults)),
       errors: errors)
-    front = Pipeline([ConditionalGET(), MemoLookup(memo: memo), GzipStage()])
+    front = Pipeline([
+      ConditionalGET(), MemoLookup(memo: memo), SharedMemoLookup(memo: sharedPages), GzipStage(),
+    ])
     metrics = configuration.requestMetrics
     if let metrics {
       precondition(

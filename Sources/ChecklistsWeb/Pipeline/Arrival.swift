@@ -10,6 +10,9 @@ struct Arrival {
   /// The memo's key of a `GET` with the visitor's cookies (nil otherwise),
   /// worked out once by `MemoLookup` for `MemoKeep`.
   var memoKey: ResponseMemo.Key?
+  /// The shared memo's key of a shared list's page that `SharedMemoLookup`
+  /// found nothing under (nil otherwise), for `SharedMemo` to keep it.
+  var sharedPageKey: ResponseMemo.Key?
   /// Where `MemoLookup` (a hit: the route that computed it) and
   /// `RouteGroups` (the route matched) write the route the request
   /// metrics count the answer under; nil when no metrics are kept.

@@ -7,7 +7,9 @@ import Storage
 /// (`Checklists.plist`, `Shares.plist`, `Preferences.plist` for the time
 /// zone) is only ever replaced by a rename in it. So a revalidation of an
 /// unchanged page (what an open page's polling sends every few seconds)
-/// costs a digest, a look-up and one `stat`.
+/// costs a digest, a look-up and one `stat`, answered in front of the
+/// route table by `SharedMemoLookup`; this stage looks a page up only
+/// when that one did not (a request that reached the group some other way).
 struct SharedMemo: Stage {
   let memo: ResponseMemo
   let shares: ShareLinks
@@ -16,9 +18,11 @@ struct SharedMemo: Stage {
     -> Response
   {
     guard call.match.route.isRevisited,
-      let key = ResponseMemo.Key(sharedPage: call.digest, request)
+      let key = call.arrival.sharedPageKey ?? ResponseMemo.Key(sharedPage: call.digest, request)
     else { return try next(request, call) }
-    if let kept = memo.entry(for: key, now: Int64(call.arrival.now.timeIntervalSince1970)),
+    // Looked up already in front (`SharedMemoLookup`) when it left the key.
+    if call.arrival.sharedPageKey == nil,
+      let kept = memo.entry(for: key, now: Int64(call.arrival.now.timeIntervalSince1970)),
       kept.answers(request)
     {
       return memo.answer(kept, for: key, to: request)

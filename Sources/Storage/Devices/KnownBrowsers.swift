@@ -3,37 +3,55 @@ import Foundation
 import Support
 
 /// Which owner each browser acts for, kept between its requests: a
-/// returning browser is told apart by one `stat` of its owner's directory
-/// instead of its token's SHA-256, a read of the browser index (a failed
-/// `open` for a founding browser) and a `stat` of `Devices.plist`.
+/// returning browser is told apart by one `stat` of its owner's devices
+/// file instead of its token's SHA-256, a read of the browser index (a
+/// failed `open` for a founding browser) and a `stat` of `Devices.plist`.
 ///
-/// An answer is kept with the identity the owner's directory had *before*
-/// it was worked out, and given again only while the directory still has
-/// it. Every change of an owner's browsers (a sign-out, a code redeemed)
-/// is an atomic write of `Devices.plist` in that directory, which changes
-/// its identity, so a browser signed out is a new visitor at its very next
-/// request, whichever process answers it, as `ResponseMemo`'s pages are
-/// (and for the same reason, a directory changed less than
-/// `settleNanoseconds` ago is not trusted). A browser's owner never
-/// changes: a linked browser's index entry is written once, before the
-/// browser is, and a founding browser's owner is named by its token.
+/// An answer is kept with what the owner's `Devices.plist` was *before*
+/// it was worked out (its identity, or that there was none), and given
+/// again only while the file is still so. The answer depends on nothing
+/// else: every change of an owner's browsers (a sign-out, a code
+/// redeemed, the first code or link that lists a founding browser) is an
+/// atomic write of that file, so a browser signed out is a new visitor at
+/// its very next request, whichever process answers it; and a browser's
+/// owner never changes (a linked browser's index entry is written once,
+/// before the browser is listed, for a token never used before; a
+/// founding browser's owner is named by its token).
+///
+/// Only that file, not the owner's directory: every change of the lists
+/// (a toggle) moves the directory's identity, and a directory changed
+/// less than `settleNanoseconds` ago is not trusted, so keyed by it every
+/// `POST` and the page after it looked the browser up again (38,000
+/// instructions of a toggle's 302,000; callgrind).
+///
+/// A file changed less than `settleNanoseconds` ago is not trusted, as
+/// `ResponseMemo`'s pages are not: a file system's clock may tick
+/// coarsely, and an inode may come back.
 ///
 /// What is not kept: a browser signed out (it is given a new token at
-/// once), an owner whose devices file cannot be read, a failed look-up,
-/// and an owner without a directory (a first-run visitor, who has nothing
-/// stored yet).
+/// once), an owner whose devices file cannot be read, and a failed
+/// look-up.
 final class KnownBrowsers: Sendable {
-  /// How long ago a directory must have changed to be trusted (see
+  /// How long ago a devices file must have changed to be trusted (see
   /// `ResponseMemo.Version`: a file system's clock may tick coarsely).
   static let settleNanoseconds: Int64 = 20_000_000
+
+  /// An owner's `Devices.plist` as a look-up found it.
+  enum DevicesFile: Sendable, Equatable {
+    /// There was none (a founding browser, the owner's only one).
+    case absent
+    case version(DocumentVersion)
+  }
 
   struct Known: Sendable {
     var owner: VisitorDirectory
     var browserID: Int?
-    /// The directory's identity before the answer was worked out; nil
-    /// when it could not be trusted then (the next request works it out
-    /// again, now knowing where to look first).
-    var version: DocumentVersion?
+    /// The owner's devices file, whose state is checked.
+    var devicesPath: String
+    /// That file before the answer was worked out; nil when it could not
+    /// be trusted then (the next request works it out again, now knowing
+    /// where to look first).
+    var devicesFile: DevicesFile?
   }
 
   private let known: LockedValue<LRUCache<String, Known>>
@@ -44,32 +62,38 @@ final class KnownBrowsers: Sendable {
     self.documents = documents
   }
 
-  /// The owner `token` acts for, from what was kept when its owner's
-  /// directory is unchanged; else `resolve` is asked, and its answer kept.
+  /// The owner `token` acts for, from what was kept while its owner's
+  /// devices file is unchanged; else `resolve` is asked, and its answer kept.
   func resolution(
     of token: String, now: Date, resolve: () throws -> DeviceStore.Resolution
   ) rethrows -> DeviceStore.Resolution {
-    var before: DocumentVersion?
+    var before: DevicesFile?
     if let kept = known.withLock({ $0.value(forKey: token) }) {
-      before = trusted(documents.identity(ofDirectory: kept.owner.path), now: now)
-      if let before, before == kept.version { return .owner(kept.owner, browserID: kept.browserID) }
+      before = trustedState(of: kept.devicesPath, now: now)
+      if let before, before == kept.devicesFile {
+        return .owner(kept.owner, browserID: kept.browserID)
+      }
     }
     let resolution = try resolve()
     if case .owner(let owner, let browserID) = resolution {
-      known.withLock {
-        $0.setValue(Known(owner: owner, browserID: browserID, version: before), forKey: token)
-      }
+      let known = Known(
+        owner: owner, browserID: browserID, devicesPath: DeviceStore.path(of: owner),
+        devicesFile: before)
+      self.known.withLock { $0.setValue(known, forKey: token) }
     } else {
       known.withLock { $0.removeValue(forKey: token) }
     }
     return resolution
   }
 
-  /// `identity` when its directory changed long enough before `now`.
-  private func trusted(_ identity: DocumentVersion?, now: Date) -> DocumentVersion? {
-    guard let identity else { return nil }
+  /// The devices file at `path` when it changed long enough before `now`
+  /// (or is absent); nil when it cannot be told or trusted.
+  private func trustedState(of path: String, now: Date) -> DevicesFile? {
+    let identity: DocumentVersion?
+    do { identity = try documents.identity(of: path) } catch { return nil }
+    guard let identity else { return .absent }
     let changed = Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
     let age = now.timeIntervalSince1970 - changed
-    return age >= Double(Self.settleNanoseconds) / 1e9 ? identity : nil
+    return age >= Double(Self.settleNanoseconds) / 1e9 ? .version(identity) : nil
   }
 }
