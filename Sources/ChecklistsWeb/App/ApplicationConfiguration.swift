@@ -6,8 +6,20 @@ import ServiceMetrics
 
 /// Where the application finds its files and how it stores visitors' data.
 package struct ApplicationConfiguration: Sendable {
-  /// Visitors whose decoded checklists and preferences stay in memory.
+  /// Visitors whose decoded preferences, devices and links stay in memory.
   package static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
+  /// The bytes the decoded checklists may take (`--cache-size`, in MiB),
+  /// each model estimated from its file's length
+  /// (`ChecklistStore.modelFootprint`, about the file's length). 32 MiB
+  /// keeps ~6,400 visitors with a 20-item list (a ~5 KB file) or ~2,900
+  /// with three (11 KB): the 2,000 rotating visitors of `scripts/bench`
+  /// whole, where the count of 10,000 it replaces took ~50 MB for them and
+  /// put the backend at 130 MB with 20,000 rotating, over the bar of the
+  /// page cache + 64 MB.
+  package static let defaultModelCacheBudget = 32 * 1024 * 1024
+  /// Decoded checklists kept at most, whatever they take: none by default
+  /// (the budget bounds them); `--cache-capacity` of older set-ups.
+  package static let defaultModelCacheCapacity = Int.max
   /// The bytes the kept pages may take (`--page-cache-size`, in MB): the
   /// memo's budget (`ResponseMemo`), of which the shared links' pages have
   /// `sharedMemoShare`. A returning visitor's 20-item list page kept in
@@ -37,8 +49,12 @@ package struct ApplicationConfiguration: Sendable {
   /// When false, writes skip `fsync` (tests and benchmarks that measure
   /// everything but the disk). Always true in production.
   package var durable: Bool
-  /// How many visitors' decoded checklists and preferences stay in memory.
+  /// How many visitors' decoded preferences, devices and links stay in memory.
   package var cacheCapacity: Int
+  /// How many bytes the visitors' decoded checklists may take in memory.
+  package var modelCacheBudget: Int
+  /// How many visitors' decoded checklists are kept at most, besides the budget.
+  package var modelCacheCapacity: Int
   /// How many bytes the whole answers to revisited pages (Checklist, All
   /// Lists, shared lists) may take in memory; a body is kept only up to 16 KiB.
   package var memoBudget: Int
@@ -62,7 +78,8 @@ package struct ApplicationConfiguration: Sendable {
     dataDirectory: String, documents: any DocumentStore = LocalDocuments(),
     templatesDirectory: String = "Templates",
     publicDirectory: String = "Public", durable: Bool = true,
-    cacheCapacity: Int = defaultCacheCapacity, memoBudget: Int = defaultMemoBudget,
+    cacheCapacity: Int = defaultCacheCapacity, modelCacheBudget: Int = defaultModelCacheBudget,
+    modelCacheCapacity: Int = defaultModelCacheCapacity, memoBudget: Int = defaultMemoBudget,
     memoCapacity: Int = defaultMemoCapacity, publicOrigin: PublicOrigin? = nil
   ) {
     self.dataDirectory = dataDirectory
@@ -71,6 +88,8 @@ package struct ApplicationConfiguration: Sendable {
     self.publicDirectory = publicDirectory
     self.durable = durable
     self.cacheCapacity = cacheCapacity
+    self.modelCacheBudget = modelCacheBudget
+    self.modelCacheCapacity = modelCacheCapacity
     self.memoBudget = memoBudget
     self.memoCapacity = memoCapacity
     self.publicOrigin = publicOrigin
