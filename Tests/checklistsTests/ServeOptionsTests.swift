@@ -159,8 +159,8 @@ import Testing
     try ServeCommand.parse(["--port", "9000"] + arguments)
   }
 
-  @Test func theSizeIsInMebibytesAndDefaultsTo32() throws {
-    #expect(try serve([]).modelCacheMegabytes == 32)
+  @Test func theSizeIsInMebibytesAndDefaultsTo16() throws {
+    #expect(try serve([]).modelCacheMegabytes == 16)
     #expect(try serve(["--cache-size", "100"]).modelCacheMegabytes == 100)
     #expect(try serve([]).cacheCapacity == nil)
   }

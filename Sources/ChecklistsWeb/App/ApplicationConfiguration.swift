@@ -10,13 +10,14 @@ package struct ApplicationConfiguration: Sendable {
   package static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
   /// The bytes the decoded checklists may take (`--cache-size`, in MiB),
   /// each model estimated from its file's length
-  /// (`ChecklistStore.modelFootprint`, about the file's length). 32 MiB
-  /// keeps ~6,400 visitors with a 20-item list (a ~5 KB file) or ~2,900
-  /// with three (11 KB): the 2,000 rotating visitors of `scripts/bench`
-  /// whole, where the count of 10,000 it replaces took ~50 MB for them and
-  /// put the backend at 130 MB with 20,000 rotating, over the bar of the
-  /// page cache + 64 MB.
-  package static let defaultModelCacheBudget = 32 * 1024 * 1024
+  /// (`ChecklistStore.modelFootprint`, about the file's length). 16 MiB
+  /// keeps ~3,200 visitors with a 20-item list (a ~5 KB file): the 2,000
+  /// rotating visitors of `scripts/bench` whole. Measured after its 20,000
+  /// rotating visitors (each seen once in turn, so no cache short of all
+  /// of them is hit): backend RSS 127 MB at 16 MiB, 137 MB at 32, 130 MB
+  /// with the count of 10,000 this replaced; the bar is the page cache +
+  /// 64 MB, 128.
+  package static let defaultModelCacheBudget = 16 * 1024 * 1024
   /// Decoded checklists kept at most, whatever they take: none by default
   /// (the budget bounds them); `--cache-capacity` of older set-ups.
   package static let defaultModelCacheCapacity = Int.max
