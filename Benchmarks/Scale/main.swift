@@ -34,7 +34,8 @@ func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_
 let application = try Application(
   configuration: ApplicationConfiguration(
     dataDirectory: data, templatesDirectory: "\(root)/Templates",
-    publicDirectory: "\(root)/Public", durable: false, cacheCapacity: cacheCapacity),
+    publicDirectory: "\(root)/Public", durable: false, cacheCapacity: cacheCapacity,
+    modelCacheCapacity: cacheCapacity),
   logger: Logger(label: "bench-scale"))
 let writer = ChecklistStore(
   configuration: .init(dataDirectory: data, cacheCapacity: 1, durable: false),

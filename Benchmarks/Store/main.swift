@@ -56,6 +56,44 @@ func samples(_ count: Int, _ body: () -> Void) -> [Double] {
 
 print("data directory: \(root)")
 
+func heapInUse() -> Int { Int(bench_heap_in_use()) }
+
+/// `--model-memory`: what a cached model takes in memory against its
+/// file's length, for several shapes of a visitor's lists: the measure
+/// behind `ChecklistStore.modelFootprint`. Only this, then exits.
+func modelMemory() {
+  let shapes = [(1, 5), (1, 20), (3, 20), (1, 200), (5, 100), (1, 1_000)]
+  print("shape (lists × items): file bytes, heap bytes per cached model, ratio")
+  for (lists, items) in shapes {
+    let visitors = max(200, 400_000 / (lists * items * 10))
+    let writer = ChecklistStore(
+      configuration: .init(dataDirectory: root, cacheCapacity: 0, durable: false), logger: logger)
+    let directories = (0..<visitors).map {
+      VisitorDirectory(
+        dataDirectory: root, visitorID: String(format: "m%d-%d-%026x", lists, items, $0))
+    }
+    for directory in directories { seed(writer, directory, model(lists: lists, items: items)) }
+    let fileBytes =
+      (try? FileManager.default.attributesOfItem(atPath: directories[0].checklistsPath)[.size])
+      as? Int ?? 0
+    let store = ChecklistStore(
+      configuration: .init(dataDirectory: root, cacheCapacity: visitors), logger: logger)
+    let before = heapInUse()
+    for directory in directories { _ = try! store.load(directory) }
+    let perModel = Double(heapInUse() - before) / Double(visitors)
+    withExtendedLifetime(directories) {}
+    print(
+      String(
+        format: "%d × %d: %d, %.0f, %.2f (estimate %d)", lists, items, fileBytes, perModel,
+        perModel / Double(fileBytes),
+        ChecklistStore.modelFootprint.bytes(storedBytes: Int64(fileBytes))))
+  }
+}
+if CommandLine.arguments.contains("--model-memory") {
+  modelMemory()
+  exit(0)
+}
+
 // 1. A cached load: stat + cache lookup.
 do {
   let store = ChecklistStore(configuration: .init(dataDirectory: root), logger: logger)
@@ -117,7 +155,6 @@ do {
   }
   for directory in directories { seed(writer, directory, template) }
 
-  func heapInUse() -> Int { Int(bench_heap_in_use()) }
   func residentBytes() -> Int {
     let fields =
       (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?

@@ -14,13 +14,14 @@ import Support
 /// load. A version that cannot be decoded is moved aside
 /// (`DocumentStore.setAside`) under the document's lock, and only if it is
 /// still that version: another process may have set it aside and written a
-/// good one meanwhile, which is then read instead. Thread-safe; the cache is bounded (least recently
-/// used go first).
+/// good one meanwhile, which is then read instead. Thread-safe; the cache is bounded by a count
+/// and by the bytes its values are taken to cost (`MemoryFootprint`), the least
+/// recently used forgotten first (O(1) amortised: `LRUCache`).
 package final class VersionedFile<Value: Sendable>: Sendable {
-  /// How many keys' values a cache keeps unless told otherwise: the one
-  /// default of the store's and the preferences' caches, and of `serve
-  /// --cache-capacity`. At ~7 KiB a visitor with 20 items (`bench-store`),
-  /// 10,000 hold about 70 MiB.
+  /// How many keys' values a cache keeps unless told otherwise: the
+  /// default of the preferences', devices' and links' caches, and of the
+  /// checklists store's when `serve --cache-capacity` is given (its models
+  /// are otherwise bounded by bytes: see `MemoryFootprint`).
   package static var defaultCapacity: Int { 10_000 }
 
   /// A value and the identity of the version of the file it stands for.
@@ -36,6 +37,8 @@ package final class VersionedFile<Value: Sendable>: Sendable {
 
   @usableFromInline let cache: LockedValue<LRUCache<String, Version>>
   @usableFromInline let cacheCapacity: Int
+  @usableFromInline let cacheBudget: Int
+  @usableFromInline let footprint: MemoryFootprint
   @usableFromInline let lockName: String
   @usableFromInline let setAsideDurably: Bool
   @usableFromInline let documents: any DocumentStore
@@ -47,6 +50,8 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   ///   - lockName: the name of the lock file beside each file, which its
   ///     writers hold to replace it.
   ///   - cacheCapacity: how many keys' values stay decoded.
+  ///   - cacheBudget: how many bytes they may take together, each
+  ///     estimated by `footprint`.
   ///   - setAsideDurably: flush the directory after moving a file aside.
   ///   - decode: the value of a file's bytes; what it throws makes the
   ///     file corrupt, unless `keepsInPlace` says otherwise.
@@ -54,12 +59,14 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   ///     file corrupt (it is then left in place and reported).
   package init(
     documents: any DocumentStore, lockName: String, cacheCapacity: Int,
-    setAsideDurably: Bool = false,
+    cacheBudget: Int = .max, footprint: MemoryFootprint = .uncounted, setAsideDurably: Bool = false,
     decode: @escaping @Sendable (Data) throws -> Value,
     keepsInPlace: @escaping @Sendable (any Error) -> Bool = { _ in false }
   ) {
-    self.cache = LockedValue(LRUCache(capacity: cacheCapacity))
+    self.cache = LockedValue(LRUCache(capacity: cacheCapacity, budget: cacheBudget))
     self.cacheCapacity = cacheCapacity
+    self.cacheBudget = cacheBudget
+    self.footprint = footprint
     self.documents = documents
     self.lockName = lockName
     self.setAsideDurably = setAsideDurably
@@ -110,7 +117,9 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// caller has just written (the store said which) and whose lock it
   /// still holds.
   package func cacheWritten(_ value: Value, identity: DocumentVersion, key: String) {
-    cache.withLock { $0.setValue(Version(value: value, identity: identity), forKey: key) }
+    let version = Version(value: value, identity: identity)
+    let cost = cost(of: version)
+    cache.withLock { $0.setValue(version, forKey: key, cost: cost) }
   }
 
   /// Caches `value` as the one of the version `identity`, just written in
@@ -151,9 +160,15 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// The number of cached keys.
   package var cachedCount: Int { cache.withLock { $0.count } }
 
+  /// What the cached values are estimated to take (bytes, by `footprint`)
+  /// and how many there are.
+  package var cachedUsage: (bytes: Int, entries: Int) {
+    cache.withLock { ($0.totalCost, $0.count) }
+  }
+
   /// Forgets every cached value.
   package func removeAllCached() {
-    cache.withLock { $0 = LRUCache(capacity: cacheCapacity) }
+    cache.withLock { $0 = LRUCache(capacity: cacheCapacity, budget: cacheBudget) }
   }
 
   // MARK: Internals
@@ -234,9 +249,18 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// hide.
   @usableFromInline
   func cache(_ version: Version, over seen: DocumentVersion?, key: String) {
+    let cost = cost(of: version)
     cache.withLock { cache in
-      if cache.value(forKey: key)?.identity == seen { cache.setValue(version, forKey: key) }
+      if cache.value(forKey: key)?.identity == seen {
+        cache.setValue(version, forKey: key, cost: cost)
+      }
     }
+  }
+
+  /// What keeping `version` is taken to cost (see `MemoryFootprint`).
+  @usableFromInline
+  func cost(of version: Version) -> Int {
+    footprint.bytes(storedBytes: version.identity.size)
   }
 
   /// Moves an undecodable file aside, under its lock and only if it is

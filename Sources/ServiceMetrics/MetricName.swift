@@ -63,10 +63,27 @@ package struct MetricName: Sendable, Hashable, CustomStringConvertible {
   package static let workers = MetricName(
     name: "checklists_worker_threads", kind: .gauge,
     help: "FastCGI worker threads in all (serve --threads).")
+  /// What a cache's entries take in memory, by its own estimate.
+  package static let cacheBytes = MetricName(
+    name: "checklists_cache_bytes", kind: .gauge,
+    help:
+      "Memory a cache's entries take by its own estimate (cache: pages, shared or models), at the time of the scrape."
+  )
+  /// How many entries a cache holds.
+  package static let cacheEntries = MetricName(
+    name: "checklists_cache_entries", kind: .gauge,
+    help: "Entries a cache holds (cache: pages, shared or models) at the time of the scrape.")
+  /// The memory a cache may take.
+  package static let cacheBudget = MetricName(
+    name: "checklists_cache_budget_bytes", kind: .gauge,
+    help:
+      "Memory a cache may take (serve --page-cache-size for pages and shared, --cache-size for models)."
+  )
 
   /// Every name above.
   package static let all: [MetricName] = [
     requests, requestDuration, memoLookups, databaseReads, databaseWrites, databaseReconnects,
-    storeConflicts, storeRetries, rateLimitRefusals, workersBusy, workers,
+    storeConflicts, storeRetries, rateLimitRefusals, workersBusy, workers, cacheBytes,
+    cacheEntries, cacheBudget,
   ]
 }

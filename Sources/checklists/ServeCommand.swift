@@ -57,8 +57,20 @@ struct ServeCommand: ParsableCommand {
   @Option(help: "The public directory nginx serves (assets are fingerprinted from it).")
   var `public`: String = "Public"
 
-  @Option(help: "Visitors whose checklists and preferences stay decoded in memory.")
-  var cacheCapacity: Int = ApplicationConfiguration.defaultCacheCapacity
+  @Option(
+    name: .customLong("cache-size"),
+    help: ArgumentHelp(
+      "Memory for visitors' decoded checklists, in MiB (each taken as its file's length times a measured factor).",
+      valueName: "MiB"))
+  var modelCacheMegabytes: Int = Self.defaultModelCacheMegabytes
+  static let defaultModelCacheMegabytes =
+    ApplicationConfiguration.defaultModelCacheBudget / (1024 * 1024)
+
+  @Option(
+    help: ArgumentHelp(
+      "At most this many visitors' decoded checklists besides --cache-size, and their preferences, devices and links (older set-ups; 10000 for those by default).",
+      visibility: .hidden))
+  var cacheCapacity: Int?
 
   @Option(
     name: .customLong("page-cache-size"),
@@ -104,7 +116,15 @@ struct ServeCommand: ParsableCommand {
       listen: listen, allowFrom: allowFrom, environment: ProcessInfo.processInfo.environment)
     _ = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
     guard threads > 0 else { throw ValidationError("--threads must be at least 1.") }
-    guard cacheCapacity > 0 else { throw ValidationError("--cache-capacity must be at least 1.") }
+    if let cacheCapacity, cacheCapacity <= 0 {
+      throw ValidationError(
+        "--cache-capacity must be at least 1; decoded checklists are sized by --cache-size MiB now."
+      )
+    }
+    guard modelCacheMegabytes > 0, modelCacheMegabytes <= 1024 * 1024 else {
+      throw ValidationError(
+        "--cache-size takes MiB, from 1 to 1048576 (default \(Self.defaultModelCacheMegabytes)).")
+    }
     guard memoMegabytes > 0, memoMegabytes <= 1024 * 1024 else {
       throw ValidationError("--page-cache-size takes MiB, from 1 to 1048576 (default 64).")
     }
@@ -145,7 +165,10 @@ struct ServeCommand: ParsableCommand {
       configuration = ApplicationConfiguration(
         dataDirectory: data, documents: documents,
         templatesDirectory: templates, publicDirectory: `public`,
-        cacheCapacity: cacheCapacity, memoBudget: memoMegabytes * 1024 * 1024,
+        cacheCapacity: cacheCapacity ?? ApplicationConfiguration.defaultCacheCapacity,
+        modelCacheBudget: modelCacheMegabytes * 1024 * 1024,
+        modelCacheCapacity: cacheCapacity ?? ApplicationConfiguration.defaultModelCacheCapacity,
+        memoBudget: memoMegabytes * 1024 * 1024,
         memoCapacity: memoCapacity ?? ApplicationConfiguration.defaultMemoCapacity,
         publicOrigin: origin)
     } catch {
@@ -157,7 +180,7 @@ struct ServeCommand: ParsableCommand {
     }
     let endpoint = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
     if endpoint != nil { configuration.requestMetrics = RequestMetrics(routes: .checklists) }
-    let (handler, prepareThread, pageCacheUsage) = try Self.application(
+    let (handler, prepareThread, pageCacheUsage, cacheUsage) = try Self.application(
       configuration, logger: logger)
     let server = Server(
       configuration: ServerConfiguration(
@@ -177,7 +200,8 @@ struct ServeCommand: ParsableCommand {
       try server.listen()
       if let endpoint {
         let export = MetricsExport(
-          requests: configuration.requestMetrics, workers: { server.workers })
+          requests: configuration.requestMetrics, workers: { server.workers },
+          caches: cacheUsage)
         let listener = try MetricsListener(
           host: endpoint.host, port: endpoint.port, allowed: endpoint.allowed, export: export,
           refused: { peer in logger.warning("metrics: refused a scrape from \(peer)") })
@@ -191,7 +215,12 @@ struct ServeCommand: ParsableCommand {
     logger.info(
       "serving on \(socket ?? listen ?? "127.0.0.1:\(port!)") with \(threads) threads, documents in \(store)"
     )
-    logger.info("page cache: \(memoMegabytes) MiB")
+    logger.info("page cache: \(memoMegabytes) MiB; decoded checklists: \(modelCacheMegabytes) MiB")
+    if let cacheCapacity {
+      logger.warning(
+        "--cache-capacity \(cacheCapacity): at most that many visitors' checklists are kept decoded, within --cache-size \(modelCacheMegabytes) MiB, which alone sizes that cache now"
+      )
+    }
     if let memoCapacity {
       logger.warning(
         "--page-cache-capacity \(memoCapacity): at most that many pages are kept, within --page-cache-size \(memoMegabytes) MiB, which alone sizes the page cache now"
@@ -220,14 +249,14 @@ struct ServeCommand: ParsableCommand {
   static func application(_ configuration: ApplicationConfiguration, logger: Logger) throws
     -> (
       handler: @Sendable (Request) -> Response, prepareThread: @Sendable () -> Void,
-      pageCacheUsage: @Sendable () -> String?
+      pageCacheUsage: @Sendable () -> String?, cacheUsage: @Sendable () -> [CacheUsage]
     )
   {
     do {
       let application = try Application(configuration: configuration, logger: logger)
       return (
         application.respond(to:), application.prepareWorkerThread,
-        { application.pageCacheUsage }
+        { application.pageCacheUsage }, { application.cacheUsage }
       )
     } catch  where waitsForDocuments(error) {
       let starting: StartingAnswer
@@ -246,7 +275,7 @@ struct ServeCommand: ParsableCommand {
       return (
         { late.application?.respond(to: $0) ?? starting.respond(to: $0) },
         { try? documents.prepareThread() },
-        { late.application?.pageCacheUsage }
+        { late.application?.pageCacheUsage }, { late.application?.cacheUsage ?? [] }
       )
     } catch {
       logger.critical("cannot start: \(error)")

@@ -148,3 +148,55 @@ def test_a_metrics_address_other_machines_reach_needs_an_allow_list(measured):
     refused = subprocess.run(command, capture_output=True, text=True, timeout=10)
     assert refused.returncode != 0
     assert "--metrics-allow-from" in refused.stderr
+
+
+CACHE_GAUGES = ("checklists_cache_bytes", "checklists_cache_entries", "checklists_cache_budget_bytes")
+
+
+def test_the_caches_use_is_reported_against_their_budgets(measured):
+    """The memo's pages and the decoded checklists, as gauges: a visitor's
+    kept page and decoded model appear in them, each within its budget
+    (`--page-cache-size` 64 MiB, seven eighths for a visitor's pages;
+    `--cache-size` for the models), and promtool still accepts the scrape."""
+    before = samples(scrape(measured).text)
+    visitor = Visitor(measured)
+    mine = visitor.create_list("Cache gauges")
+    for number in range(5):
+        visitor.add_item(mine, f"item {number}")
+    time.sleep(0.05)  # a change younger than 20 ms is not trusted by the memo
+    for _ in range(3):  # computed (moves ChecklistIndex), computed and kept, then from the memo
+        assert visitor.get(f"/lists/{mine}").status_code == 200
+
+    response = scrape(measured)
+    found = samples(response.text)
+    for name in CACHE_GAUGES:
+        assert f"# TYPE {name} gauge" in response.text
+        for cache in ("pages", "shared", "models"):
+            assert (name, frozenset({("cache", cache)})) in found, (name, cache)
+    assert value(found, "checklists_cache_budget_bytes", cache="pages") == 64 * 1024 * 1024 * 7 // 8
+    assert value(found, "checklists_cache_budget_bytes", cache="shared") == 64 * 1024 * 1024 // 8
+    for cache in ("pages", "models"):
+        entries = value(found, "checklists_cache_entries", cache=cache)
+        assert entries >= value(before, "checklists_cache_entries", cache=cache) + 1, cache
+        used = value(found, "checklists_cache_bytes", cache=cache)
+        # each entry is counted at a few KiB at least (a page's body; a model's file times a factor)
+        assert used >= 1024 * entries, (cache, used, entries)
+        assert used <= value(found, "checklists_cache_budget_bytes", cache=cache), cache
+
+    checked = subprocess.run([shutil.which("promtool"), "check", "metrics"], input=response.text,
+                             capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout + checked.stderr == "", checked.stdout + checked.stderr
+
+
+def test_the_decoded_checklists_budget_follows_cache_size():
+    running = Stack()
+    running.metrics_port = free_port()
+    running.backend_arguments += ["--metrics", f"127.0.0.1:{running.metrics_port}", "--cache-size", "3"]
+    try:
+        running.start()
+        running.wait_until(lambda: metrics_open(running), "the metrics listener")
+        found = samples(scrape(running).text)
+        assert value(found, "checklists_cache_budget_bytes", cache="models") == 3 * 1024 * 1024
+        assert value(found, "checklists_cache_entries", cache="models") == 0
+    finally:
+        running.stop()

@@ -22,10 +22,11 @@ import Testing
     let decodes = LockedValue(0)
     let file: VersionedFile<String>
 
-    init(capacity: Int = 10) {
+    init(capacity: Int = 10, budget: Int = .max, footprint: MemoryFootprint = .uncounted) {
       let decodes = self.decodes
       file = VersionedFile(
         documents: LocalDocuments(), lockName: ".Value.lock", cacheCapacity: capacity,
+        cacheBudget: budget, footprint: footprint,
         decode: { bytes in
           decodes.withLock { $0 += 1 }
           let text = String(decoding: bytes, as: UTF8.self)
@@ -46,6 +47,38 @@ import Testing
   private func setAsideCopies() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path)
       .filter { $0.contains(".corrupt-") }
+  }
+
+  @Test func theCacheIsBoundedByTheBytesItsValuesAreTakenToCost() throws {
+    // Each value is taken to cost 100 + 10 bytes per stored byte.
+    let footprint = MemoryFootprint(perStoredKiB: 10_240, perEntry: 100)
+    let texts = Texts(capacity: .max, budget: 1_000, footprint: footprint)
+    let paths = (0..<5).map { directory.appending("Value\($0).txt") }
+    for number in 0..<4 {
+      try write("v:\(number)1234567", to: paths[number])  // 10 bytes: 200 each
+      #expect(try texts.file.load(paths[number], key: "\(number)")?.value == "\(number)1234567")
+    }
+    #expect(texts.file.cachedUsage == (bytes: 800, entries: 4))
+    // A new version of 1, of 30 bytes (400), takes the place of its old one: it just fits.
+    try write("v:" + String(repeating: "x", count: 28), to: paths[1])
+    _ = try texts.file.load(paths[1], key: "1")
+    _ = try texts.file.load(paths[2], key: "2")  // kept: used again, not decoded
+    #expect(texts.file.cachedUsage == (bytes: 1_000, entries: 4))
+    #expect(texts.decodeCount == 5)
+    // A new key forgets the least recently used (0); 0 again forgets the next one (3).
+    try write("v:41234567", to: paths[4])
+    _ = try texts.file.load(paths[4], key: "4")
+    #expect(texts.file.cachedIdentity(forKey: "0") == nil)
+    #expect(try texts.file.load(paths[0], key: "0")?.value == "01234567")
+    #expect(texts.decodeCount == 7)
+    #expect(texts.file.cachedUsage == (bytes: 1_000, entries: 4))
+    #expect(texts.file.cachedIdentity(forKey: "3") == nil)
+    #expect(texts.file.cachedIdentity(forKey: "2") != nil)
+    // A value over the whole budget is read and given, never kept.
+    try write("v:" + String(repeating: "y", count: 98), to: paths[3])
+    #expect(try texts.file.load(paths[3], key: "3")?.value.count == 98)
+    #expect(texts.file.cachedIdentity(forKey: "3") == nil)
+    #expect(texts.file.cachedUsage == (bytes: 1_000, entries: 4))
   }
 
   @Test func aMissingFileHasNoValue() throws {

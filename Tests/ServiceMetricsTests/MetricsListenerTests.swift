@@ -15,7 +15,13 @@ struct MetricsListenerTests {
     let counters = ServiceCounters()
     counters.count(.storeRetry)
     let export = MetricsExport(
-      requests: nil, counters: counters, workers: { (threads: 4, busy: 1) })
+      requests: nil, counters: counters, workers: { (threads: 4, busy: 1) },
+      caches: {
+        [
+          CacheUsage(cache: "pages", bytes: 10_700, entries: 1, budget: 1 << 20),
+          CacheUsage(cache: "models", bytes: 0, entries: 0, budget: 32 << 20),
+        ]
+      })
     let listener = try MetricsListener(
       host: IPv4Address("127.0.0.1")!, port: 0, allowed: nil, export: export)
     listener.start()
@@ -26,6 +32,10 @@ struct MetricsListenerTests {
     #expect(reply.contains("\nchecklists_worker_threads 4\n"))
     #expect(reply.contains("\nchecklists_worker_threads_busy 1\n"))
     #expect(reply.contains("\nchecklists_store_retries_total 1\n"))
+    #expect(reply.contains("\nchecklists_cache_bytes{cache=\"pages\"} 10700\n"))
+    #expect(reply.contains("\nchecklists_cache_entries{cache=\"pages\"} 1\n"))
+    #expect(reply.contains("\nchecklists_cache_budget_bytes{cache=\"models\"} 33554432\n"))
+    #expect(reply.components(separatedBy: "# TYPE checklists_cache_bytes gauge\n").count == 2)
   }
 
   @Test func aPeerOffTheAllowListIsClosedUnansweredAndReported() throws {

@@ -151,3 +151,38 @@ import Testing
     }
   }
 }
+
+/// Decoded checklists are sized in MiB; the count of older set-ups still
+/// parses, and bounds the other decoded caches as before.
+@Suite struct ModelCacheOptionsTests {
+  private func serve(_ arguments: [String]) throws -> ServeCommand {
+    try ServeCommand.parse(["--port", "9000"] + arguments)
+  }
+
+  @Test func theSizeIsInMebibytesAndDefaultsTo16() throws {
+    #expect(try serve([]).modelCacheMegabytes == 16)
+    #expect(try serve(["--cache-size", "100"]).modelCacheMegabytes == 100)
+    #expect(try serve([]).cacheCapacity == nil)
+  }
+
+  @Test func aSizeOutsideItsRangeIsRefusedWithWhatItTakes() {
+    for size in ["0", "-1", "1048577"] {
+      do {
+        _ = try serve(["--cache-size=\(size)"])
+        Issue.record("--cache-size \(size) was taken")
+      } catch {
+        #expect(ServeCommand.message(for: error).contains("--cache-size takes MiB"), "\(size)")
+      }
+    }
+  }
+
+  @Test func theOldCountStillParsesAndMustBePositive() throws {
+    #expect(try serve(["--cache-capacity", "25000"]).cacheCapacity == 25000)
+    do {
+      _ = try serve(["--cache-capacity", "0"])
+      Issue.record("--cache-capacity 0 was taken")
+    } catch {
+      #expect(ServeCommand.message(for: error).contains("--cache-size MiB"))
+    }
+  }
+}

@@ -76,7 +76,8 @@ package final class Application: Sendable {
     store = ChecklistStore(
       configuration: .init(
         dataDirectory: configuration.dataDirectory, documents: documents,
-        cacheCapacity: configuration.cacheCapacity, durable: configuration.durable),
+        cacheCapacity: configuration.modelCacheCapacity,
+        cacheBudget: configuration.modelCacheBudget, durable: configuration.durable),
       logger: logger)
     let calendars = CalendarAddresses(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable,
@@ -181,6 +182,25 @@ package final class Application: Sendable {
 
   /// What the page cache holds now, for the operator's log: the visitors'
   /// kept pages and the shared links', each against its part of the budget.
+  /// What the kept pages (a visitor's, a shared link's) and the decoded
+  /// checklists take now, each against its budget: the metrics' gauges.
+  package var cacheUsage: [CacheUsage] {
+    let shared = configuration.memoBudget / ApplicationConfiguration.sharedMemoShare
+    let pages = memo.usage
+    let sharedPages = sharedPages.usage
+    let models = store.cachedUsage
+    return [
+      CacheUsage(
+        cache: "pages", bytes: pages.bytes, entries: pages.answers,
+        budget: configuration.memoBudget - shared),
+      CacheUsage(
+        cache: "shared", bytes: sharedPages.bytes, entries: sharedPages.answers, budget: shared),
+      CacheUsage(
+        cache: "models", bytes: models.bytes, entries: models.entries,
+        budget: configuration.modelCacheBudget),
+    ]
+  }
+
   package var pageCacheUsage: String {
     func line(_ name: String, _ memo: ResponseMemo, _ budget: Int) -> String {
       let usage = memo.usage

@@ -6,8 +6,22 @@ import ServiceMetrics
 
 /// Where the application finds its files and how it stores visitors' data.
 package struct ApplicationConfiguration: Sendable {
-  /// Visitors whose decoded checklists and preferences stay in memory.
+  /// Visitors whose decoded preferences, devices and links stay in memory.
   package static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
+  /// The bytes the decoded checklists may take (`--cache-size`, in MiB),
+  /// each model estimated from its file's length
+  /// (`ChecklistStore.modelFootprint`, about the file's length). 16 MiB
+  /// keeps ~3,200 visitors with a 20-item list (a ~5 KB file): the 2,000
+  /// rotating visitors of `scripts/bench` whole. Backend RSS after one run
+  /// of its 20,000 rotating visitors (each seen once in turn, so no cache
+  /// short of all of them is hit): 127 MB at 16 MiB, 134 MB at 32 (the bar
+  /// is the page cache + 64 MB, 128). After `scripts/bench`'s three rounds
+  /// it is ~138 MB at either size (137 with the count of 10,000 this
+  /// replaced): memory freed by the threads' mallocs is kept, not returned.
+  package static let defaultModelCacheBudget = 16 * 1024 * 1024
+  /// Decoded checklists kept at most, whatever they take: none by default
+  /// (the budget bounds them); `--cache-capacity` of older set-ups.
+  package static let defaultModelCacheCapacity = Int.max
   /// The bytes the kept pages may take (`--page-cache-size`, in MB): the
   /// memo's budget (`ResponseMemo`), of which the shared links' pages have
   /// `sharedMemoShare`. A returning visitor's 20-item list page kept in
@@ -37,8 +51,12 @@ package struct ApplicationConfiguration: Sendable {
   /// When false, writes skip `fsync` (tests and benchmarks that measure
   /// everything but the disk). Always true in production.
   package var durable: Bool
-  /// How many visitors' decoded checklists and preferences stay in memory.
+  /// How many visitors' decoded preferences, devices and links stay in memory.
   package var cacheCapacity: Int
+  /// How many bytes the visitors' decoded checklists may take in memory.
+  package var modelCacheBudget: Int
+  /// How many visitors' decoded checklists are kept at most, besides the budget.
+  package var modelCacheCapacity: Int
   /// How many bytes the whole answers to revisited pages (Checklist, All
   /// Lists, shared lists) may take in memory; a body is kept only up to 16 KiB.
   package var memoBudget: Int
@@ -62,7 +80,8 @@ package struct ApplicationConfiguration: Sendable {
     dataDirectory: String, documents: any DocumentStore = LocalDocuments(),
     templatesDirectory: String = "Templates",
     publicDirectory: String = "Public", durable: Bool = true,
-    cacheCapacity: Int = defaultCacheCapacity, memoBudget: Int = defaultMemoBudget,
+    cacheCapacity: Int = defaultCacheCapacity, modelCacheBudget: Int = defaultModelCacheBudget,
+    modelCacheCapacity: Int = defaultModelCacheCapacity, memoBudget: Int = defaultMemoBudget,
     memoCapacity: Int = defaultMemoCapacity, publicOrigin: PublicOrigin? = nil
   ) {
     self.dataDirectory = dataDirectory
@@ -71,6 +90,8 @@ package struct ApplicationConfiguration: Sendable {
     self.publicDirectory = publicDirectory
     self.durable = durable
     self.cacheCapacity = cacheCapacity
+    self.modelCacheBudget = modelCacheBudget
+    self.modelCacheCapacity = modelCacheCapacity
     self.memoBudget = memoBudget
     self.memoCapacity = memoCapacity
     self.publicOrigin = publicOrigin
