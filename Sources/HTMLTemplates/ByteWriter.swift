@@ -34,8 +34,46 @@ struct ByteWriter: ~Copyable {
   @inline(__always)
   mutating func append(_ source: UnsafePointer<UInt8>, count length: Int) {
     if count + length > capacity { grow(to: count + length) }
-    (base + count).initialize(from: source, count: length)
+    let target = UnsafeMutableRawPointer(base + count)
+    let from = UnsafeRawPointer(source)
+    if length >= 8 && length <= 16 {
+      // Most runs between tags and most values are this short: two overlapping word copies
+      // instead of a call to memcpy (a 20-item page makes ~600 such appends).
+      let head = from.loadUnaligned(as: UInt64.self)
+      let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+      target.storeBytes(of: head, as: UInt64.self)
+      target.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+    } else if length < 8 {
+      var index = 0
+      while index < length {
+        let byte = from.load(fromByteOffset: index, as: UInt8.self)
+        target.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+        index += 1
+      }
+    } else {
+      target.copyMemory(from: from, byteCount: length)
+    }
     count += length
+  }
+
+  /// Appends `number` in decimal, written in place from its last digit.
+  mutating func appendDecimal(_ number: Int) {
+    if number < 0 { append(UInt8(ascii: "-")) }
+    var magnitude = number.magnitude
+    var digits = 1
+    var limit: UInt = 10
+    while digits < 20, magnitude >= limit {
+      digits += 1
+      limit = limit &* 10
+    }
+    if count + digits > capacity { grow(to: count + digits) }
+    var position = count + digits
+    repeat {
+      position -= 1
+      base[position] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude > 0
+    count += digits
   }
 
   @inline(__always)

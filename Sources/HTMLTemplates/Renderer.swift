@@ -211,27 +211,26 @@ struct Renderer: ~Copyable {
     }
   }
 
+  /// Native strings are read in place; a copy (and its retain) only for a bridged one.
   mutating func appendRaw(_ text: String) {
-    var text = text
-    text.withUTF8 { output.append($0) }
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { output.append($0) }
+    if done == nil {
+      var text = text
+      text.withUTF8 { output.append($0) }
+    }
   }
 
   mutating func appendEscaped(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in HTMLEscaping.escape(bytes) { output.append($0) } }
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+      HTMLEscaping.escape(bytes) { output.append($0) }
+    }
+    if done == nil {
+      var text = text
+      text.withUTF8 { bytes in HTMLEscaping.escape(bytes) { output.append($0) } }
+    }
   }
 
   mutating func appendDecimal(_ number: Int) {
-    if number < 0 { output.append(UInt8(0x2D)) }
-    var magnitude = number.magnitude
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var start = 20
-      repeat {
-        start -= 1
-        digits[start] = 0x30 + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      output.append(UnsafeBufferPointer(rebasing: digits[start..<20]))
-    }
+    output.appendDecimal(number)
   }
 }

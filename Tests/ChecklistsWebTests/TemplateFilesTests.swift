@@ -145,7 +145,7 @@ import Testing
     let text = try Self.template("item-row")
     #expect(
       text.contains(
-        "<button class=\"check\" formaction=\"{{list.id}}/items/{{id}}/toggle\" aria-pressed=\"{{#checked}}true{{/checked}}{{^checked}}false{{/checked}}\" name=\"check\" value=\"{{#checked}}0{{/checked}}{{^checked}}1{{/checked}}\">{{text}}</button>"
+        "<button class=\"check\" formaction=\"{{list.id}}/items/{{id}}/toggle\" {{#checked}}aria-pressed=\"true\" name=\"check\" value=\"0\"{{/checked}}{{^checked}}aria-pressed=\"false\" name=\"check\" value=\"1\"{{/checked}}>{{text}}</button>"
       ))
     // Relative to the page's address, /lists/ID.
     #expect(

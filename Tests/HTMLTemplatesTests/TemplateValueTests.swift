@@ -82,6 +82,53 @@ struct TemplateValueTests {
       ]) == "0 -42 -9223372036854775808 1.21 3 -0.5 1e+300")
   }
 
+  @Test("Integers render at every number of digits")
+  func integersRenderAtEveryNumberOfDigits() throws {
+    let template = try Template("{{n}}")
+    var number = 1
+    for _ in 0..<18 {
+      for value in [number - 1, number, number + 1, -number] {
+        #expect(try template.render(["n": .int(value)]) == String(value))
+      }
+      number *= 10
+    }
+    #expect(try template.render(["n": .int(Int.max)]) == "9223372036854775807")
+  }
+
+  @Test("Text runs and values of any length are copied whole")
+  func runsOfAnyLengthAreCopiedWhole() throws {
+    let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    for length in 0..<letters.count {
+      let run = String(letters[0..<length])
+      let template = try Template("<\(run)>{{v}}<\(run)>{{{v}}}")
+      #expect(try template.render(["v": .string(run)]) == "<\(run)>\(run)<\(run)>\(run)")
+    }
+  }
+
+  @Test("Objects built field by field render as those built from pairs")
+  func objectsBuiltFieldByField() throws {
+    let keys = (0..<30).map { TemplateKey("key\($0)") }
+    var built = TemplateObject(capacity: 2)
+    for (number, key) in keys.enumerated() { built.append(key, .int(number)) }
+    let pairs = TemplateObject(fields: keys.enumerated().map { ($1, .int($0)) })
+    #expect(built == pairs)
+    #expect(built.keys == keys.map(\.name))
+    #expect(
+      try render("{{key0}} {{key22}} {{key23}} {{key29}} {{key30}}", .object(built))
+        == "0 22 23 29 ")
+  }
+
+  @Test("A name added or removed after an object is built is found or not")
+  func namesAddedOrRemovedAreFoundOrNot() throws {
+    var object = TemplateObject(capacity: 1)
+    object.append(TemplateKey("a"), 1)
+    #expect(try render("{{a}}{{b}}", .object(object)) == "1")
+    object["b"] = 2
+    #expect(try render("{{a}}{{b}}", .object(object)) == "12")
+    object["a"] = nil
+    #expect(try render("{{a}}{{b}}{{#a}}x{{/a}}", .object(object)) == "2")
+  }
+
   @Test("Other values render")
   func otherValuesRender() throws {
     #expect(

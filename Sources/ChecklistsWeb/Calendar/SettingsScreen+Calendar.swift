@@ -16,17 +16,16 @@ extension SettingsScreen {
   static func withCalendar<Input>(_ context: RequestContext<Input>, _ values: TemplateValue)
     throws -> TemplateValue
   {
-    var pairs: [(String, TemplateValue)] = []
-    if case .object(let object) = values {
-      pairs = object.keys.map { ($0, object[$0] ?? .null) }
-    }
+    // Added to the values' own object: rebuilding it from its pairs hashed every name twice.
+    var object = TemplateObject(capacity: 1)
+    if case .object(let values) = values { object = values }
     let secret = try calendarFiles {
       try context.services.calendars.secret(of: context.session.directory)
     }
     let origin = PublicOrigin.of(
       context.request, configured: context.services.configuration.publicOrigin)
-    pairs.append(("calendar", calendarContext(secret: secret, origin: origin)))
-    return .object(TemplateObject(pairs: pairs))
+    object["calendar"] = calendarContext(secret: secret, origin: origin)
+    return .object(object)
   }
 
   /// The path of the calendar at `secret`.

@@ -130,18 +130,18 @@ enum ChecklistScreen {
     var rows: [TemplateValue] = []
     rows.reserveCapacity(page.rows.count)
     for row in page.rows {
-      var fields: [(TemplateKey, TemplateValue)] = [
-        (Key.id, .int(row.item.id)), (Key.text, .string(row.item.text)),
-        (Key.checked, .bool(row.item.checked)),
-      ]
+      var fields = TemplateObject(capacity: 4)
+      fields.append(Key.id, .int(row.item.id))
+      fields.append(Key.text, .string(row.item.text))
+      fields.append(Key.checked, .bool(row.item.checked))
       if let due = row.due {
-        let values = TemplateObject(fields: [
-          (Key.iso, .string(due.machineReadable)), (Key.label, .string(due.label)),
-          (Key.overdue, .bool(due.isOverdue)),
-        ])
-        fields.append((Key.due, .object(values)))
+        var values = TemplateObject(capacity: 3)
+        values.append(Key.iso, .string(due.machineReadable))
+        values.append(Key.label, .string(due.label))
+        values.append(Key.overdue, .bool(due.isOverdue))
+        fields.append(Key.due, .object(values))
       }
-      rows.append(.object(TemplateObject(fields: fields)))
+      rows.append(.object(fields))
     }
     return rows
   }

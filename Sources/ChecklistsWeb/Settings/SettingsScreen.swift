@@ -86,15 +86,25 @@ enum SettingsScreen {
   static func pageContext(_ values: Values, notice: String?, error: String?, csrf: String)
     -> TemplateValue
   {
-    var context: [String: TemplateValue] = [
-      "openLastList": .bool(values.openLastList),
-      "hideCheckedItems": .bool(values.hideCheckedItems),
-      "checkedItemsLast": .bool(values.checkedItemsLast),
-      "timeZoneOptions": .string(zoneSelect.options(selected: values.timeZone)),
-      "csrf": .string(csrf),
-    ]
-    if let notice { context["notice"] = .string(notice) }
-    if let error { context["error"] = .string(error) }
-    return .object(TemplateObject(context))
+    var context = TemplateObject(capacity: 8)
+    context.append(Key.openLastList, .bool(values.openLastList))
+    context.append(Key.hideCheckedItems, .bool(values.hideCheckedItems))
+    context.append(Key.checkedItemsLast, .bool(values.checkedItemsLast))
+    context.append(Key.timeZoneOptions, .string(zoneSelect.options(selected: values.timeZone)))
+    context.append(Key.csrf, .string(csrf))
+    if let notice { context.append(Key.notice, .string(notice)) }
+    if let error { context.append(Key.error, .string(error)) }
+    return .object(context)
+  }
+
+  /// The names of the page's context, hashed once.
+  private enum Key {
+    static let openLastList = TemplateKey("openLastList")
+    static let hideCheckedItems = TemplateKey("hideCheckedItems")
+    static let checkedItemsLast = TemplateKey("checkedItemsLast")
+    static let timeZoneOptions = TemplateKey("timeZoneOptions")
+    static let csrf = TemplateKey("csrf")
+    static let notice = TemplateKey("notice")
+    static let error = TemplateKey("error")
   }
 }
