@@ -27,4 +27,20 @@ import Testing
       #expect(named == taken, "\(path)")
     }
   }
+
+  @Test func aListSaysItMayBeWrittenAndTheHomeThatItMayBeRead() throws {
+    let setup = try Setup()
+    let ask = """
+      <d:propfind xmlns:d="DAV:"><d:prop><d:current-user-privilege-set/></d:prop></d:propfind>
+      """
+    let found = try DAVPropfindTests.found(setup.propfind("/dav/lists/", depth: "1", body: ask))
+    func privileges(_ href: String) -> Set<String> {
+      Set(
+        found[href]?["current-user-privilege-set"]?.children.compactMap {
+          $0.children.first.map { "\($0.namespace)\($0.name)" }
+        } ?? [])
+    }
+    #expect(privileges("/dav/lists/") == ["DAV:read"])
+    #expect(privileges("/dav/lists/1/").isSuperset(of: ["DAV:read", "DAV:write"]))
+  }
 }
