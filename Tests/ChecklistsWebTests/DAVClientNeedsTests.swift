@@ -43,4 +43,23 @@ import Testing
     #expect(privileges("/dav/lists/") == ["DAV:read"])
     #expect(privileges("/dav/lists/1/").isSuperset(of: ["DAV:read", "DAV:write"]))
   }
+
+  @Test func aToDoAskedWithGzipKeepsItsStrongTagForIfMatch() throws {
+    let setup = try Setup()
+    // Long enough to be worth compressing (`GzipStage.smallestBody`).
+    setup.owner.post("/lists/1/items", [("text", String(repeating: "Long to-do ", count: 60))])
+    let asked = setup.client.send(
+      Request(
+        method: .get, path: "/dav/lists/1/3.ics",
+        headerFields: [.authorization: setup.authorization, .acceptEncoding: "gzip"]))
+    #expect(asked.status == .ok)
+    #expect(asked.headerFields[.contentEncoding] == nil)
+    let tag = try #require(asked.headerFields[.eTag])
+    #expect(tag.hasPrefix("\""))
+    #expect(asked.body.count > GzipStage.smallestBody)
+    let replaced = DAVWriteTests.send(
+      setup, .put, "/dav/lists/1/3.ics", String(decoding: asked.body, as: UTF8.self),
+      [.ifMatch: tag, .contentType: "text/calendar"])
+    #expect(replaced.status == .noContent)
+  }
 }
