@@ -10,6 +10,7 @@ of its own, and stopped by process id."""
 import contextlib
 import json
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -43,6 +44,14 @@ def run_tester(url, user, password, calendar=None):
     return found["features"], found["aborted"]
 
 
+def listening(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
 @contextlib.contextmanager
 def radicale():
     """Radicale on a free loopback port, with user `tester`: yields its URL,
@@ -66,9 +75,7 @@ level = warning
     log = open(folder / "radicale.log", "w")
     process = subprocess.Popen([program, "--config", str(folder / "config")], stdout=log, stderr=subprocess.STDOUT)
     try:
-        probe = Stack.__new__(Stack)
-        probe.port = port
-        Stack.wait_until(probe.port_open, "Radicale to listen")
+        Stack.wait_until(lambda: listening(port), "Radicale to listen")
         yield f"http://127.0.0.1:{port}/", "tester", "radicale-password"
     finally:
         process.terminate()

@@ -15,6 +15,7 @@ import pytest
 
 import calendar_app
 import server_tester
+from stack import Stack
 from visitor import Visitor
 
 # What a to-do client depends on, by the tester's feature names, that ours
@@ -88,7 +89,6 @@ def behind(ours, radicales, features):
 @pytest.fixture(scope="module")
 def results():
     """One run of the tester against each server: (ours, Radicale's)."""
-    from stack import Stack
     stack = Stack().start()
     try:
         app = calendar_app.connect(Visitor(stack))
