@@ -100,6 +100,10 @@ import WebTestSupport
         [.item: 42]
       ),
       ("OPTIONS", "/dav/", "OPTIONS /dav/", [:]),
+      ("OPTIONS", "/dav/principal/", "OPTIONS /dav/principal/", [:]),
+      ("OPTIONS", "/dav/lists/", "OPTIONS /dav/lists/", [:]),
+      ("OPTIONS", "/dav/lists/7/", "OPTIONS /dav/lists/{list}/", [.list: 7]),
+      ("OPTIONS", "/dav/lists/7/a.ics", "OPTIONS /dav/lists/{list}/{resource}", [.list: 7]),
       ("GET", "/.well-known/caldav", "GET /.well-known/caldav", [:]),
       ("PROPFIND", "/.well-known/caldav", "PROPFIND /.well-known/caldav", [:]),
       ("PROPFIND", "/dav/", "PROPFIND /dav/", [:]),

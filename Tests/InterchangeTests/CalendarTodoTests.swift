@@ -147,6 +147,29 @@ import Testing
     #expect(reminded.contains("TRIGGER;RELATED=END:-PT15M") && reminded.contains("TRIGGER:-P1D"))
   }
 
+  /// A client that writes back what it was served, unedited, gets the same
+  /// bytes (and so the same tag) the first time already: an item made on
+  /// the web and a client's to-do alike.
+  @Test func aDocumentWrittenBackUneditedIsTheSameDocument() throws {
+    var model = DataModel()
+    let list = try model.addList(name: "Web", icon: .none)
+    let id = try model.addItem(text: "Milk", toList: list)
+    try model.editItem(
+      id: id, inList: list, text: "Milk", dueDate: Date(timeIntervalSince1970: 1_740_848_400),
+      shouldRemind: true)
+    let web = try #require(model.checklist(id: list)?.item(id: id))
+    let client = try CalendarTodo.read(Self.bytes(Self.clientTodo), zone: Self.berlin)
+    let (clientModel, clientList, clientID) = try Self.stored(client)
+    let stored = try #require(clientModel.checklist(id: clientList)?.item(id: clientID))
+    for item in [web, stored] {
+      let served = Self.document(item)
+      let (again, againList, againID) = try Self.stored(
+        try CalendarTodo.read(served, zone: Self.berlin))
+      let written = try #require(again.checklist(id: againList)?.item(id: againID))
+      #expect(try Self.lines(Self.document(written)) == Self.lines(served))
+    }
+  }
+
   @Test func anItemMadeOnTheWebIsWrittenFromItsFields() throws {
     var model = DataModel()
     let list = try model.addList(name: "Web", icon: .none)
@@ -159,8 +182,9 @@ import Testing
     #expect(
       try Self.lines(Self.document(item)) == [
         "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Checklists//Checklists CalDAV//EN",
-        "BEGIN:VTODO", "UID:web", "DTSTAMP:19700101T000000Z", "SUMMARY:Milk\\, 2 l\\; fresh",
-        "DUE:20250301T170000Z", "STATUS:NEEDS-ACTION", "X-APPLE-SORT-ORDER:0", "BEGIN:VALARM",
+        "BEGIN:VTODO", "UID:web", "X-APPLE-SORT-ORDER:0", "DTSTAMP:19700101T000000Z",
+        "SUMMARY:Milk\\, 2 l\\; fresh", "DUE:20250301T170000Z", "STATUS:NEEDS-ACTION",
+        "BEGIN:VALARM",
         "ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME:20250301T170000Z",
         "DESCRIPTION:Milk\\, 2 l\\; fresh", "END:VALARM", "END:VTODO", "END:VCALENDAR",
       ])

@@ -54,9 +54,12 @@ struct GzipStage: Stage {
   }
 
   /// Text (pages, the feed, the exports' JSON and Markdown) and JSON;
-  /// not the property list export nor images, which compress little.
+  /// not the property list export nor images, which compress little, nor
+  /// a CalDAV to-do: its strong tag is what a client's `If-Match` names,
+  /// compared strongly (RFC 9110 §13.1.1), and a weakened one matches
+  /// nothing (DAVx⁵'s HTTP library asks for gzip on every request).
   static func isCompressible(_ contentType: String?) -> Bool {
-    guard let contentType else { return false }
+    guard let contentType, contentType != DAVResponse.calendarType else { return false }
     return contentType.hasPrefix("text/") || contentType.hasPrefix("application/json")
   }
 }

@@ -83,7 +83,15 @@ enum Propfind {
       (.resourceType, .markup("<d:collection/>")),
       (.displayName, .text(displayName)),
       (.currentUserPrincipal, .href(DAVAddress.principal)),
+      (.currentUserPrivileges, .markup(privileges(["read"]))),
     ]
+  }
+
+  /// A `current-user-privilege-set` (RFC 3744 §5.4) of these `DAV:`
+  /// privileges. A list says it may be written: Apple's clients and
+  /// Thunderbird read this to show a calendar as writable or not.
+  static func privileges(_ names: [String]) -> String {
+    names.map { "<d:privilege><d:\($0)/></d:privilege>" }.joined()
   }
 
   static func properties(of list: Checklist, _ tags: DAVCollectionTags) -> [(
@@ -94,6 +102,11 @@ enum Propfind {
       (.displayName, .text(list.name)),
       (.currentUserPrincipal, .href(DAVAddress.principal)),
       (.supportedComponents, .markup("<c:comp name=\"VTODO\"/>")),
+      (
+        .currentUserPrivileges,
+        .markup(
+          privileges(["read", "write", "write-properties", "write-content", "bind", "unbind"]))
+      ),
       (.getCTag, .text(tags.tag)),
       (.getETag, .text(tags.tag)),
       (.syncToken, .text(tags.syncToken.text)),

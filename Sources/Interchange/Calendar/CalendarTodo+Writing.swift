@@ -32,12 +32,14 @@ extension CalendarTodo {
   /// `VTIMEZONE`s its kept lines hold that `zonesWritten` does not name yet
   /// (an export writes each zone once).
   ///
-  /// `UID` first, then the item's own lines where no kept line still says
-  /// the same (`DTSTAMP`, `SUMMARY`, `DUE`, the status), `X-APPLE-SORT-ORDER`,
-  /// the export's `CATEGORIES`, then every kept property in its order (the
-  /// mapped ones only while they still hold), then the alarms and any
-  /// other component: a to-do read, stored and written back unedited keeps
-  /// its lines' order.
+  /// `UID` and `X-APPLE-SORT-ORDER` first (the place is never kept: it is
+  /// the list's), then the item's own lines where no kept line still says
+  /// the same (`DTSTAMP`, `SUMMARY`, `DUE`, the status), the export's
+  /// `CATEGORIES`, then every kept property in its order (the mapped ones
+  /// only while they still hold), then the alarms and any other component:
+  /// a to-do read, stored and written back unedited keeps its lines' order,
+  /// and so its bytes and tag, the first time too (with the place after the
+  /// status, the first write-back of what was served moved it).
   package static func appendTodo(
     _ item: ChecklistItem, uid: String, stamp: Date, sortOrder: Int?, category: String?,
     zone: TimeZone, zonesWritten: inout Set<String>, into writer: inout ICalendarWriter
@@ -50,6 +52,7 @@ extension CalendarTodo {
     }
     writer.line("BEGIN", "VTODO")
     writer.line("UID", uid)
+    if let sortOrder { writer.line("X-APPLE-SORT-ORDER", String(sortOrder)) }
     let stampKept = kept.first("DTSTAMP") != nil
     if !stampKept { writer.line("DTSTAMP", utc: seconds(stamp)) }
     let summaryKept = kept.first("SUMMARY").map {
@@ -61,7 +64,6 @@ extension CalendarTodo {
     let status = kept.properties.filter { statusNames.contains($0.name) }
     let statusKept = !status.isEmpty && isCompleted(status) == item.checked
     if !statusKept { writer.line("STATUS", item.checked ? "COMPLETED" : "NEEDS-ACTION") }
-    if let sortOrder { writer.line("X-APPLE-SORT-ORDER", String(sortOrder)) }
     if let category { writer.textLine("CATEGORIES", category) }
     for line in kept.properties {
       switch line.name {

@@ -20,6 +20,8 @@ struct DAVProperty: Sendable, Hashable {
   static let getCTag = DAVProperty(namespace: calendarServer, name: "getctag")
   static let syncToken = DAVProperty(namespace: dav, name: "sync-token")
   static let supportedReports = DAVProperty(namespace: dav, name: "supported-report-set")
+  static let currentUserPrivileges = DAVProperty(
+    namespace: dav, name: "current-user-privilege-set")
 
   /// The prefix the multistatus declares for this namespace, if any.
   var prefix: String? {
