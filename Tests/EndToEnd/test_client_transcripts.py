@@ -197,7 +197,6 @@ def dav(stack, app, method, path, body, **headers):
                                    data=body.encode(), headers=headers, timeout=30)
 
 
-@pytest.mark.xfail(strict=True, reason="an incremental sync-collection (a change log per list) is not there yet")
 def test_a_sync_from_an_older_token_reports_only_what_changed(stack, owner_with_errands):
     """What DAVx⁵, Apple Reminders and Thunderbird do at every sync after
     the first: only the changed to-do comes back, with the new token."""
@@ -232,7 +231,6 @@ def test_apple_reminders_add_list_makes_a_list(stack):
     assert "Garden" in owner.get("/lists").text
 
 
-@pytest.mark.xfail(strict=True, reason="a list's colour (PROPPATCH of calendar-color) is not kept yet")
 def test_a_client_sets_a_list_s_colour(stack, owner_with_errands):
     """DAVx⁵, Thunderbird and Reminders all change a calendar's colour with
     a PROPPATCH of Apple's calendar-color."""
