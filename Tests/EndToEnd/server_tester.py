@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from stack import ROOT, Stack, free_port
+from stack import ROOT, Stack, free_port, stop_process
 
 VENV = ROOT / ".build" / "dav-tools-venv"
 DRIVER = Path(__file__).resolve().parent / "server_tester_driver.py"
@@ -78,12 +78,7 @@ level = warning
         Stack.wait_until(lambda: listening(port), "Radicale to listen")
         yield f"http://127.0.0.1:{port}/", "tester", "radicale-password"
     finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -127,12 +127,7 @@ class Stack:
     def stop(self):
         for process in (self.nginx, self.backend):
             if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+                stop_process(process)
         self.nginx = self.backend = None
         if os.environ.get("KEEP_E2E_DIRS") is None:
             shutil.rmtree(self.dir, ignore_errors=True)
@@ -162,3 +157,13 @@ class Stack:
             # Else REQUESTS_CA_BUNDLE, when set, would replace `verify`.
             session.trust_env = False
         return session
+
+
+def stop_process(process):
+    """Ends a process this test started: SIGTERM, then SIGKILL after 5 s."""
+    process.terminate()
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
