@@ -29,7 +29,7 @@ extension DataModel {
   package mutating func addItem(
     _ fields: CalendarItemFields, toList listID: Int, at position: Int? = nil
   ) throws(ChecklistsError) -> Int {
-    let item = try Self.item(fields, id: nextItemID)
+    let item = try Self.item(from: fields, id: nextItemID)
     guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
     guard lists[row].items.count < Limits.maximumItemsPerList else {
       throw .tooManyItems(limit: Limits.maximumItemsPerList)
@@ -45,7 +45,7 @@ extension DataModel {
   package mutating func replaceItem(
     id: Int, inList listID: Int, with fields: CalendarItemFields, at position: Int? = nil
   ) throws(ChecklistsError) {
-    let item = try Self.item(fields, id: id)
+    let item = try Self.item(from: fields, id: id)
     let (row, index) = try locate(item: id, inList: listID)
     guard let position else {
       lists[row].items[index] = item
@@ -56,7 +56,9 @@ extension DataModel {
     lists[row].items.insert(item, at: min(max(position, 0), count))
   }
 
-  private static func item(_ fields: CalendarItemFields, id: Int) throws(ChecklistsError)
+  /// The item `fields` make under `id`, cleaned and checked as `addItem`
+  /// and `replaceItem` store it.
+  package static func item(from fields: CalendarItemFields, id: Int) throws(ChecklistsError)
     -> ChecklistItem
   {
     let text = try TextInput.clean(fields.text)

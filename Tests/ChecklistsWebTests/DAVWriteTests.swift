@@ -81,6 +81,40 @@ import Testing
     #expect(edited.contains("PRIORITY:1") && edited.contains("X-CUSTOM;X-PARAM=\"a;b\":kept"))
   }
 
+  /// What a client that saves a to-do it did not change sends back: the
+  /// bytes it was served under their tag. Nothing is written, so the tag,
+  /// the list's revision (the sync token) and its change log stay, for a
+  /// to-do a client wrote without a `STATUS` (the server adds one) and for
+  /// an item made on the web (which then gets no `CalendarData`).
+  @Test func aToDoWrittenBackAsServedChangesNothing() throws {
+    let setup = try Setup()
+    let written = Self.todo.replacingOccurrences(of: "PRIORITY:1\r\n", with: "")
+    #expect(Self.send(setup, .put, "/dav/lists/1/a.ics", written).status == .created)
+    for path in ["/dav/lists/1/a.ics", "/dav/lists/1/1.ics"] {
+      let served = Self.send(setup, .get, path)
+      let tag = try #require(served.headerFields[.eTag])
+      let before = setup.owner.storedFiles()
+      let token = try Self.syncToken(setup)
+      let again = Self.send(
+        setup, .put, path, String(decoding: served.body, as: UTF8.self), [.ifMatch: tag])
+      #expect(again.status == .noContent, "\(path)")
+      #expect(setup.owner.storedFiles() == before, "\(path)")
+      #expect(try Self.syncToken(setup) == token, "\(path)")
+      let after = Self.send(setup, .get, path)
+      #expect(after.headerFields[.eTag] == tag && after.body == served.body, "\(path)")
+    }
+    // A change of the same to-do is still one.
+    let served = String(decoding: Self.send(setup, .get, "/dav/lists/1/a.ics").body, as: UTF8.self)
+    let token = try Self.syncToken(setup)
+    let edited = served.replacingOccurrences(of: "Call the bakery", with: "Call the baker")
+    #expect(Self.send(setup, .put, "/dav/lists/1/a.ics", edited).status == .noContent)
+    #expect(try Self.syncToken(setup) != token)
+  }
+
+  static func syncToken(_ setup: Setup) throws -> String {
+    try DAVSyncTests.token(DAVSyncTests.sync(setup, token: ""))
+  }
+
   @Test func refusedToDosAreAClearPreconditionAndStoreNothing() throws {
     let setup = try Setup()
     let before = setup.owner.storedFiles()

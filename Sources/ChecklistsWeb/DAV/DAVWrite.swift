@@ -50,6 +50,18 @@ enum DAVWrite {
             let moved = todo.sortOrder.flatMap {
               (0..<list.items.count).contains($0) && $0 != index ? $0 : nil
             }
+            // What a client sends back unchanged (the bytes it was served)
+            // may still differ from what is stored (its kept lines now hold
+            // the STATUS the server added; an item of the web gets its
+            // calendar data): served the same, it changes nothing, so no
+            // revision, tag or change is recorded.
+            let replacement = try DataModel.item(from: fields, id: item.id)
+            if moved == nil,
+              DAVTodo(replacement, position: index, salt: salt, zone: zone).document
+                == DAVTodo(item, position: index, salt: salt, zone: zone).document
+            {
+              return false
+            }
             try model.replaceItem(id: item.id, inList: listID, with: fields, at: moved)
             return false
           }
