@@ -99,6 +99,25 @@ import Testing
     #expect(try DAVPropfindTests.found(events).isEmpty)
   }
 
+  /// A to-do with a `DTSTART` and a `DURATION` is taken by the ranges it
+  /// overlaps, not by every one (RFC 4791 §9.9).
+  @Test func aToDoWithAStartAndADurationIsTakenWhereItFalls() throws {
+    let setup = try Setup()
+    let todo = DAVWriteTests.todo.replacingOccurrences(
+      of: "PRIORITY:1\r\n", with: "DTSTART:20250301T100000Z\r\nDURATION:PT2H\r\n")
+    #expect(DAVWriteTests.send(setup, .put, "/dav/lists/1/timed.ics", todo).status == .created)
+    func takesIt(_ start: String, _ end: String) throws -> Bool {
+      let range = #"<c:time-range start="\#(start)" end="\#(end)"/>"#
+      let found = try DAVPropfindTests.found(Self.report(setup, Self.query(range)))
+      return found["/dav/lists/1/timed.ics"] != nil
+    }
+    #expect(try takesIt("20250301T110000Z", "20250301T113000Z"))
+    #expect(try takesIt("20250301T120000Z", "20250302T000000Z"))
+    #expect(try !takesIt("20250301T120001Z", "20250302T000000Z"))
+    #expect(try !takesIt("20250601T000000Z", "20250701T000000Z"))
+    #expect(try !takesIt("20250201T000000Z", "20250301T100000Z"))
+  }
+
   @Test func reportsAndFiltersNotOfferedAreRefusedByTheirPrecondition() throws {
     let setup = try Setup()
     let expand = Self.report(setup, #"<d:expand-property xmlns:d="DAV:"/>"#)

@@ -43,9 +43,11 @@ enum Report {
           }
         }
       } else if root.isNamed(DAVProperty.calDAV, "calendar-query") {
-        let collection = try self.collection(context)
+        let (list, salt, zone) = try self.list(context)
+        let collection = DAVCollection(list, salt: salt, zone: zone)
         let filter = root.child(DAVProperty.calDAV, "filter")
-        for todo in collection.todos where try TodoFilter.matches(filter, todo.document) {
+        for todo in collection.todos
+        where try TodoFilter.matches(filter, todo.document, zone: zone) {
           respond(todo, inList: collection.list.id, wanted: wanted, to: &writer)
         }
       } else if root.isNamed(DAVProperty.dav, "sync-collection") {
@@ -120,12 +122,6 @@ enum Report {
     return (list, salt, zone)
   }
 
-  /// The collection of the route's `{list}`: every to-do written.
-  static func collection(_ context: DAVContext) throws -> DAVCollection {
-    let (list, salt, zone) = try self.list(context)
-    return DAVCollection(list, salt: salt, zone: zone)
-  }
-
   /// The resource name an `href` names in this list's collection (an
   /// absolute path or a URL), else nil.
   static func name(at href: String, inList list: Int) -> String? {
@@ -153,12 +149,12 @@ enum Report {
 
 /// A `calendar-query` filter (RFC 4791 §9.7) evaluated on one to-do: the
 /// `VCALENDAR` comp-filter, a `VTODO` one (another component matches
-/// nothing here), its `time-range` (on `DUE`; a to-do with a `DTSTART`, or
-/// with no `DUE`, is always taken, as it may fall in any range), and its
-/// prop-filters (`is-not-defined`, `text-match` with `negate-condition`,
-/// case-insensitive, and `time-range` on a date property).
+/// nothing here), its `time-range` (`TodoTimes`: RFC 4791 §9.9's table),
+/// and its prop-filters (`is-not-defined`, `text-match` with
+/// `negate-condition`, case-insensitive, and `time-range` on a date
+/// property). Floating and all-day dates are read in `zone`, the owner's.
 enum TodoFilter {
-  static func matches(_ filter: DAVElement?, _ document: [UInt8]) throws -> Bool {
+  static func matches(_ filter: DAVElement?, _ document: [UInt8], zone: TimeZone) throws -> Bool {
     guard let filter else { return true }
     guard let calendarFilter = filter.child(DAVProperty.calDAV, "comp-filter"),
       calendarFilter.attribute == "VCALENDAR"
@@ -177,26 +173,25 @@ enum TodoFilter {
       }
       if component.child(DAVProperty.calDAV, "is-not-defined") != nil { return false }
       if let range = component.child(DAVProperty.calDAV, "time-range"),
-        try !todoInRange(todo, range)
+        try !todoInRange(todo, range, zone: zone)
       {
         return false
       }
       for property in component.children where property.isNamed(DAVProperty.calDAV, "prop-filter") {
-        if try !propertyMatches(property, todo) { return false }
+        if try !propertyMatches(property, todo, zone: zone) { return false }
       }
     }
     return true
   }
 
-  static func todoInRange(_ todo: Component, _ range: DAVElement) throws -> Bool {
+  static func todoInRange(_ todo: Component, _ range: DAVElement, zone: TimeZone) throws -> Bool {
     let (start, end) = try bounds(range)
-    guard todo.property("DTSTART") == nil, let due = todo.property("DUE").flatMap(instant) else {
-      return true
-    }
-    return start < due && end >= due
+    return TodoTimes(todo, zone: zone).overlaps(start: start, end: end)
   }
 
-  static func propertyMatches(_ filter: DAVElement, _ todo: Component) throws -> Bool {
+  static func propertyMatches(_ filter: DAVElement, _ todo: Component, zone: TimeZone) throws
+    -> Bool
+  {
     guard filter.child(DAVProperty.calDAV, "param-filter") == nil else {
       throw DAVRefusal.precondition(.forbidden, "supported-filter", namespace: DAVProperty.calDAV)
     }
@@ -206,7 +201,9 @@ enum TodoFilter {
     guard !lines.isEmpty else { return false }
     if let range = filter.child(DAVProperty.calDAV, "time-range") {
       let (start, end) = try bounds(range)
-      return lines.contains { line in instant(line).map { $0 >= start && $0 < end } ?? false }
+      return lines.contains { line in
+        TodoTimes.instant(line, zone: zone).map { $0 >= start && $0 < end } ?? false
+      }
     }
     if let match = filter.child(DAVProperty.calDAV, "text-match") {
       let negate = match.attributes["negate-condition"] == "yes"
@@ -221,7 +218,7 @@ enum TodoFilter {
     func read(_ name: String, default value: Date) throws -> Date {
       guard let text = range.attributes[name] else { return value }
       let line = ContentLine(name: "X", parameters: [], value: text, text: "X:\(text)")
-      guard let date = instant(line) else {
+      guard let date = TodoTimes.instant(line, zone: .gmt) else {
         throw DAVRefusal.badRequest("time-range \(name) is not a UTC date-time")
       }
       return date
@@ -229,16 +226,5 @@ enum TodoFilter {
     return (
       try read("start", default: .distantPast), try read("end", default: .distantFuture)
     )
-  }
-
-  /// A UTC date-time's instant (a local or all-day one: read as UTC).
-  static func instant(_ line: ContentLine) -> Date? {
-    guard let value = DateTimeValue(line) else { return nil }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = .gmt
-    return calendar.date(
-      from: DateComponents(
-        year: value.year, month: value.month, day: value.day, hour: value.hour,
-        minute: value.minute, second: value.second))
   }
 }
