@@ -16,6 +16,10 @@ package struct Checklist: Sendable, Equatable {
   package var changes: ChangeLog
   /// What calendar apps set on its collection that it has no field for.
   package var properties: [CollectionProperty]
+  /// The name a calendar app gave its collection when it made the list
+  /// (`MKCALENDAR`), by which apps address it besides its id; nil for a
+  /// list made on the web (see `CalendarName`).
+  package var calendarName: String?
 
   package init(
     id: Int, name: String, icon: ChecklistIcon = .newList, items: [ChecklistItem] = [],
@@ -28,6 +32,7 @@ package struct Checklist: Sendable, Equatable {
     self.sort = sort
     self.changes = ChangeLog()
     self.properties = []
+    self.calendarName = nil
   }
 
   /// Two lists are equal when they hold the same: the change log records
@@ -36,6 +41,7 @@ package struct Checklist: Sendable, Equatable {
   package static func == (lhs: Checklist, rhs: Checklist) -> Bool {
     lhs.id == rhs.id && lhs.name == rhs.name && lhs.icon == rhs.icon && lhs.items == rhs.items
       && lhs.sort == rhs.sort && lhs.properties == rhs.properties
+      && lhs.calendarName == rhs.calendarName
   }
 
   /// How many items are not checked yet.
@@ -92,11 +98,13 @@ package enum ItemSort: String, Sendable, Equatable, Codable, CaseIterable {
 
 extension Checklist: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, name, icon, items, sort, changes, properties
+    case id, name, icon, items, sort, changes, properties, calendarName
   }
 
   /// Version 1 files have no `sort`: such a list is in its own order. A
-  /// list no calendar app has seen change has no `changes`.
+  /// list no calendar app has seen change has no `changes`, one made on the
+  /// web no `calendarName` (one that is not a `CalendarName` reads as none:
+  /// the list is then reached by its id alone).
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     id = try container.decode(Int.self, forKey: .id)
@@ -107,10 +115,14 @@ extension Checklist: Codable {
     changes = try container.decodeIfPresent(ChangeLog.self, forKey: .changes) ?? ChangeLog()
     properties =
       try container.decodeIfPresent([CollectionProperty].self, forKey: .properties) ?? []
+    calendarName = try container.decodeIfPresent(String.self, forKey: .calendarName).flatMap {
+      CalendarName.isValid($0) ? $0 : nil
+    }
   }
 
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(calendarName, forKey: .calendarName)
     if !changes.isEmpty { try container.encode(changes, forKey: .changes) }
     try container.encode(icon, forKey: .icon)
     try container.encode(id, forKey: .id)

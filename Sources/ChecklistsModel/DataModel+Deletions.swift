@@ -58,12 +58,14 @@ extension DataModel {
     guard let index = deletions.firstIndex(where: { $0.id == id }) else { return .nothing }
     let deletion = deletions[index]
     let restored: Restored
-    if let list = deletion.list {
+    if var list = deletion.list {
       guard lists.count < Limits.maximumLists else {
         throw .tooManyLists(limit: Limits.maximumLists)
       }
       // Ids are never reused, so the list's id is free unless it is here.
       guard row(ofList: list.id) == nil else { throw .noSuchList(list.id) }
+      // A calendar app made another list under its name meanwhile.
+      if let name = list.calendarName, calendarNameIsTaken(name) { list.calendarName = nil }
       insert(list)
       restored = .list(id: list.id)
     } else {

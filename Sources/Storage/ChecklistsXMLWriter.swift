@@ -62,6 +62,9 @@ enum ChecklistsXMLWriter {
 
   static func write(_ list: Checklist, depth: Int, into out: inout XMLOutput) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
+      if let calendarName = list.calendarName {
+        XML.appendString(key: "calendarName", calendarName, depth: depth, to: &out)
+      }
       if !list.changes.isEmpty {
         XML.appendKey("changes", depth: depth, to: &out)
         write(list.changes, depth: depth, into: &out)

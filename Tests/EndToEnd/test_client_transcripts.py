@@ -212,7 +212,6 @@ def test_a_sync_from_an_older_token_reports_only_what_changed(stack, owner_with_
     assert len(multistatus(answer)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="MKCALENDAR (a new list from a client) is not there yet")
 def test_apple_reminders_add_list_makes_a_list(stack):
     """Reminders' Add List: a MKCALENDAR with a name, colour, order and VTODO."""
     owner = Visitor(stack)

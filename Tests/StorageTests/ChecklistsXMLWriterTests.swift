@@ -66,6 +66,32 @@ import Testing
     #expect(restored.checklist(id: list)?.item(id: item)?.calendar == calendar)
   }
 
+  /// A list a calendar app made keeps the name it chose, written as
+  /// Foundation writes it and read back, through a deletion too; one that
+  /// is not a `CalendarName` (a hand-edited file) reads as none.
+  @Test func aCalendarNameMatchesFoundationAndReadsBack() throws {
+    var model = DataModel()
+    let list = try model.addList(name: "Garden", calendarName: "A1-b.c_d~e")
+    _ = try model.addList(name: "Web", icon: .none)
+    let document = ChecklistsXMLWriter.document(model)
+    #expect(
+      String(decoding: document, as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
+    #expect(try ChecklistsFile.decode(Data(document)) == model)
+    #expect(model.checklist(id: list)?.calendarName == "A1-b.c_d~e")
+    _ = try model.deleteList(id: list, at: Date(timeIntervalSince1970: 0))
+    let deleted = ChecklistsXMLWriter.document(model)
+    #expect(
+      String(decoding: deleted, as: UTF8.self)
+        == String(decoding: try foundation(model), as: UTF8.self))
+    #expect(try ChecklistsFile.decode(Data(deleted)).deletions.first?.list?.calendarName != nil)
+
+    let edited = String(decoding: document, as: UTF8.self).replacingOccurrences(
+      of: "<string>A1-b.c_d~e</string>", with: "<string>../1</string>")
+    let read = try ChecklistsFile.decode(Data(edited.utf8))
+    #expect(read.checklist(id: list)?.calendarName == nil)
+  }
+
   /// A list's change log is written as Foundation writes it and read back
   /// (the list's equality leaves it out, so it is compared itself); a list
   /// without one writes no `changes` key, so older files keep their bytes.

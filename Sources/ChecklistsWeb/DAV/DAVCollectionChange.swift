@@ -8,7 +8,7 @@ import HTTPTypes
 /// keep there (a colour, an order), and `DELETE` (the list goes to
 /// Recently Deleted, as on the web). Each is one `ChecklistStore.update`.
 enum DAVCollectionChange {
-  /// `PROPPATCH /dav/lists/{list}/`: `displayname` set is the list's new
+  /// `PROPPATCH /dav/lists/{collection}/`: `displayname` set is the list's new
   /// name (cleaned and bounded as a typed one); a live property (the
   /// server's: `DAV:`'s others, CalDAV's and the tag's) is `403`
   /// `cannot-modify-protected-property`; any other property set is kept as
@@ -19,9 +19,7 @@ enum DAVCollectionChange {
   /// §9.2): one refused, the rest `424` and nothing changed.
   static func proppatch(_ context: DAVContext) throws -> Response {
     do {
-      guard let account = context.account, let listID = context.parameters[.list] else {
-        throw DAVRefusal.notFound
-      }
+      guard let account = context.account else { throw DAVRefusal.notFound }
       let root: DAVElement
       do { root = try DAVXMLReader.read(context.request.body) } catch {
         throw DAVRefusal.xml(error)
@@ -38,8 +36,9 @@ enum DAVCollectionChange {
         }
       }
       var writer = MultistatusWriter()
-      let href = DAVAddress.collection(listID)
       let (list, _, _) = try Report.list(context)  // an unknown list is 404 all the same
+      let href = DAVAddress.collection(list)
+      let listID = list.id
       var checked = list
       if patch.refused.isEmpty,
         !checked.changeProperties(setting: patch.set, removing: patch.removed)
@@ -132,16 +131,15 @@ enum DAVCollectionChange {
     }
   }
 
-  /// `DELETE /dav/lists/{list}/`: the list and its items go to Recently
+  /// `DELETE /dav/lists/{collection}/`: the list and its items go to Recently
   /// Deleted, where the web's Restore brings them back; `204`.
   static func delete(_ context: DAVContext) throws -> Response {
     do {
-      guard let account = context.account, let listID = context.parameters[.list] else {
-        throw DAVRefusal.notFound
-      }
+      guard let account = context.account else { throw DAVRefusal.notFound }
       try DAVWrite.update(context, account) { model throws(DAVRefusal) in
+        let list = try Report.list(context, in: model)
         do {
-          try model.deleteList(id: listID, at: context.now)
+          try model.deleteList(id: list.id, at: context.now)
         } catch {
           throw .notFound
         }

@@ -1,7 +1,7 @@
 import FastCGI
 import HTTPTypes
 
-/// `GET /dav/lists/{list}/{resource}`: one to-do's iCalendar document, with
+/// `GET /dav/lists/{collection}/{resource}`: one to-do's iCalendar document, with
 /// its strong `ETag` (`ConditionalGET` answers `If-None-Match` with `304`).
 enum DAVGet {
   static func todo(_ context: DAVContext) throws -> Response {
@@ -20,14 +20,12 @@ enum DAVGet {
     }
   }
 
-  /// The to-do named `{resource}` in the route's `{list}`: only its own
-  /// document is written (a list's other items cost a name each).
+  /// The to-do named `{resource}` in the route's `{collection}`: only its
+  /// own document is written (a list's other items cost a name each).
   static func find(_ context: DAVContext) throws -> DAVTodo {
-    guard let id = context.parameters[.list], let name = context.parameters.resource else {
-      throw DAVRefusal.notFound
-    }
-    let (model, salt, zone) = try Propfind.owned(context)
-    guard let list = model.checklist(id: id),
+    guard let name = context.parameters.resource else { throw DAVRefusal.notFound }
+    let (list, salt, zone) = try Report.list(context)
+    guard
       let (position, item) = list.items.enumerated().first(where: {
         DAVTodo.name(of: $0.element) == name
       })

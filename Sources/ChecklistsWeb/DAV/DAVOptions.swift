@@ -11,7 +11,7 @@ enum DAVOptions {
   /// `/dav/`, the principal and the home: read only.
   static let allow = "OPTIONS, PROPFIND"
   /// A list's collection.
-  static let collectionAllow = "OPTIONS, PROPFIND, REPORT, PROPPATCH, DELETE"
+  static let collectionAllow = "OPTIONS, PROPFIND, REPORT, PROPPATCH, DELETE, MKCALENDAR"
   /// A to-do.
   static let todoAllow = "OPTIONS, GET, HEAD, PUT, DELETE"
 

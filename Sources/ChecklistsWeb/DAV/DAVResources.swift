@@ -13,9 +13,13 @@ enum DAVAddress {
   static let principal = "/dav/principal/"
   static let home = "/dav/lists/"
 
-  static func collection(_ list: Int) -> String { "\(home)\(list)/" }
+  /// A list's collection: under the name a client gave it when it made
+  /// the list, else under its id (either reaches it).
+  static func collection(_ list: Checklist) -> String {
+    "\(home)\(list.calendarName ?? String(list.id))/"
+  }
 
-  static func item(_ name: String, inList list: Int) -> String {
+  static func item(_ name: String, in list: Checklist) -> String {
     collection(list) + percentEncoded(name)
   }
 

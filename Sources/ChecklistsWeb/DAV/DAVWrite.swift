@@ -13,7 +13,7 @@ import Storage
 /// the owner's 2 MiB, live updates), with its preconditions checked inside
 /// it, on the model the change is made on.
 enum DAVWrite {
-  /// `PUT /dav/lists/{list}/{resource}`: `201` for a new to-do, `204` for a
+  /// `PUT /dav/lists/{collection}/{resource}`: `201` for a new to-do, `204` for a
   /// replaced one. No `ETag` comes back: the stored resource is written
   /// anew (the server's `PRODID`, the item's own lines), so a client reads
   /// it again.
@@ -23,7 +23,7 @@ enum DAVWrite {
         throw DAVRefusal.precondition(
           .contentTooLarge, "max-resource-size", namespace: DAVProperty.calDAV)
       }
-      let (account, listID, name) = try target(context)
+      let (account, name) = try target(context)
       let zone = context.services.zone(of: account.owner)
       let todo: CalendarTodo
       do {
@@ -33,7 +33,8 @@ enum DAVWrite {
       }
       let salt = CalendarUID.salt(visitorKey: account.owner.key)
       let created = try update(context, account) { model throws(DAVRefusal) -> Bool in
-        guard let list = model.checklist(id: listID) else { throw .notFound }
+        let list = try Report.list(context, in: model)
+        let listID = list.id
         let existing = list.items.enumerated().first { DAVTodo.name(of: $0.element) == name }
         try checkPreconditions(
           context.request,
@@ -42,7 +43,7 @@ enum DAVWrite {
         if let clash = list.items.first(where: {
           CalendarUID.uid(of: $0, salt: salt) == todo.uid && DAVTodo.name(of: $0) != name
         }) {
-          throw .uidConflict(DAVAddress.item(DAVTodo.name(of: clash), inList: listID))
+          throw .uidConflict(DAVAddress.item(DAVTodo.name(of: clash), in: list))
         }
         let fields = todo.fields(resource: name)
         do {
@@ -83,15 +84,17 @@ enum DAVWrite {
     }
   }
 
-  /// `DELETE /dav/lists/{list}/{resource}`: the item goes to Recently
+  /// `DELETE /dav/lists/{collection}/{resource}`: the item goes to Recently
   /// Deleted; `204`.
   static func delete(_ context: DAVContext) throws -> Response {
     do {
-      let (account, listID, name) = try target(context)
+      let (account, name) = try target(context)
       let zone = context.services.zone(of: account.owner)
       let salt = CalendarUID.salt(visitorKey: account.owner.key)
       try update(context, account) { model throws(DAVRefusal) in
-        guard let list = model.checklist(id: listID),
+        let list = try Report.list(context, in: model)
+        let listID = list.id
+        guard
           let (index, item) = list.items.enumerated().first(where: {
             DAVTodo.name(of: $0.element) == name
           })
@@ -112,12 +115,12 @@ enum DAVWrite {
 
   // MARK: Internals
 
-  /// The signed-in account, the route's list and resource name.
-  static func target(_ context: DAVContext) throws(DAVRefusal) -> (DAVAccount, Int, String) {
-    guard let account = context.account, let listID = context.parameters[.list],
-      let name = context.parameters.resource
-    else { throw .notFound }
-    return (account, listID, name)
+  /// The signed-in account and the route's resource name.
+  static func target(_ context: DAVContext) throws(DAVRefusal) -> (DAVAccount, String) {
+    guard let account = context.account, let name = context.parameters.resource else {
+      throw .notFound
+    }
+    return (account, name)
   }
 
   /// `If-None-Match: *` wants no resource there, `If-Match` this one's tag

@@ -48,7 +48,7 @@ enum Propfind {
         for list in owned.model.lists {
           resources.append(
             (
-              DAVAddress.collection(list.id),
+              DAVAddress.collection(list),
               properties(of: list, tags(of: list, owned, context.services))
             ))
         }
@@ -57,18 +57,17 @@ enum Propfind {
     }
   }
 
-  /// `PROPFIND /dav/lists/{list}/`: the list, and at depth 1 its to-dos.
+  /// `PROPFIND /dav/lists/{collection}/`: the list, and at depth 1 its to-dos.
   static func collection(_ context: DAVContext) throws -> Response {
-    guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
-    return try answer(context) { depth in
+    try answer(context) { depth in
       let owned = try self.ownedVersioned(context)
-      guard let list = owned.model.checklist(id: id) else { throw DAVRefusal.notFound }
+      let list = try Report.list(context, in: owned.model)
       let tags = tags(of: list, owned, context.services)
-      var resources = [(DAVAddress.collection(list.id), properties(of: list, tags))]
+      var resources = [(DAVAddress.collection(list), properties(of: list, tags))]
       if depth == 1 {
         for member in tags.members {
           resources.append(
-            (DAVAddress.item(member.name, inList: list.id), properties(etag: member.etag)))
+            (DAVAddress.item(member.name, in: list), properties(etag: member.etag)))
         }
       }
       return resources

@@ -35,9 +35,9 @@ enum Report {
         }
         for href in root.children where href.isNamed(DAVProperty.dav, "href") {
           let path = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
-          if let name = name(at: path, inList: list.id), let position = positions[name] {
+          if let name = name(at: path, in: list), let position = positions[name] {
             let todo = DAVTodo(list.items[position], position: position, salt: salt, zone: zone)
-            respond(todo, inList: list.id, wanted: wanted, to: &writer)
+            respond(todo, in: list, wanted: wanted, to: &writer)
           } else {
             writer.missing(href: path)
           }
@@ -48,19 +48,18 @@ enum Report {
         let filter = root.child(DAVProperty.calDAV, "filter")
         for todo in collection.todos
         where try TodoFilter.matches(filter, todo.document, zone: zone) {
-          respond(todo, inList: collection.list.id, wanted: wanted, to: &writer)
+          respond(todo, in: list, wanted: wanted, to: &writer)
         }
       } else if root.isNamed(DAVProperty.dav, "sync-collection") {
-        guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
         let owned = try Propfind.ownedVersioned(context)
-        guard let list = owned.model.checklist(id: id) else { throw DAVRefusal.notFound }
+        let list = try self.list(context, in: owned.model)
         let current = Propfind.tags(of: list, owned, context.services).syncToken
         let token =
           root.child(DAVProperty.dav, "sync-token")?.text
           .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if token.isEmpty {
           for todo in DAVCollection(list, salt: owned.salt, zone: owned.zone).todos {
-            respond(todo, inList: list.id, wanted: wanted, to: &writer)
+            respond(todo, in: list, wanted: wanted, to: &writer)
           }
         } else if token != current.text {
           guard let names = changed(since: token, current: current, in: list) else {
@@ -106,36 +105,45 @@ enum Report {
       if let position = positions[name] {
         let todo = DAVTodo(
           list.items[position], position: position, salt: owned.salt, zone: owned.zone)
-        respond(todo, inList: list.id, wanted: wanted, to: &writer)
+        respond(todo, in: list, wanted: wanted, to: &writer)
       } else {
-        writer.missing(href: DAVAddress.item(name, inList: list.id))
+        writer.missing(href: DAVAddress.item(name, in: list))
       }
     }
   }
 
-  /// The route's `{list}` as the signed-in owner has it, with the salt of
-  /// its `UID`s and the owner's zone.
+  /// The route's `{collection}` as the signed-in owner has it, with the
+  /// salt of its `UID`s and the owner's zone.
   static func list(_ context: DAVContext) throws -> (Checklist, String, TimeZone) {
-    guard let id = context.parameters[.list] else { throw DAVRefusal.notFound }
     let (model, salt, zone) = try Propfind.owned(context)
-    guard let list = model.checklist(id: id) else { throw DAVRefusal.notFound }
-    return (list, salt, zone)
+    return (try list(context, in: model), salt, zone)
+  }
+
+  /// The list the route's `{collection}` names in `model`: by the name a
+  /// client gave it, or by its id; `404` otherwise.
+  static func list(_ context: DAVContext, in model: DataModel) throws(DAVRefusal) -> Checklist {
+    guard let segment = context.parameters.collection,
+      let list = model.checklist(calendarSegment: segment)
+    else { throw .notFound }
+    return list
   }
 
   /// The resource name an `href` names in this list's collection (an
-  /// absolute path or a URL), else nil.
-  static func name(at href: String, inList list: Int) -> String? {
+  /// absolute path or a URL, under the list's name or its id), else nil.
+  static func name(at href: String, in list: Checklist) -> String? {
     var path = Substring(href)
     if let scheme = path.range(of: "://") {
       path = path[scheme.upperBound...].drop { $0 != "/" }
     }
-    let prefix = DAVAddress.collection(list)
-    guard path.hasPrefix(prefix) else { return nil }
-    return RoutePattern.resourceName(Array(path.dropFirst(prefix.count).utf8))
+    for prefix in [DAVAddress.collection(list), "\(DAVAddress.home)\(list.id)/"]
+    where path.hasPrefix(prefix) {
+      return RoutePattern.resourceName(Array(path.dropFirst(prefix.count).utf8))
+    }
+    return nil
   }
 
   static func respond(
-    _ todo: DAVTodo, inList list: Int, wanted: [DAVProperty],
+    _ todo: DAVTodo, in list: Checklist, wanted: [DAVProperty],
     to writer: inout MultistatusWriter
   ) {
     var properties = Propfind.properties(of: todo)
@@ -143,7 +151,7 @@ enum Report {
     let asked = wanted.isEmpty ? [.getETag, .calendarData] : wanted
     let found = asked.compactMap { name in properties.first { $0.0 == name } }
     let missing = asked.filter { name in !properties.contains { $0.0 == name } }
-    writer.response(href: DAVAddress.item(todo.name, inList: list), found: found, missing: missing)
+    writer.response(href: DAVAddress.item(todo.name, in: list), found: found, missing: missing)
   }
 }
 

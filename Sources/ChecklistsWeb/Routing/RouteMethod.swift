@@ -13,10 +13,12 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
   case put
   case delete
   case proppatch
+  case mkcalendar
 
   static let propfindMethod = HTTPRequest.Method("PROPFIND")!
   static let reportMethod = HTTPRequest.Method("REPORT")!
   static let proppatchMethod = HTTPRequest.Method("PROPPATCH")!
+  static let mkcalendarMethod = HTTPRequest.Method("MKCALENDAR")!
 
   /// The route method a request's method reaches (case-sensitive, as HTTP
   /// methods are; `HEAD` reaches `GET`, whose body the server drops); nil
@@ -31,6 +33,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .put: .put
     case .delete: .delete
     case proppatchMethod: .proppatch
+    case mkcalendarMethod: .mkcalendar
     default: nil
     }
   }
@@ -46,11 +49,12 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .put: ["PUT"]
     case .delete: ["DELETE"]
     case .proppatch: ["PROPPATCH"]
+    case .mkcalendar: ["MKCALENDAR"]
     }
   }
 
-  /// The method's bit in a set of methods kept in one byte.
-  var bit: UInt8 { 1 << rawValue }
+  /// The method's bit in a set of methods kept in two bytes.
+  var bit: UInt16 { 1 << rawValue }
 
   /// The names `Allow` lists for each set of methods (by its bits), in the
   /// order of `allCases`: worked out once rather than for every `405`.
@@ -68,6 +72,7 @@ package enum RouteMethod: UInt8, Sendable, CaseIterable, CustomStringConvertible
     case .put: "PUT"
     case .delete: "DELETE"
     case .proppatch: "PROPPATCH"
+    case .mkcalendar: "MKCALENDAR"
     }
   }
 }

@@ -30,12 +30,19 @@ package struct RouteParameters: Sendable, Hashable, CustomStringConvertible {
   package let secret: String?
   /// The name of a `{resource}` segment (a CalDAV item's), decoded, else nil.
   package let resource: String?
+  /// The segment of a `{collection}` (a list's id or the name a client
+  /// gave it), decoded, else nil.
+  package let collection: String?
 
-  init(names: [PathParameter], ids: [Int], secret: String? = nil, resource: String? = nil) {
+  init(
+    names: [PathParameter], ids: [Int], secret: String? = nil, resource: String? = nil,
+    collection: String? = nil
+  ) {
     self.names = names
     self.ids = ids
     self.secret = secret
     self.resource = resource
+    self.collection = collection
   }
 
   /// The id named `name`, or nil when the route's path has none.

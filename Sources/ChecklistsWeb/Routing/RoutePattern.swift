@@ -20,10 +20,17 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     /// A resource's name as a client chose it (`{resource}`, the last
     /// segment of a CalDAV item's address), percent-decoded.
     case resource
+    /// A calendar collection's segment (`{collection}`): a list's id or
+    /// the name a client gave the list, percent-decoded as a resource's
+    /// name is; which list it is, the handler finds in the owner's lists.
+    case collection
   }
 
   /// How a segment that carries a resource's name is written in the table.
   static let resourcePlaceholder = "{resource}"
+
+  /// How a segment that carries a collection's id or name is written.
+  static let collectionPlaceholder = "{collection}"
 
   /// How a segment that carries a secret token starts in the table.
   static let secretPlaceholder = "{secret}"
@@ -56,6 +63,7 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
 
   private static func segment(_ text: Substring, of pattern: String) -> Segment {
     if text == resourcePlaceholder { return .resource }
+    if text == collectionPlaceholder { return .collection }
     if text.hasPrefix(secretPlaceholder) {
       let suffix = text.dropFirst(secretPlaceholder.count)
       precondition(
@@ -91,7 +99,7 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     segments.flatMap { segment -> [[UInt8]?] in
       switch segment {
       case .literal(let literal): [literal]
-      case .id, .resource: [nil]
+      case .id, .resource, .collection: [nil]
       case .secret(let suffix): suffix.isEmpty ? [nil] : [nil, suffix]
       }
     }
@@ -102,17 +110,24 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
     segments.contains { if case .secret = $0 { true } else { false } }
   }
 
-  /// True when the pattern has a `{resource}` segment.
-  var carriesResource: Bool {
-    segments.contains { if case .resource = $0 { true } else { false } }
+  /// True when the pattern has a `{resource}` or `{collection}` segment.
+  var carriesName: Bool {
+    segments.contains {
+      switch $0 {
+      case .resource, .collection: true
+      default: false
+      }
+    }
   }
 
   /// What a path carries: the ids in the order of `parameterNames`, the
-  /// secret token of a `{secret}` segment, the name of a `{resource}` one.
+  /// secret token of a `{secret}` segment, the name of a `{resource}` one,
+  /// the id or name of a `{collection}` one.
   struct Captured {
     var ids: [Int]
     var secret: String?
     var resource: String? = nil
+    var collection: String? = nil
   }
 
   /// The ids and the secret in `path`, or nil when it does not match.
@@ -130,12 +145,12 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
         if end - start <= suffix.count || !suffix.elementsEqual(path[(end - suffix.count)..<end]) {
           return nil
         }
-      case .id, .resource:
+      case .id, .resource, .collection:
         break
       }
       start = end + 1
     }
-    if parameterNames.isEmpty && !carriesSecret && !carriesResource {
+    if parameterNames.isEmpty && !carriesSecret && !carriesName {
       return Captured(ids: [], secret: nil)
     }
     var captured = Captured(ids: [], secret: nil)
@@ -153,6 +168,9 @@ package struct RoutePattern: Sendable, Hashable, CustomStringConvertible,
       case .resource:
         guard let name = Self.resourceName(path[start..<end]) else { return nil }
         captured.resource = name
+      case .collection:
+        guard let name = Self.resourceName(path[start..<end]) else { return nil }
+        captured.collection = name
       case .literal:
         break
       }

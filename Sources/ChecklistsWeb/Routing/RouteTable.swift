@@ -97,13 +97,13 @@ package struct RouteTable: Sendable {
       return .notFound
     }
     let wanted = RouteMethod.of(method)
-    var declared: UInt8 = 0  // a bit per method of the routes at this path
+    var declared: UInt16 = 0  // a bit per method of the routes at this path
     for (route, position) in routesBySegmentCount[count] {
       guard let captured = route.pattern.match(path) else { continue }
       if let wanted, route.method == wanted {
         let parameters = RouteParameters(
           names: route.pattern.parameterNames, ids: captured.ids, secret: captured.secret,
-          resource: captured.resource)
+          resource: captured.resource, collection: captured.collection)
         return .matched(Match(route: route, parameters: parameters, position: position))
       }
       declared |= route.method.bit
