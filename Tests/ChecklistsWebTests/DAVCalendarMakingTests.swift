@@ -137,6 +137,58 @@ import WebTestSupport
     #expect(try Self.model(other).lists.filter { $0.calendarName == "Private" }.count == 1)
   }
 
+  /// A collection's properties count towards the owner's 2 MiB as the
+  /// rest of their lists do: with the owner's file filled by lists of 15
+  /// properties of 4,000 bytes (written straight into it, as 35 requests
+  /// would), one or two such lists more fit, then the next is `507`, while
+  /// a list without properties still fits; a `PROPPATCH` of as much is
+  /// `507` too, and the file stays within the cap.
+  @Test func collectionPropertiesCountTowardsTheOwnersRoom() throws {
+    let setup = try Setup()
+    let value = String(repeating: "v", count: 4_000)
+    let big = (0..<15).map {
+      CollectionProperty(namespace: "urn:example:big", name: "p\($0)", value: value)
+    }
+    var model = try Self.model(setup)
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    var bytes = try encoder.encode(model)
+    // About 60,400 bytes a list: add what fits, then check by encoding.
+    var fitting = (Limits.maximumStoredBytes - bytes.count - 2 * 61_000) / 61_000
+    while fitting > 0 || bytes.count + 2 * 61_000 < Limits.maximumStoredBytes {
+      let number = model.lists.count
+      let id = try model.addList(name: "Full \(number)", calendarName: "full\(number)")
+      #expect(try model.changeProperties(ofList: id, setting: big, removing: []))
+      fitting -= 1
+      if fitting <= 0 { bytes = try encoder.encode(model) }
+    }
+    let path = try #require(
+      setup.owner.storedFiles().keys.first { $0.hasSuffix("/Checklists.plist") })
+    try bytes.write(to: URL(fileURLWithPath: setup.owner.data + "/" + path), options: .atomic)
+
+    let properties = (0..<15).map { "<x:p\($0)>\(value)</x:p\($0)>" }.joined()
+    let body = """
+      <B:mkcalendar xmlns:A="DAV:" xmlns:B="urn:ietf:params:xml:ns:caldav" xmlns:x="urn:example:big">
+        <A:set><A:prop>\(properties)</A:prop></A:set>
+      </B:mkcalendar>
+      """
+    var made = 0
+    var full: Response?
+    while made < 3, full == nil {
+      let answer = Self.make(setup, "big\(made)", body)
+      if answer.status == .created { made += 1 } else { full = answer }
+    }
+    let refusal = try #require(full)
+    #expect(refusal.status == .insufficientStorage && (1...2).contains(made))
+    #expect(setup.client.text(refusal).contains("max-resource-size"))
+    #expect(Self.make(setup, "bare", "").status == .created)
+    let sixteen = (0..<16).map { "<a:q\($0)>\(value)</a:q\($0)>" }.joined()
+    let patch = DAVCollectionChangeTests.patch(setup, DAVCollectionChangeTests.update(sixteen))
+    #expect(patch.status == .insufficientStorage)
+    let stored = setup.owner.storedFiles().first { $0.key.hasSuffix("/Checklists.plist") }
+    #expect((try #require(stored?.value.count)) <= Limits.maximumStoredBytes)
+  }
+
   /// The web's list count holds: the last list past it is `507`.
   @Test func theListCountIsTheWebs() throws {
     let setup = try Setup()

@@ -7,10 +7,10 @@ Which checks are VTODO-relevant is decided from the tester's feature names
 below, each with its reason; the rest are events, journals, scheduling or
 other accounts' data, which a to-do server has no part in. Ours passes the
 first group as Radicale does; the VTODO-relevant checks where it is still
-behind (most never run here: the tester prepares them with events) and the
-checks of what issue 28 still owes (making and deleting a list, its colour
-and order) are tests of their own, expected to fail until that changes:
-the bar is that ours passes every VTODO-relevant check Radicale passes."""
+behind (most never run here: the tester prepares them with events) are a
+test of their own, expected to fail until that changes, and the checks of
+making and deleting a list, its colour and order another: the bar is that
+ours passes every VTODO-relevant check Radicale passes."""
 import pytest
 
 import calendar_app
@@ -37,12 +37,14 @@ VTODO_RELEVANT = {
     "search.time-range.todo": "to-dos due in a range, as Thunderbird asks",
     "search.time-range.todo.no-dtstart.no-due": "an undated to-do in every range (RFC 4791 §9.9)",
     "search.time-range.open.start": "a range without a start",
+    "search.time-range.todo.strict": "no to-do outside the range (RFC 4791 §9.9's table)",
 }
 # VTODO-relevant too, where ours is behind Radicale's in this tester's
-# eyes. Most are `unknown` on ours because the tester's shared fixtures
-# (PrepareCalendar) are events, which a to-do server refuses, so the checks
-# built on them never run; the rest are real gaps (`search.time-range.todo.strict`:
-# a to-do with DTSTART and DURATION but no DUE is taken by every range).
+# eyes: `unknown` or `unsupported` on ours because the tester's shared
+# fixtures (PrepareCalendar) are events, which a to-do server refuses, so
+# the checks built on them never run. (`search.time-range.todo.strict`, a
+# to-do with DTSTART and DURATION taken by every range, was a real gap and
+# passes now: it moved to VTODO_RELEVANT.)
 BEHIND = {
     "save-load.get-by-url": "a to-do read at the address it was written to",
     "save-load.stable-url": "a to-do stays at its address",
@@ -59,7 +61,6 @@ BEHIND = {
     "search.text.case-insensitive": "text-match's default collation",
     "search.time-range.todo.no-dtstart": "a due to-do without DTSTART in a range",
     "search.time-range.todo.old-dates": "a range long past",
-    "search.time-range.todo.strict": "no to-do outside the range",
     "search.time-range.open.end": "a range without an end",
     "search.recurrences.includes-implicit.todo": "a repeating to-do found by its later instances",
     "search.recurrences.includes-implicit.todo.pending": "the same, for an open one",
@@ -68,8 +69,8 @@ BEHIND = {
     "sync-token.invalid-token": "a token the server does not know is refused",
     "synchronous-write": "a write is read back at once",
 }
-# Owed by issue 28 (MKCALENDAR, a list's colour and order, DELETE of a list
-# through a client's own calendar).
+# What issue 28 owed and now has (MKCALENDAR, a list's colour and order,
+# DELETE of a list through a client's own calendar).
 OWED = {
     "create-calendar": "MKCALENDAR",
     "create-calendar.set-displayname": "MKCALENDAR with a name",
@@ -107,13 +108,12 @@ def test_ours_passes_every_vtodo_check_radicale_passes(results):
 
 
 @pytest.mark.xfail(strict=True, reason="the tester's event fixtures leave most to-do checks unrun on a to-do-only "
-                                       "server, and a DTSTART+DURATION to-do is taken by every time range")
+                                       "server")
 def test_ours_passes_the_other_vtodo_checks_radicale_passes(results):
     ours, radicales = results
     assert behind(ours, radicales, BEHIND) == {}
 
 
-@pytest.mark.xfail(strict=True, reason="MKCALENDAR and a list's colour and order are not there yet (issue 28)")
 def test_ours_passes_the_list_checks_radicale_passes(results):
     ours, radicales = results
     assert behind(ours, radicales, OWED) == {}
