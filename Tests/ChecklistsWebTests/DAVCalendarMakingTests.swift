@@ -88,6 +88,7 @@ import WebTestSupport
       let (status, text) = refused(taken)
       #expect(
         status == .methodNotAllowed && text.contains("<d:resource-must-be-null/>"), "\(taken)")
+      #expect(Self.make(setup, taken).headerFields[.allow]?.contains("PROPFIND") == true)
     }
     // Not a name a client may choose: the server's ids, a long one, what
     // would need escaping or decoding to something else.

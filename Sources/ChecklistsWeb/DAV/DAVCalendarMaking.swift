@@ -56,7 +56,12 @@ enum DAVCalendarMaking {
         status: .created,
         headerFields: HTTPFields([HTTPField(name: .cacheControl, value: "no-store")]))
     } catch let refusal as DAVRefusal {
-      return refusal.response
+      var response = refusal.response
+      // A 405 names what the address takes (RFC 9110 §15.5.6).
+      if response.status == .methodNotAllowed {
+        response.headerFields[.allow] = DAVOptions.collectionAllow
+      }
+      return response
     }
   }
 
