@@ -139,7 +139,7 @@ enum DAVCollectionChange {
       try DAVWrite.update(context, account) { model throws(DAVRefusal) in
         let list = try Report.list(context, in: model)
         do {
-          try model.deleteList(id: list.id, at: context.now)
+          try model.deleteList(id: list.id, at: context.now, by: .app)
         } catch {
           throw .notFound
         }
