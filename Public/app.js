@@ -805,3 +805,75 @@
     });
   });
 })();
+
+/*
+ * Offline (see sw.js). On the owner's pages (those that link the manifest)
+ * the service worker is registered once the page has loaded, so a first
+ * visit waits for nothing; on that first visit, which the worker did not
+ * answer, it is asked to keep this page and its shell. A banner says the
+ * page is offline: while the browser says it has no network, or when the
+ * worker answered this page from its cache.
+ */
+(function () {
+  "use strict";
+
+  if (!("serviceWorker" in navigator) || !document.querySelector('link[rel="manifest"]')) {
+    return;
+  }
+
+  var banner = null;
+
+  function showOffline(offline) {
+    if (!banner) {
+      banner = document.createElement("p");
+      banner.className = "offline-banner";
+      banner.setAttribute("role", "status");
+      banner.hidden = true;
+      banner.textContent = "Offline \u2014 showing your lists as last seen on this device. " +
+        "Changes cannot be sent until you are back online.";
+      document.body.insertBefore(banner, document.querySelector("main"));
+    }
+    banner.hidden = !offline;
+    document.documentElement.classList.toggle("offline", offline);
+  }
+
+  window.addEventListener("offline", function () {
+    showOffline(true);
+  });
+  window.addEventListener("online", function () {
+    showOffline(false);
+  });
+  if (!navigator.onLine) {
+    showOffline(true);
+  }
+
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    if (event.data && event.data.type === "status" && event.data.offline) {
+      showOffline(true);
+    }
+  });
+
+  var controlled = Boolean(navigator.serviceWorker.controller);
+  if (controlled) {
+    navigator.serviceWorker.controller.postMessage({ type: "status" });
+  }
+
+  function keepThisPage(worker) {
+    var urls = [location.pathname, "/favicon.svg", "/manifest.webmanifest"];
+    Array.prototype.forEach.call(document.querySelectorAll('link[rel="stylesheet"], script[src], img[src]'),
+      function (element) {
+        urls.push(element.getAttribute("href") || element.getAttribute("src"));
+      });
+    worker.postMessage({ type: "keep", urls: urls, page: location.pathname });
+  }
+
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js").then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (!controlled && registration.active) {
+        keepThisPage(registration.active);
+      }
+    }).catch(function () {});
+  });
+})();
