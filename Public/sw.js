@@ -24,7 +24,8 @@
  * Owners: every answer of an owner's page names them. When an answer names
  * another owner than a kept cache's (this browser was signed out, here or
  * elsewhere, or is a new visitor), every other owner's cache is deleted
- * before anything else is done with it.
+ * before anything else is done with it, and with them the changes the
+ * last owner made offline and had not sent yet (app.js's queue).
  *
  * Online, every request goes to the network as it would without the worker
  * (the browser's HTTP cache, ETags, 304s and cookies included): the worker
@@ -37,6 +38,8 @@
 var SHELL = "checklists-shell-v1";
 var OWNER_PREFIX = "checklists-owner-";
 var OWNER_FIELD = "Checklists-Owner";
+/* app.js's queue of changes made offline. */
+var QUEUE_DB = "checklists-offline";
 /* The key, in an owner's cache, of the address of the page opened last. */
 var LAST_PAGE = "/offline/last-page";
 /* Pages answered from the cache, by the client they were answered to. */
@@ -79,9 +82,15 @@ function noteOwner(response) {
     return Promise.resolve(null);
   }
   return caches.keys().then(function (names) {
-    return Promise.all(names.filter(function (name) {
+    var others = names.filter(function (name) {
       return name.indexOf(OWNER_PREFIX) === 0 && name !== OWNER_PREFIX + tag;
-    }).map(function (name) {
+    });
+    if (others.length > 0) {
+      // The changes the last owner made offline go too (app.js's queue):
+      // sent now they would be refused, and shown to somebody else.
+      indexedDB.deleteDatabase(QUEUE_DB);
+    }
+    return Promise.all(others.map(function (name) {
       return caches.delete(name);
     }));
   }).then(function () {
