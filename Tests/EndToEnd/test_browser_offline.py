@@ -434,3 +434,23 @@ def test_signing_out_clears_what_the_browser_kept(stack, tmp_path):
         assert "Milk" not in laptop.page_source
     finally:
         laptop.quit()
+
+
+def test_the_banner_follows_the_browsers_network(stack, profile):
+    """Chromium's network emulation: offline, the page says so at once;
+    back online, the banner goes."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        until_controlled(driver)
+        assert not any(b.is_displayed() for b in driver.find_elements(By.CSS_SELECTOR, "p.offline-banner"))
+        conditions = {"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, **conditions})
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "p.offline-banner").is_displayed())
+        assert driver.find_element(By.CSS_SELECTOR, "p.offline-banner").text == \
+            "Offline \u2014 changes will be sent when you are back"
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, **conditions})
+        wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "p.offline-banner").is_displayed())
+    finally:
+        driver.quit()
