@@ -901,7 +901,15 @@
       mine.forEach(function (entry) {
         var body = new URLSearchParams(entry.body);
         var toggle = /\/items\/(\d+)\/toggle$/.exec(entry.path);
+        var edited = /\/items\/(\d+)$/.exec(entry.path);
         var buttons = [];
+        if (edited && rowWithID(main, edited[1])) {
+          // An item's edit form sent offline (sw.js): its new text.
+          var editedRow = rowWithID(main, edited[1]);
+          toggleOf(editedRow).textContent = body.get("text") || "";
+          editedRow.classList.add("queued");
+          return;
+        }
         if (toggle) {
           var row = rowWithID(main, toggle[1]);
           buttons = row ? [toggleOf(row)] : [];

@@ -10,8 +10,9 @@
  * - the app shell: the stylesheet, this script's page script, the icons
  *   (same-origin GETs of .css, .js, .svg, .png, the manifest), in one cache
  *   shared by everyone, since none of it is anyone's;
- * - the pages All Lists (/lists) and each list (/lists/N) the visitor
- *   opened, each answer of 200 fetched while online replacing the last, in
+ * - the pages All Lists (/lists), each list (/lists/N) and each item's
+ *   edit form the visitor opened, each answer of 200 fetched while online
+ *   replacing the last, in
  *   a cache named after the owner the answer was made for (its
  *   Checklists-Owner field), plus which of them was opened last.
  *
@@ -32,6 +33,7 @@
  * only keeps a copy. Offline (the network fails), a kept page is answered
  * from the cache; `/` follows the landing rule (the page opened last); the
  * page asks whether it came from the cache, to show its offline banner.
+ * An item's edit form sent offline joins app.js's queue (queueEdit).
  */
 "use strict";
 
@@ -62,6 +64,11 @@ self.addEventListener("activate", function (event) {
 });
 
 function isPage(url) {
+  return isLanding(url) || /^\/lists\/[0-9]+\/items\/[0-9]+\/edit$/.test(url.pathname);
+}
+
+/* The pages `/` may land on: All Lists and a list. */
+function isLanding(url) {
   return url.pathname === "/lists" || /^\/lists\/[0-9]+$/.test(url.pathname);
 }
 
@@ -113,7 +120,7 @@ function keepPage(url, response, navigated) {
     }
     return caches.open(OWNER_PREFIX + tag).then(function (cache) {
       var kept = [cache.put(url.pathname, copy)];
-      if (navigated) {
+      if (navigated && isLanding(url)) {
         kept.push(cache.put(LAST_PAGE, new Response(url.pathname)));
       }
       return Promise.all(kept);
@@ -208,6 +215,8 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   var navigated = request.mode === "navigate";
+  var edit = request.method === "POST" && navigated ? /^\/lists\/([0-9]+)\/items\/[0-9]+$/.exec(url.pathname) : null;
+  var body = edit ? request.clone().text() : null;
   event.respondWith(fetch(request).then(function (response) {
     if (request.method === "GET" && isPage(url)) {
       event.waitUntil(keepPage(url, response, navigated));
@@ -219,9 +228,53 @@ self.addEventListener("fetch", function (event) {
     if (!navigated) {
       throw error;
     }
+    if (edit) {
+      return body.then(function (text) {
+        return queueEdit(url.pathname, "/lists/" + edit[1], text);
+      }).then(function () {
+        return Response.redirect("/lists/" + edit[1], 303);
+      }, function () {
+        return fromCacheFor(event, url);
+      });
+    }
     return fromCacheFor(event, url);
   }));
 });
+
+/* An item's edit form (a form without the page script's help) sent with
+   no network: kept at the end of app.js's queue, as app.js keeps a toggle,
+   and answered as the server would, with the list, where app.js shows it
+   and sends it later. Saving the same fields twice is saving them once. */
+function queueEdit(path, list, body) {
+  var text = new URLSearchParams(body).get("text") || "";
+  var entry = {
+    path: path, list: list, body: body, at: Date.now(),
+    what: "Save \u201c" + text + "\u201d"
+  };
+  return new Promise(function (resolve, reject) {
+    var opening = indexedDB.open(QUEUE_DB, 1);
+    opening.onupgradeneeded = function () {
+      opening.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
+      opening.result.createObjectStore("refused", { keyPath: "id", autoIncrement: true });
+    };
+    opening.onerror = function () {
+      reject(opening.error);
+    };
+    opening.onsuccess = function () {
+      var db = opening.result;
+      var transaction = db.transaction(["changes"], "readwrite");
+      transaction.objectStore("changes").add(entry);
+      transaction.oncomplete = function () {
+        db.close();
+        resolve();
+      };
+      transaction.onerror = transaction.onabort = function () {
+        db.close();
+        reject(transaction.error);
+      };
+    };
+  });
+}
 
 /* A page asks whether it was answered from the cache (its offline banner),
    or, on its first visit, before the worker answered anything, to keep

@@ -454,3 +454,36 @@ def test_the_banner_follows_the_browsers_network(stack, profile):
         wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "p.offline-banner").is_displayed())
     finally:
         driver.quit()
+
+
+def test_an_item_edited_offline_is_saved_when_back(stack, profile):
+    """An item's edit form (no script of its own) sent offline: the worker
+    queues it and answers with the list, which shows the new text."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Tea", True)
+        until_controlled(driver)
+        shopping = driver.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        driver.find_element(By.CSS_SELECTOR, "ul.items a.edit").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "item-text"))
+        edit_page = driver.current_url
+        driver.get(shopping)
+        driver.get(edit_page)  # now answered by the worker, and kept
+
+        stack.stop_nginx()
+        driver.get(edit_page)
+        field = driver.find_element(By.ID, "item-text")
+        field.clear()
+        field.send_keys("Green tea")
+        driver.find_element(By.CSS_SELECTOR, "form.item-edit button[type=submit]").click()
+        wait(driver, lambda d: d.current_url == shopping and rows(d)[0] == [("Green tea", False)])
+        assert len(queue(driver)) == 1
+
+        stack.start_nginx()
+        wait(driver, lambda d: queue(d) == [] and not d.find_elements(By.CSS_SELECTOR, "li.queued"),
+             seconds=20)
+        assert server_rows(stack, driver, path) == [("Green tea", False)]
+    finally:
+        driver.quit()
