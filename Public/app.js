@@ -61,6 +61,10 @@
  * kept 0.02 to 0.1 backend threads busy on average; the list page kept 80
  * to 100% of its throughput beside them (see docs/architecture.md).
  *
+ * Offline: a toggle, an add, Check all or Uncheck all that gets no answer
+ * at all is queued on this device and sent when the network is back (see
+ * "Changes made offline" below, and sw.js for reading pages offline).
+ *
  * No inline script, no eval: it runs under the site's
  * Content-Security-Policy (script-src 'self'; connect-src 'self').
  */
@@ -327,6 +331,11 @@
   function send(action, body, plan, fallback) {
     var main = document.querySelector("main");
     var accepted = false;
+    var reached = false;
+    if (queued.count > 0 && isQueueable(action)) {
+      queueChange(action, body); // behind the changes still waiting: in order
+      return;
+    }
     pending = true;
     main.setAttribute("aria-busy", "true");
 
@@ -338,6 +347,7 @@
       headers: { Accept: "text/html" }
     })
       .then(function (response) {
+        reached = true;
         if (!response.ok) {
           throw new Error("status " + response.status);
         }
@@ -363,6 +373,9 @@
         main.removeAttribute("aria-busy");
         if (accepted) {
           location.reload();
+        } else if (!reached && isQueueable(action) && window.indexedDB) {
+          // No answer at all: offline. Kept on this device, sent later.
+          queueChange(action, body);
         } else {
           // Safe even when the first attempt was applied: see the top.
           fallback();
@@ -674,8 +687,10 @@
     if (live.stopped || live.asking || document.visibilityState !== "visible") {
       return;
     }
-    if (pending || dragged) {
-      schedulePoll(POLL_MS); // the change's own answer brings the page
+    if (pending || dragged || queued.count > 0) {
+      // The change's own answer brings the page; changes made offline are
+      // shown until the server has them all.
+      schedulePoll(POLL_MS);
       return;
     }
     var epoch = live.epoch;
@@ -730,6 +745,332 @@
       }
     });
     schedulePoll(POLL_MS);
+  }
+
+
+  /*
+   * Changes made offline. A toggle, an add, Check all or Uncheck all whose
+   * request got no answer at all (no network, or the site unreachable) is
+   * kept in this browser's IndexedDB (database checklists-offline, store
+   * changes, in the order made), shown at once on the page (the row's new
+   * state; an added item in a list of its own, marked as waiting) and sent
+   * later, oldest first, one at a time: when the browser says it is back
+   * online, when a page loads, and every few seconds while any wait. A
+   * change made while others wait joins the end of the queue, so the
+   * server sees them in the order they were made.
+   *
+   * Exactly once: an entry leaves the queue only after the server answered
+   * it, so a page closed or reloaded in between sends it again, and the
+   * server makes that repeat a no-op, as for any re-sent form (see the
+   * top): a toggle carries the state it wants, Check all and Uncheck all
+   * are states already, and each add carries its own nonce (the form's,
+   * one more for each add queued after it, as the page the server would
+   * have answered carries). Tabs take turns (Web Locks), so two never send
+   * the same entry at once.
+   *
+   * Refused (a 4xx: the list deleted meanwhile, the list full, a browser
+   * signed out): the entry leaves the queue and is kept in the store
+   * refused, shown on the owner's pages with what was asked and the
+   * server's own words, until the visitor dismisses it. A 5xx or 429: it
+   * waits and is sent again later.
+   *
+   * Two devices: each queue reaches the server in its own order, and the
+   * server applies each change as it arrives: the later of two wanted
+   * states of an item wins (checked, or not), every add is kept except the
+   * same text added to the same list from the same page state on both
+   * (one item: the second is a re-sent add to the server), and each
+   * device shows the server's list once its queue is empty.
+   */
+  var QUEUE_DB = "checklists-offline";
+  var queued = { count: 0, sending: false, timer: 0, sent: false };
+
+  function isQueueable(action) {
+    var path = new URL(action, location.href).pathname;
+    return /^\/lists\/\d+\/(items|items\/\d+\/toggle|check-all|uncheck-all)$/.test(path);
+  }
+
+  /* Runs `work(stores)` in one transaction over `names`; resolves with
+     what work returns once the transaction is done. The database is closed
+     again at once, so the service worker may delete it (another owner). */
+  function withStores(names, mode, work) {
+    return new Promise(function (resolve, reject) {
+      var opening = indexedDB.open(QUEUE_DB, 1);
+      opening.onupgradeneeded = function () {
+        opening.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
+        opening.result.createObjectStore("refused", { keyPath: "id", autoIncrement: true });
+      };
+      opening.onerror = function () {
+        reject(opening.error);
+      };
+      opening.onsuccess = function () {
+        var db = opening.result;
+        var transaction = db.transaction(names, mode);
+        var stores = names.map(function (name) {
+          return transaction.objectStore(name);
+        });
+        var result = work.apply(null, stores);
+        transaction.oncomplete = function () {
+          db.close();
+          if (result && typeof result.onsuccess !== "undefined") {
+            resolve(result.result);
+          } else {
+            resolve(result);
+          }
+        };
+        transaction.onerror = transaction.onabort = function () {
+          db.close();
+          reject(transaction.error);
+        };
+      };
+    });
+  }
+
+  function allOf(name) {
+    return withStores([name], "readonly", function (store) {
+      return store.getAll();
+    });
+  }
+
+  /* What a change asked for, in words, from the page it was made on. */
+  function describe(path, body) {
+    var heading = document.querySelector("main h1");
+    var list = heading ? quoted(heading.textContent.trim()) : "the list";
+    var toggle = /\/items\/(\d+)\/toggle$/.exec(path);
+    if (toggle) {
+      var row = rowWithID(document.querySelector("main"), toggle[1]);
+      var name = row ? quoted(textOf(row)) : "an item";
+      return (body.get("check") === "0" ? "Uncheck " : "Check ") + name + " in " + list;
+    }
+    if (/\/items$/.test(path)) {
+      return "Add " + quoted(body.get("text") || "") + " to " + list;
+    }
+    return (/uncheck-all$/.test(path) ? "Uncheck all in " : "Check all in ") + list;
+  }
+
+  function queueChange(action, body) {
+    var path = new URL(action, location.href).pathname;
+    var entry = {
+      path: path,
+      list: /^\/lists\/\d+/.exec(path)[0],
+      body: body.toString(),
+      what: describe(path, body),
+      at: Date.now()
+    };
+    queued.count += 1;
+    withStores(["changes"], "readwrite", function (store) {
+      return store.add(entry);
+    }).then(function () {
+      return showQueued(document);
+    }).then(function () {
+      var form = document.querySelector("form.add-item");
+      if (form && /\/items$/.test(path)) {
+        form.reset();
+        form.querySelector("input[name=text]").focus();
+      }
+      announce("Saved on this device: it will be sent when you are back online");
+      scheduleSend(1000);
+    }, function () {
+      queued.count -= 1;
+      announce("This change could not be kept on this device. Try again when you are online.");
+    });
+  }
+
+  /* Shows on this page what waits for it: a toggled row in its wanted
+     state (and its button asking for the other next time), Check all and
+     Uncheck all on every row, added items in a list of their own; the add
+     form's nonce one past the last queued add's. */
+  function showQueued(root) {
+    return allOf("changes").then(function (changes) {
+      queued.count = changes.length;
+      var main = root.querySelector("main");
+      var old = main && main.querySelector("ul.queued-items");
+      if (old) {
+        old.parentNode.removeChild(old);
+      }
+      var mine = changes.filter(function (entry) {
+        return entry.list === location.pathname;
+      });
+      if (!main || mine.length === 0) {
+        return;
+      }
+      var added = document.createElement("ul");
+      added.className = "rows queued-items";
+      added.setAttribute("aria-label", "Waiting to be sent");
+      var form = main.querySelector("form.add-item");
+      var nonce = form ? form.querySelector("input[name=nonce]") : null;
+      mine.forEach(function (entry) {
+        var body = new URLSearchParams(entry.body);
+        var toggle = /\/items\/(\d+)\/toggle$/.exec(entry.path);
+        var edited = /\/items\/(\d+)$/.exec(entry.path);
+        var buttons = [];
+        if (edited && rowWithID(main, edited[1])) {
+          // An item's edit form sent offline (sw.js): its new text.
+          var editedRow = rowWithID(main, edited[1]);
+          toggleOf(editedRow).textContent = body.get("text") || "";
+          editedRow.classList.add("queued");
+          return;
+        }
+        if (toggle) {
+          var row = rowWithID(main, toggle[1]);
+          buttons = row ? [toggleOf(row)] : [];
+        } else if (/check-all$/.test(entry.path)) {
+          buttons = Array.prototype.slice.call(main.querySelectorAll("button.check"));
+        }
+        var wanted = toggle ? body.get("check") === "1" : !/uncheck-all$/.test(entry.path);
+        buttons.forEach(function (button) {
+          button.setAttribute("aria-pressed", wanted ? "true" : "false");
+          button.name = "check";
+          button.value = wanted ? "0" : "1";
+          button.closest("li").classList.add("queued");
+        });
+        if (/\/items$/.test(entry.path)) {
+          var item = document.createElement("li");
+          var waiting = document.createElement("span");
+          item.className = "queued";
+          item.textContent = body.get("text") || "";
+          waiting.className = "queued-note";
+          waiting.textContent = "waiting to be sent";
+          item.appendChild(waiting);
+          added.appendChild(item);
+          if (nonce && Number(body.get("nonce")) >= Number(nonce.value)) {
+            nonce.value = String(Number(body.get("nonce")) + 1);
+          }
+        }
+      });
+      if (added.firstChild && form) {
+        form.parentNode.insertBefore(added, form);
+      }
+    });
+  }
+
+  /* The refused changes, listed until dismissed. */
+  function showRefused() {
+    return allOf("refused").then(function (refused) {
+      var old = document.querySelector(".refused-changes");
+      if (old) {
+        old.parentNode.removeChild(old);
+      }
+      var main = document.querySelector("main");
+      if (!main || refused.length === 0) {
+        return;
+      }
+      var box = document.createElement("div");
+      box.className = "notice refused-changes";
+      box.setAttribute("role", "alert");
+      var title = document.createElement("p");
+      title.textContent = refused.length === 1
+        ? "A change made offline was not saved:"
+        : refused.length + " changes made offline were not saved:";
+      var list = document.createElement("ul");
+      refused.forEach(function (entry) {
+        var item = document.createElement("li");
+        item.textContent = entry.what + " \u2014 " + entry.reason;
+        list.appendChild(item);
+      });
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.textContent = "Dismiss";
+      dismiss.addEventListener("click", function () {
+        withStores(["refused"], "readwrite", function (store) {
+          return store.clear();
+        }).then(showRefused);
+      });
+      box.appendChild(title);
+      box.appendChild(list);
+      box.appendChild(dismiss);
+      main.insertBefore(box, main.firstChild);
+    });
+  }
+
+  /* The server's words for a refusal: its error page's heading and message. */
+  function reasonOf(html, status) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var words = [page.querySelector("main h1"), page.querySelector("main p.message")]
+      .filter(Boolean).map(function (element) {
+        return element.textContent.trim();
+      }).filter(Boolean);
+    return words.length > 0 ? words.join(": ") : "refused by the server (" + status + ")";
+  }
+
+  function scheduleSend(delay) {
+    window.clearTimeout(queued.timer);
+    if (queued.count > 0) {
+      queued.timer = window.setTimeout(sendQueued, delay);
+    }
+  }
+
+  /* Sends the queue, oldest first, until it is empty or the network fails. */
+  function sendQueued() {
+    if (queued.sending || !window.indexedDB) {
+      return;
+    }
+    queued.sending = true;
+    var turn = navigator.locks && navigator.locks.request
+      ? function (work) {
+        return navigator.locks.request("checklists-offline-queue", work);
+      }
+      : function (work) {
+        return work();
+      };
+    turn(sendEach).then(finish, finish);
+
+    function finish() {
+      queued.sending = false;
+      return allOf("changes").then(function (changes) {
+        queued.count = changes.length;
+        if (changes.length > 0) {
+          scheduleSend(5000);
+        } else if (queued.sent && !pending) {
+          location.reload(); // the server's list, everything applied
+        }
+      });
+    }
+  }
+
+  function sendEach() {
+    return allOf("changes").then(function (changes) {
+      var entry = changes[0];
+      if (!entry) {
+        return null;
+      }
+      return fetch(entry.path, {
+        method: "POST",
+        body: new URLSearchParams(entry.body),
+        credentials: "same-origin",
+        redirect: "follow",
+        headers: { Accept: "text/html" }
+      }).then(function (response) {
+        if (response.ok) {
+          queued.sent = true;
+          return withStores(["changes"], "readwrite", function (store) {
+            return store.delete(entry.id);
+          });
+        }
+        if (response.status >= 500 || response.status === 429) {
+          throw new Error("status " + response.status);
+        }
+        return response.text().then(function (html) {
+          var refusal = { what: entry.what, reason: reasonOf(html, response.status), at: Date.now() };
+          return withStores(["changes", "refused"], "readwrite", function (changesStore, refused) {
+            changesStore.delete(entry.id);
+            return refused.add(refusal);
+          });
+        }).then(function () {
+          queued.sent = true;
+          return showRefused();
+        });
+      }).then(sendEach);
+    });
+  }
+
+  if (window.indexedDB && document.querySelector('link[rel="manifest"]')) {
+    showQueued(document).then(function () {
+      scheduleSend(0);
+    }).catch(function () {});
+    showRefused().catch(function () {});
+    window.addEventListener("online", function () {
+      scheduleSend(0);
+    });
   }
 
   prepare(document);
@@ -803,5 +1144,76 @@
       field.select();
       say("Copying was not allowed: it is selected, copy it with your keyboard.");
     });
+  });
+})();
+
+/*
+ * Offline (see sw.js). On the owner's pages (those that link the manifest)
+ * the service worker is registered once the page has loaded, so a first
+ * visit waits for nothing; on that first visit, which the worker did not
+ * answer, it is asked to keep this page and its shell. A banner says the
+ * page is offline: while the browser says it has no network, or when the
+ * worker answered this page from its cache.
+ */
+(function () {
+  "use strict";
+
+  if (!("serviceWorker" in navigator) || !document.querySelector('link[rel="manifest"]')) {
+    return;
+  }
+
+  var banner = null;
+
+  function showOffline(offline) {
+    if (!banner) {
+      banner = document.createElement("p");
+      banner.className = "offline-banner";
+      banner.setAttribute("role", "status");
+      banner.hidden = true;
+      banner.textContent = "Offline \u2014 changes will be sent when you are back";
+      document.body.insertBefore(banner, document.querySelector("main"));
+    }
+    banner.hidden = !offline;
+    document.documentElement.classList.toggle("offline", offline);
+  }
+
+  window.addEventListener("offline", function () {
+    showOffline(true);
+  });
+  window.addEventListener("online", function () {
+    showOffline(false);
+  });
+  if (!navigator.onLine) {
+    showOffline(true);
+  }
+
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    if (event.data && event.data.type === "status" && event.data.offline) {
+      showOffline(true);
+    }
+  });
+
+  var controlled = Boolean(navigator.serviceWorker.controller);
+  if (controlled) {
+    navigator.serviceWorker.controller.postMessage({ type: "status" });
+  }
+
+  function keepThisPage(worker) {
+    var urls = [location.pathname, "/favicon.svg", "/manifest.webmanifest"];
+    Array.prototype.forEach.call(document.querySelectorAll('link[rel="stylesheet"], script[src], img[src]'),
+      function (element) {
+        urls.push(element.getAttribute("href") || element.getAttribute("src"));
+      });
+    worker.postMessage({ type: "keep", urls: urls, page: location.pathname });
+  }
+
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js").then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (!controlled && registration.active) {
+        keepThisPage(registration.active);
+      }
+    }).catch(function () {});
   });
 })();

@@ -11,7 +11,8 @@ import Testing
     }
     for directive in [
       "default-src 'none'", "style-src 'self'", "script-src 'self'", "img-src 'self'",
-      "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+      "connect-src 'self'", "manifest-src 'self'", "form-action 'self'", "base-uri 'none'",
+      "frame-ancestors 'none'",
     ] {
       #expect(directives.contains(Substring(directive)), "\(directive)")
     }

@@ -92,11 +92,21 @@ class Stack:
 
     def start(self):
         self.start_backend()
+        self.start_nginx()
+        return self
+
+    def start_nginx(self):
         self.nginx = subprocess.Popen(
             ["nginx", "-p", f"{self.dir}/", "-c", str(self.dir / "nginx.conf"), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=open(self.dir / "logs/nginx.stderr", "w"))
+            stdout=subprocess.DEVNULL, stderr=open(self.dir / "logs/nginx.stderr", "a"))
         self.wait_until(lambda: self.port_open(), "nginx to listen")
-        return self
+
+    def stop_nginx(self):
+        """Stops nginx by its pid: the site's address refuses connections,
+        as a browser with no network sees it (the backend keeps running)."""
+        stop_process(self.nginx)
+        self.nginx = None
+        self.wait_until(lambda: not self.port_open(), "nginx to stop")
 
     def start_backend(self):
         threads = subprocess.run([SCRIPTS / "backend-threads"], check=True, capture_output=True, text=True).stdout.strip()

@@ -15,9 +15,12 @@ def tidy_report(html: str) -> str:
                             input=html, capture_output=True, text=True)
     assert result.returncode in (0, 1, 2), result.stderr
     # tidy knows SVG's elements but not its presentation attribute
-    # shape-rendering, which the QR code of a link code uses (valid SVG 1.1).
+    # shape-rendering, which the QR code of a link code uses (valid SVG 1.1);
+    # nor `media` on <meta name="theme-color">, which HTML defines for that
+    # name (the light and dark theme colours of the layout).
     lines = [line for line in result.stderr.strip().splitlines()
-             if not line.endswith('<svg> proprietary attribute "shape-rendering"')]
+             if not line.endswith('<svg> proprietary attribute "shape-rendering"')
+             and not line.endswith('<meta> proprietary attribute "media"')]
     return "\n".join(lines)
 
 

@@ -6,14 +6,17 @@ import HTTPTypes
 /// The policy allows only the product's own stylesheet, script and images,
 /// forms that post back to the product, and `fetch` to the product (the
 /// enhancement script's form submissions); no inline script or style, no
-/// framing, no `<base>`.
+/// framing, no `<base>`; the site's own Web App Manifest (and, through
+/// `script-src`, its service worker).
 package enum SecurityHeaders {
   /// `Content-Security-Policy`. `connect-src 'self'` is there for the
-  /// enhancement script's `fetch`; everything else not named is refused by
-  /// `default-src 'none'`.
+  /// enhancement script's `fetch`, `manifest-src 'self'` for the manifest
+  /// that makes the site installable (without it `default-src` refuses
+  /// it); everything else not named is refused by `default-src 'none'`.
   package static let contentSecurityPolicy =
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
-    + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    + "connect-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; "
+    + "frame-ancestors 'none'"
 
   /// `Cache-Control` for pages that belong to one visitor: shared caches
   /// must not keep them, the browser must revalidate them (with the `ETag`)

@@ -55,11 +55,11 @@ package struct StaticSite: Sendable {
   }
 
   /// Writes every page into `directory` (mode 0644: nginx's workers read
-  /// them), then a gzipped copy beside every file worth it
-  /// (`writeCompressed`).
+  /// them), the installed app's icons and manifest (`AppIcons`), then a
+  /// gzipped copy beside every file worth it (`writeCompressed`).
   package func write(into directory: String) throws -> [String] {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    var written: [String] = []
+    var written = try AppIcons(publicDirectory: directory).write()
     for page in try pages() {
       let path = "\(directory)/\(page.file)"
       try AtomicFile.write(page.bytes, to: path, durable: false, permissions: 0o644)
@@ -71,7 +71,9 @@ package struct StaticSite: Sendable {
   /// The files nginx may send gzipped: text, which compresses to a
   /// fraction (`style.css` 17,380 bytes → 4,626, `app.js` 29,527 → 9,269);
   /// PNG and WOFF2 are compressed already.
-  static let compressedExtensions: Set<String> = ["html", "css", "js", "svg", "txt"]
+  static let compressedExtensions: Set<String> = [
+    "html", "css", "js", "svg", "txt", "webmanifest",
+  ]
 
   /// Writes `NAME.gz` beside each file of `directory` and its folders whose
   /// extension is in `compressedExtensions`, for nginx's `gzip_static`:

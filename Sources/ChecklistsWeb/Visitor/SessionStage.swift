@@ -6,6 +6,7 @@ import Storage
 /// and the handler after it, and their own cookie on the answer when they
 /// are new or it falls due (error pages included). A handler that gave the
 /// browser a new token (a link code redeemed) has set that cookie itself.
+/// Every answer names its owner (`OwnerTag`) for the service worker.
 struct SessionStage: Stage {
   let defaults: Defaults
   let devices: DeviceStore
@@ -18,7 +19,7 @@ struct SessionStage: Stage {
       devices: devices, now: call.arrival.now)
     var call = call
     call.session = session
-    var response = try next(request, call)
+    var response = OwnerTag.tagging(try next(request, call), for: session.directory)
     for cookie in session.visitorCookies(isHTTPS: request.isHTTPS)
     where !response.setsCookie(named: cookie.name) {
       response.setCookie(cookie)

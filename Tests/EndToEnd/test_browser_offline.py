@@ -1,0 +1,489 @@
+"""In the shop with no signal (issue 31): the site is installable, and the
+lists a browser opened stay readable when the network is gone.
+
+"No network" is nginx stopped (`Stack.stop_nginx`): the site's address
+refuses connections, which is what the service worker's fetch sees on a
+phone in a basement. Screenshots of the offline banner (phone, light and
+dark) are saved under Tests/EndToEnd/artifacts/screenshots/.
+"""
+import json
+import struct
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from test_browser import PHONE, SCREENSHOTS, add_item, chromium, heading, profile, wait  # noqa: F401
+
+KEPT_PAGE = r"^/lists(/[0-9]+)?$"
+
+
+def png_size(data: bytes):
+    """A PNG's width and height, from its IHDR chunk."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def until_controlled(driver):
+    """Waits until the service worker answers this page's requests (the
+    page was loaded again once it was active)."""
+    wait(driver, lambda d: d.execute_script("return navigator.serviceWorker.ready.then(() => true)"))
+    wait(driver, lambda d: d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.serviceWorker.ready.then(r => done(Boolean(r.active)))"))
+    driver.refresh()
+    wait(driver, lambda d: d.execute_script("return Boolean(navigator.serviceWorker.controller)"))
+
+
+def kept(driver):
+    """Every cache the worker keeps and the paths (with queries) in each."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        caches.keys().then(names => Promise.all(names.map(name =>
+            caches.open(name).then(c => c.keys()).then(requests =>
+                [name, requests.map(r => { const u = new URL(r.url); return u.pathname + u.search; })]))))
+          .then(entries => done(Object.fromEntries(entries)));
+    """)
+
+
+def owner_pages(driver):
+    return {name: paths for name, paths in kept(driver).items() if name.startswith("checklists-owner-")}
+
+
+def new_list(driver, name):
+    driver.get(driver.current_url.split("/lists")[0] + "/lists/new")
+    driver.find_element(By.ID, "list-name").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
+    wait(driver, lambda d: heading(d) == name)
+    return driver.current_url
+
+
+def test_the_manifest_icons_and_worker_are_served_as_an_installable_app_needs(stack):
+    client = stack.session()
+    answer = client.get(stack.url("/manifest.webmanifest"))
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"].startswith("application/manifest+json")
+    assert answer.headers["Cache-Control"] == "no-cache"
+    manifest = answer.json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert manifest["theme_color"] and manifest["background_color"]
+    sizes = {}
+    for icon in manifest["icons"]:
+        image = client.get(stack.url(icon["src"]))
+        assert image.status_code == 200 and image.headers["Content-Type"] == "image/png"
+        width, height = png_size(image.content)
+        assert icon["sizes"] == f"{width}x{height}", icon
+        sizes.setdefault(icon["purpose"], set()).add(width)
+    assert sizes == {"any": {192, 512}, "maskable": {192, 512}}
+    touch = client.get(stack.url("/app-icons/apple-touch-icon.png"))
+    assert touch.status_code == 200 and png_size(touch.content) == (180, 180)
+    worker = client.get(stack.url("/sw.js"))
+    assert worker.status_code == 200
+    assert worker.headers["Content-Type"].startswith("text/javascript")
+    assert worker.headers["Cache-Control"] == "no-cache"
+    page = client.get(stack.url("/lists"))
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page.text
+    assert '<link rel="apple-touch-icon" href="/app-icons/apple-touch-icon.png">' in page.text
+    assert len(page.headers["Checklists-Owner"]) == 32
+
+
+def test_chromium_finds_no_installability_error(stack, profile):
+    driver = chromium(profile, javascript=True)
+    try:
+        driver.get(stack.url("/"))
+        until_controlled(driver)
+        errors = driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+        assert errors["installabilityErrors"] == [], errors
+        manifest = driver.execute_cdp_cmd("Page.getAppManifest", {})
+        assert manifest["errors"] == [], manifest["errors"]
+    finally:
+        driver.quit()
+
+
+def test_lists_opened_are_readable_offline_and_the_last_one_opens(stack, profile):
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        assert heading(driver) == "List"
+        add_item(driver, "Milk", True)
+        until_controlled(driver)
+        first = driver.current_url
+        second = new_list(driver, "Camping")
+        add_item(driver, "Tent pegs", True)
+        driver.get(stack.url("/lists"))
+        driver.get(second)
+        driver.get(stack.url("/settings"))  # shows the calendar's section: never kept
+        pages = owner_pages(driver)
+        assert len(pages) == 1
+        paths = next(iter(pages.values()))
+        assert {"/lists", first.split(":" + str(stack.port))[1], second.split(":" + str(stack.port))[1]} \
+            <= set(paths), paths
+        assert all(path == "/offline/last-page" or __import__("re").match(KEPT_PAGE, path) for path in paths), paths
+    finally:
+        driver.quit()
+
+    stack.stop_nginx()
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))  # a reopened browser, offline: the landing rule
+        assert heading(driver) == "Camping"
+        assert driver.current_url == second
+        assert [item.text for item in driver.find_elements(By.CSS_SELECTOR, "button.check")] == ["Tent pegs"]
+        banner = driver.find_element(By.CSS_SELECTOR, "p.offline-banner")
+        wait(driver, lambda d: banner.is_displayed())
+        assert banner.text.startswith("Offline")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SCREENSHOTS / "offline-banner-light-phone.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.save_screenshot(str(SCREENSHOTS / "offline-banner-dark-phone.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+        driver.get(first)
+        assert heading(driver) == "List"
+        driver.get(stack.url("/lists"))
+        assert heading(driver) == "All Lists"
+        driver.get(stack.url("/settings"))  # never kept
+        assert heading(driver) == "Offline"
+
+        stack.start_nginx()
+        driver.get(second)
+        wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "p.offline-banner").is_displayed()
+             if d.find_elements(By.CSS_SELECTOR, "p.offline-banner") else True)
+        assert heading(driver) == "Camping"
+    finally:
+        driver.quit()
+
+
+def test_another_owner_never_reads_what_the_last_one_kept(stack, profile):
+    driver = chromium(profile, javascript=True)
+    try:
+        driver.get(stack.url("/"))
+        until_controlled(driver)
+        first = driver.current_url
+        before = owner_pages(driver)
+        assert len(before) == 1 and any(path != "/offline/last-page" for path in next(iter(before.values())))
+        # The browser becomes somebody else: its visitor cookie gone, as
+        # after signing out (the server gives it a new owner).
+        driver.delete_all_cookies()
+        driver.get(stack.url("/lists"))
+        wait(driver, lambda d: set(owner_pages(d)) and set(owner_pages(d)) != set(before))
+        after = owner_pages(driver)
+        assert len(after) == 1, after
+        assert "/lists" in next(iter(after.values()))
+        assert first.split(":" + str(stack.port))[1] not in next(iter(after.values()))
+    finally:
+        driver.quit()
+
+    stack.stop_nginx()
+    driver = chromium(profile, javascript=True)
+    try:
+        driver.get(first)  # the first owner's list: no longer on this device
+        assert heading(driver) == "Offline"
+    finally:
+        driver.quit()
+
+
+# Changes made offline: queued, shown, sent once, refusals reported.
+
+def rows(driver):
+    """The list's rows as (text, checked), and the items waiting to be sent."""
+    shown = [(button.text, button.get_attribute("aria-pressed") == "true")
+             for button in driver.find_elements(By.CSS_SELECTOR, "ul.items button.check")]
+    waiting = [item.text.replace("waiting to be sent", "").strip()
+               for item in driver.find_elements(By.CSS_SELECTOR, "ul.queued-items li")]
+    return shown, waiting
+
+
+def press(driver, text):
+    for button in driver.find_elements(By.CSS_SELECTOR, "ul.items button.check"):
+        if button.text == text:
+            before = button.get_attribute("aria-pressed")
+            button.click()
+            wait(driver, lambda d: dict(rows(d)[0])[text] != (before == "true"))
+            return
+    raise AssertionError(f"no item {text!r}")
+
+
+def add_offline(driver, text):
+    count = len(rows(driver)[1])
+    field = driver.find_element(By.CSS_SELECTOR, "form.add-item input[name=text]")
+    field.send_keys(text)
+    driver.find_element(By.CSS_SELECTOR, "form.add-item button").click()
+    wait(driver, lambda d: len(rows(d)[1]) == count + 1)
+
+
+def queue(driver):
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const opening = indexedDB.open("checklists-offline", 1);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const request = db.transaction(["changes"]).objectStore("changes").getAll();
+          request.onsuccess = () => { db.close(); done(request.result); };
+        };
+        opening.onerror = () => done(null);
+    """)
+
+
+def put_back(driver, entries):
+    """Puts `entries` in the queue again, as if the page had been closed
+    after the server applied them and before they left it."""
+    driver.execute_async_script("""
+        const [entries, done] = arguments;
+        const opening = indexedDB.open("checklists-offline", 1);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const transaction = db.transaction(["changes"], "readwrite");
+          entries.forEach(entry => transaction.objectStore("changes").put(entry));
+          transaction.oncomplete = () => { db.close(); done(true); };
+        };
+    """, entries)
+
+
+def server_rows(stack, driver, path):
+    """The list as the server has it, asked with the browser's own cookie."""
+    client = stack.session()
+    for cookie in driver.get_cookies():
+        client.cookies.set(cookie["name"], cookie["value"])
+    page = client.get(stack.url(path))
+    assert page.status_code == 200
+    import re
+    return [(text, pressed == "true") for pressed, text in
+            re.findall(r'<button class="check" formaction="[^"]+" aria-pressed="(true|false)"[^>]*>([^<]*)</button>',
+                       page.text)]
+
+
+def screenshots(driver, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENSHOTS / f"{name}-light-phone.png"))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    driver.save_screenshot(str(SCREENSHOTS / f"{name}-dark-phone.png"))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_changes_made_offline_are_sent_once_in_order_when_back(stack, profile):
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        for text in ("Milk", "Tea", "Rice", "Salt"):
+            add_item(driver, text, True)
+        until_controlled(driver)
+        shopping = driver.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        camping = new_list(driver, "Camping")
+        driver.get(shopping)
+    finally:
+        driver.quit()
+
+    stack.stop_nginx()
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))  # reopened offline: the last list
+        assert driver.current_url == shopping
+        for text in ("Milk", "Tea", "Rice"):
+            press(driver, text)
+        add_offline(driver, "Eggs")
+        add_offline(driver, "Bread")
+        expected_shown = [("Milk", True), ("Tea", True), ("Rice", True), ("Salt", False)]
+        assert rows(driver) == (expected_shown, ["Eggs", "Bread"])
+        assert len(queue(driver)) == 5
+        driver.refresh()  # still offline: the queue is shown again, from this device
+        wait(driver, lambda d: rows(d) == (expected_shown, ["Eggs", "Bread"]))
+        screenshots(driver, "offline-queued")
+        sent = queue(driver)
+        assert [entry["path"].rsplit("/", 1)[-1] for entry in sent] == ["toggle"] * 3 + ["items"] * 2
+
+        stack.start_nginx()
+        expected = [("Milk", True), ("Tea", True), ("Rice", True), ("Salt", False),
+                    ("Eggs", False), ("Bread", False)]
+        wait(driver, lambda d: rows(d) == (expected, []), seconds=20)
+        assert queue(driver) == []
+        assert server_rows(stack, driver, path) == expected
+
+        # The same five again, as after a reload between the server's answer
+        # and the queue's deletion: the server takes them as re-sent.
+        put_back(driver, sent)
+        driver.refresh()
+        wait(driver, lambda d: queue(d) == [], seconds=20)
+        driver.refresh()
+        assert rows(driver) == (expected, [])
+        assert server_rows(stack, driver, path) == expected
+        assert driver.find_elements(By.CSS_SELECTOR, ".refused-changes") == []
+    finally:
+        driver.quit()
+
+
+def test_a_change_the_server_refuses_on_replay_is_shown(stack, profile):
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        until_controlled(driver)
+        camping = new_list(driver, "Camping")
+        add_item(driver, "Tent", True)
+        # Another device deletes the list; this page, still showing it,
+        # loses the network before it hears of it, and adds an item.
+        client = stack.session()
+        for cookie in driver.get_cookies():
+            client.cookies.set(cookie["name"], cookie["value"])
+        list_path = "/" + camping.split("/", 3)[3]
+        import re
+        form = client.get(stack.url(list_path + "/edit")).text
+        token = re.search(r'name="csrf" value="([0-9a-f]+)"', form).group(1)
+        deleted = client.post(stack.url(list_path + "/delete"), data={"csrf": token},
+                              headers={"Origin": stack.url("")}, allow_redirects=False)
+        assert deleted.status_code == 303, deleted.text
+        stack.stop_nginx()
+        add_offline(driver, "Stove")
+        stack.start_nginx()
+        driver.get(stack.url("/lists"))
+        notice = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".refused-changes"), seconds=20)
+        assert "Add \u201cStove\u201d to \u201cCamping\u201d" in notice.text, notice.text
+        assert queue(driver) == []
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SCREENSHOTS / "offline-refused-light-phone.png"))
+        driver.find_element(By.CSS_SELECTOR, ".refused-changes button").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".refused-changes") == [])
+        driver.refresh()
+        assert driver.find_elements(By.CSS_SELECTOR, ".refused-changes") == []
+    finally:
+        driver.quit()
+
+
+def link(owner, other, stack):
+    """Links browser `other` to `owner`'s lists with a link code, as a
+    person does on the Devices screen and the link page."""
+    owner.get(stack.url("/settings/devices"))
+    owner.find_element(By.CSS_SELECTOR, "form[action='/settings/devices/code'] button").click()
+    code = wait(owner, lambda d: d.find_element(By.CSS_SELECTOR, "p.code-text strong").text)
+    other.get(stack.url("/link"))
+    other.find_element(By.ID, "code").send_keys(code)
+    other.find_element(By.CSS_SELECTOR, "form[action='/link'] button[type=submit]").click()
+    wait(other, lambda d: heading(d) == "All Lists")
+
+
+def test_two_devices_that_changed_a_list_offline_converge(stack, tmp_path):
+    phone = chromium(tmp_path / "phone", javascript=True, size=PHONE)
+    laptop = chromium(tmp_path / "laptop", javascript=True, size=PHONE)
+    try:
+        phone.get(stack.url("/"))
+        for text in ("Milk", "Tea"):
+            add_item(phone, text, True)
+        shopping = phone.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        link(phone, laptop, stack)
+        for browser in (phone, laptop):
+            browser.get(shopping)
+            until_controlled(browser)
+
+        stack.stop_nginx()
+        press(phone, "Milk")          # checked
+        add_offline(phone, "Eggs")
+        press(laptop, "Milk")         # checked ...
+        press(laptop, "Milk")         # ... and unchecked again, later
+        add_offline(laptop, "Eggs")   # the same text from the same page state
+        add_offline(laptop, "Jam")
+        laptop.quit()                 # its queue waits on its profile
+
+        stack.start_nginx()
+        wait(phone, lambda d: queue(d) == [] and rows(d)[1] == [], seconds=20)
+        assert server_rows(stack, phone, path) == [("Milk", True), ("Tea", False), ("Eggs", False)]
+
+        laptop = chromium(tmp_path / "laptop", javascript=True, size=PHONE)
+        laptop.get(shopping)
+        # The rule: changes apply in the order they reach the server, each
+        # as the state it wants, so the laptop's later uncheck wins; its
+        # "Eggs", added from the page state the phone's was, is the phone's.
+        expected = [("Milk", False), ("Tea", False), ("Eggs", False), ("Jam", False)]
+        wait(laptop, lambda d: queue(d) == [] and rows(d) == (expected, []), seconds=20)
+        wait(phone, lambda d: rows(d) == (expected, []), seconds=10)  # its live update
+        assert server_rows(stack, phone, path) == expected
+    finally:
+        phone.quit()
+        laptop.quit()
+
+
+def test_signing_out_clears_what_the_browser_kept(stack, tmp_path):
+    phone = chromium(tmp_path / "phone", javascript=True)
+    laptop = chromium(tmp_path / "laptop", javascript=True)
+    try:
+        phone.get(stack.url("/"))
+        add_item(phone, "Milk", True)
+        shopping = phone.current_url
+        link(phone, laptop, stack)
+        laptop.get(shopping)
+        until_controlled(laptop)
+        assert any(len(paths) > 1 for paths in owner_pages(laptop).values())
+        kept_before = set(owner_pages(laptop))
+
+        laptop.get(stack.url("/settings/devices"))
+        own = laptop.find_element(
+            By.XPATH, "//form[.//span[contains(., '(this browser)')]]//button[@type='submit']")
+        own.click()
+        wait(laptop, lambda d: set(owner_pages(d)) and not set(owner_pages(d)) & kept_before)
+    finally:
+        phone.quit()
+        laptop.quit()
+
+    stack.stop_nginx()
+    laptop = chromium(tmp_path / "laptop", javascript=True)
+    try:
+        laptop.get(shopping)  # the list it showed before it signed out
+        assert heading(laptop) == "Offline"
+        assert "Milk" not in laptop.page_source
+    finally:
+        laptop.quit()
+
+
+def test_the_banner_follows_the_browsers_network(stack, profile):
+    """Chromium's network emulation: offline, the page says so at once;
+    back online, the banner goes."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        until_controlled(driver)
+        assert not any(b.is_displayed() for b in driver.find_elements(By.CSS_SELECTOR, "p.offline-banner"))
+        conditions = {"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, **conditions})
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "p.offline-banner").is_displayed())
+        assert driver.find_element(By.CSS_SELECTOR, "p.offline-banner").text == \
+            "Offline \u2014 changes will be sent when you are back"
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, **conditions})
+        wait(driver, lambda d: not d.find_element(By.CSS_SELECTOR, "p.offline-banner").is_displayed())
+    finally:
+        driver.quit()
+
+
+def test_an_item_edited_offline_is_saved_when_back(stack, profile):
+    """An item's edit form (no script of its own) sent offline: the worker
+    queues it and answers with the list, which shows the new text."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Tea", True)
+        until_controlled(driver)
+        shopping = driver.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        driver.find_element(By.CSS_SELECTOR, "ul.items a.edit").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "item-text"))
+        edit_page = driver.current_url
+        driver.get(shopping)
+        driver.get(edit_page)  # now answered by the worker, and kept
+
+        stack.stop_nginx()
+        driver.get(edit_page)
+        field = driver.find_element(By.ID, "item-text")
+        field.clear()
+        field.send_keys("Green tea")
+        driver.find_element(By.CSS_SELECTOR, "form.item-edit button[type=submit]").click()
+        wait(driver, lambda d: d.current_url == shopping and rows(d)[0] == [("Green tea", False)])
+        assert len(queue(driver)) == 1
+
+        stack.start_nginx()
+        wait(driver, lambda d: queue(d) == [] and not d.find_elements(By.CSS_SELECTOR, "li.queued"),
+             seconds=20)
+        assert server_rows(stack, driver, path) == [("Green tea", False)]
+    finally:
+        driver.quit()
