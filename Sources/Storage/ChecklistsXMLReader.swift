@@ -299,7 +299,12 @@ private enum FileKey: Int, CaseIterable {
 
   /// The key spelled by `bytes`, or nil for any other.
   static func named(_ bytes: ArraySlice<UInt8>) -> FileKey? {
-    spellings.first { $0.1.count == bytes.count && $0.1.elementsEqual(bytes) }?.0
+    bytes.withUnsafeBufferPointer { name in
+      spellings.first { key, spelling in
+        spelling.count == name.count
+          && name.baseAddress.map { memcmp(spelling, $0, name.count) == 0 } ?? false
+      }?.0
+    }
   }
 
   var bit: UInt64 { 1 << UInt64(rawValue) }
@@ -348,8 +353,8 @@ private struct Cursor {
     skipWhitespace()
     let count = text.utf8CodeUnitCount
     guard bytes.count - position >= count,
-      bytes[position..<position + count].elementsEqual(
-        UnsafeBufferPointer(start: text.utf8Start, count: count))
+      bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + position, text.utf8Start, count) })
+        == 0
     else { return false }
     position += count
     return true
