@@ -10,8 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from stack import ROOT, Stack
+from test_caldav import CLIENT_TODO, connect
 from visitor import CSRF, Visitor
 
 
@@ -77,3 +79,36 @@ def test_a_burst_of_made_up_visitors_gets_429_with_the_generated_page(limited):
     time.sleep(2.5 / rate)
     visitor = Visitor(limited)
     assert visitor.post("/settings", {"OpenLastList": "on"}).status_code == 303
+
+
+def test_a_calendar_apps_changes_share_the_budget_and_its_reads_do_not(limited):
+    """A CalDAV client's writes are changes like POSTs: one sending PUTs as
+    fast as it can gets 429 past the burst, with nothing stored for them;
+    its PROPFINDs and REPORTs, like a browser's GETs, are never limited."""
+    rate, burst = budget()
+    began = time.monotonic()
+    owner = Visitor(limited)
+    list_id = owner.list_ids()[0]
+    app = connect(owner)
+    auth = (app["user"], app["password"])
+    statuses = []
+    for number in range(burst + 40):
+        todo = CLIENT_TODO.replace("client-todo-1", f"burst-{number}")
+        response = requests.put(limited.url(f"/dav/lists/{list_id}/burst-{number}.ics"),
+                                data=todo.encode(), auth=auth,
+                                headers={"Content-Type": "text/calendar", "If-None-Match": "*"})
+        statuses.append(response.status_code)
+    elapsed = time.monotonic() - began
+    assert set(statuses) <= {201, 429}, statuses
+    assert 429 in statuses
+    accepted = statuses.count(201)
+    # As for POSTs: the burst, the one nginx lets through beyond it, and
+    # what the rate refilled meanwhile (less the app password's own POST).
+    assert burst - 1 <= accepted <= burst + 1 + rate * elapsed
+    listed = requests.request("PROPFIND", limited.url(f"/dav/lists/{list_id}/"), auth=auth,
+                              headers={"Depth": "1"})
+    assert listed.status_code == 207
+    assert listed.text.count("burst-") == accepted
+    for _ in range(burst + 10):
+        assert requests.request("PROPFIND", limited.url("/dav/lists/"), auth=auth,
+                                headers={"Depth": "0"}).status_code == 207
