@@ -142,6 +142,11 @@ final class ResponseMemo: Sendable {
     /// The place in the route table of the route that computed it, which
     /// a hit is counted under (`serve --metrics`).
     let route: Int
+    /// The `Accept-Language` the page was computed for when its language
+    /// came from it (`LanguageChoice.fromBrowser`; "" for none sent), so it
+    /// is given only to that header; nil when the visitor chose their
+    /// language, which is in the files the version covers.
+    let acceptLanguage: String?
 
     /// The gzipped form of `response`, made once when first asked for (an
     /// entry with it then replaces this one); nil until then, and for a
@@ -152,7 +157,7 @@ final class ResponseMemo: Sendable {
 
     init(
       version: Version, until: Int64, response: Response, etag: ETag, hasBody: Bool, route: Int,
-      gzipped: Response? = nil, cost: Int
+      acceptLanguage: String?, gzipped: Response? = nil, cost: Int
     ) {
       self.version = version
       self.until = until
@@ -160,6 +165,7 @@ final class ResponseMemo: Sendable {
       self.etag = etag
       self.hasBody = hasBody
       self.route = route
+      self.acceptLanguage = acceptLanguage
       self.gzipped = gzipped
       self.cost = cost
     }
@@ -168,13 +174,19 @@ final class ResponseMemo: Sendable {
     func with(gzipped: Response, cost: Int) -> Entry {
       Entry(
         version: version, until: until, response: response, etag: etag, hasBody: hasBody,
-        route: route, gzipped: gzipped, cost: cost)
+        route: route, acceptLanguage: acceptLanguage, gzipped: gzipped, cost: cost)
     }
 
     /// True when this entry is the whole answer to `request`: a `304`, a
-    /// `HEAD`, or a `GET` of a page kept with its body.
+    /// `HEAD`, or a `GET` of a page kept with its body, in the language
+    /// the request's `Accept-Language` asks for when the page's came from it.
     func answers(_ request: Request) -> Bool {
-      hasBody || request.method == .head || ConditionalGET.isNotModified(request, etag: etag)
+      if let acceptLanguage, acceptLanguage != request.headerFields.value(of: .acceptLanguage) ?? ""
+      {
+        return false
+      }
+      return hasBody || request.method == .head
+        || ConditionalGET.isNotModified(request, etag: etag)
     }
   }
 
@@ -242,7 +254,10 @@ final class ResponseMemo: Sendable {
 
   /// Keeps `response` if it is a page that changed nothing, until `until`;
   /// `route` is the place in the route table of the route that computed it.
-  func keep(_ response: Response, version: Version, until: Int64, for key: Key, route: Int) {
+  func keep(
+    _ response: Response, version: Version, until: Int64, for key: Key, route: Int,
+    acceptLanguage: String? = nil
+  ) {
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else { return }
     var kept = response
     let hasBody = response.body.count <= Self.maximumBodyBytes
@@ -263,7 +278,8 @@ final class ResponseMemo: Sendable {
     }
     let entry = Entry(
       version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
-      route: route, cost: Self.cost(of: kept, gzipped: nil, key: key))
+      route: route, acceptLanguage: acceptLanguage,
+      cost: Self.cost(of: kept, gzipped: nil, key: key))
     entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
   }
 
