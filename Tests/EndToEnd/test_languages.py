@@ -182,6 +182,12 @@ def test_the_static_pages_are_written_in_each_language(stack):
         assert '<html lang="de">' in german
         english = (stack.public / f"{name}.html").read_text()
         assert '<html lang="en">' in english
+    # nginx's own 404 (a missing file) in the language the browser names first.
+    visitor = Visitor(stack)
+    for language, tag in (("ru-RU,ru;q=0.9", "ru"), ("de-AT, en;q=0.5", "de"), ("fr", "en")):
+        missing = visitor.get("/no-such-file.css", headers={"Accept-Language": language})
+        assert missing.status_code == 404
+        assert f'<html lang="{tag}">' in missing.text, language
 
 
 def test_the_language_is_a_preference_with_the_browsers_as_its_default(stack):
