@@ -261,3 +261,16 @@ def test_the_translations_command_reports_nothing_missing():
                             capture_output=True, text=True)
     assert report.returncode == 0, report.stdout + report.stderr
     assert "0 missing, 0 untranslated, 0 extra" in report.stdout
+
+
+def test_translated_pages_are_valid_html_in_every_language(stack):
+    from test_html_validity import tidy_report
+    visitor, list_id, _ = russian_visitor(stack)
+    problems = {}
+    for language in ("ru", "de", "en-XA", "ar-XB"):
+        for path in ("/lists", f"/lists/{list_id}", "/settings", "/lists/999"):
+            page = visitor.get(path, headers={"Accept-Language": language})
+            report = tidy_report(page.text)
+            if report:
+                problems[f"{language} {path}"] = report
+    assert problems == {}
