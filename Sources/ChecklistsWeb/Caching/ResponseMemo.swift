@@ -55,15 +55,43 @@ final class ResponseMemo: Sendable {
     var path: String
     var cookies: String
     var isHTTPS: Bool
+    /// The request's `Accept-Language` ("" for none), read in the same
+    /// pass over its fields as `Cookie`. Not part of what the key is (it is
+    /// neither hashed nor compared): a page made in the browser's language
+    /// is given only to the same value (`Entry.answers`).
+    var acceptLanguage = ""
 
     /// The key of a `GET` or `HEAD` without a query string; nil otherwise.
     init?(_ request: Request) {
-      guard request.method == .get || request.method == .head, request.query.isEmpty,
-        let cookies = request.headerFields.value(of: .cookie)
-      else { return nil }
+      guard request.method == .get || request.method == .head, request.query.isEmpty else {
+        return nil
+      }
+      var cookies: String?
+      var acceptLanguage: String?
+      let fields = request.headerFields
+      for index in fields.indices {
+        let field = fields[index]
+        if field.name.isSameField(as: .cookie) {
+          cookies = cookies.map { $0 + "; " + field.value } ?? field.value
+        } else if field.name.isSameField(as: .acceptLanguage) {
+          acceptLanguage = acceptLanguage.map { $0 + ", " + field.value } ?? field.value
+        }
+      }
+      guard let cookies else { return nil }
       path = request.path
       self.cookies = cookies
       self.isHTTPS = request.isHTTPS
+      self.acceptLanguage = acceptLanguage ?? ""
+    }
+
+    static func == (left: Key, right: Key) -> Bool {
+      left.path == right.path && left.cookies == right.cookies && left.isHTTPS == right.isHTTPS
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(path)
+      hasher.combine(cookies)
+      hasher.combine(isHTTPS)
     }
 
     /// The key of a shared list's page (a separate memo's: see
@@ -180,11 +208,8 @@ final class ResponseMemo: Sendable {
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body, in the language
     /// the request's `Accept-Language` asks for when the page's came from it.
-    func answers(_ request: Request) -> Bool {
-      if let acceptLanguage, acceptLanguage != request.headerFields.value(of: .acceptLanguage) ?? ""
-      {
-        return false
-      }
+    func answers(_ request: Request, acceptLanguage asked: String = "") -> Bool {
+      if let acceptLanguage, acceptLanguage != asked { return false }
       return hasBody || request.method == .head
         || ConditionalGET.isNotModified(request, etag: etag)
     }

@@ -11,7 +11,7 @@ struct MemoLookup: Stage {
   func respond(to request: Request, context: Arrival, next: Next<Arrival>) throws -> Response {
     guard let key = ResponseMemo.Key(request) else { return try next(request, context) }
     if let kept = memo.entry(for: key, now: Int64(context.now.timeIntervalSince1970)),
-      kept.answers(request)
+      kept.answers(request, acceptLanguage: key.acceptLanguage)
     {
       context.route?.record(kept.route)
       return memo.answer(kept, for: key, to: request)
