@@ -55,43 +55,37 @@ final class ResponseMemo: Sendable {
     var path: String
     var cookies: String
     var isHTTPS: Bool
-    /// The request's `Accept-Language` ("" for none), read in the same
-    /// pass over its fields as `Cookie`. Not part of what the key is (it is
-    /// neither hashed nor compared): a page made in the browser's language
-    /// is given only to the same value (`Entry.answers`).
-    var acceptLanguage = ""
 
     /// The key of a `GET` or `HEAD` without a query string; nil otherwise.
     init?(_ request: Request) {
+      var acceptLanguage: Int?
+      self.init(request, acceptLanguage: &acceptLanguage)
+    }
+
+    /// The key of a `GET` or `HEAD` without a query string (nil
+    /// otherwise), and where its `Accept-Language` field is (nil for none,
+    /// -1 for several), found in the same pass over the fields as `Cookie`:
+    /// not part of the key, a page made in the browser's language is given
+    /// only to the same value (`Entry.answers`), compared in place.
+    init?(_ request: Request, acceptLanguage: inout Int?) {
       guard request.method == .get || request.method == .head, request.query.isEmpty else {
         return nil
       }
       var cookies: String?
-      var acceptLanguage: String?
       let fields = request.headerFields
       for index in fields.indices {
-        let field = fields[index]
-        if field.name.isSameField(as: .cookie) {
-          cookies = cookies.map { $0 + "; " + field.value } ?? field.value
-        } else if field.name.isSameField(as: .acceptLanguage) {
-          acceptLanguage = acceptLanguage.map { $0 + ", " + field.value } ?? field.value
+        let name = fields[index].name
+        if name.isSameField(as: .cookie) {
+          let value = fields[index].value
+          cookies = cookies.map { $0 + "; " + value } ?? value
+        } else if name.isSameField(as: .acceptLanguage) {
+          acceptLanguage = acceptLanguage == nil ? index : -1
         }
       }
       guard let cookies else { return nil }
       path = request.path
       self.cookies = cookies
       self.isHTTPS = request.isHTTPS
-      self.acceptLanguage = acceptLanguage ?? ""
-    }
-
-    static func == (left: Key, right: Key) -> Bool {
-      left.path == right.path && left.cookies == right.cookies && left.isHTTPS == right.isHTTPS
-    }
-
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(path)
-      hasher.combine(cookies)
-      hasher.combine(isHTTPS)
     }
 
     /// The key of a shared list's page (a separate memo's: see
@@ -171,10 +165,10 @@ final class ResponseMemo: Sendable {
     /// a hit is counted under (`serve --metrics`).
     let route: Int
     /// The `Accept-Language` the page was computed for when its language
-    /// came from it (`LanguageChoice.fromBrowser`; "" for none sent), so it
-    /// is given only to that header; nil when the visitor chose their
+    /// came from it (`LanguageChoice.fromBrowser`; empty for none sent), so
+    /// it is given only to that header; nil when the visitor chose their
     /// language, which is in the files the version covers.
-    let acceptLanguage: String?
+    let acceptLanguage: [UInt8]?
 
     /// The gzipped form of `response`, made once when first asked for (an
     /// entry with it then replaces this one); nil until then, and for a
@@ -185,7 +179,7 @@ final class ResponseMemo: Sendable {
 
     init(
       version: Version, until: Int64, response: Response, etag: ETag, hasBody: Bool, route: Int,
-      acceptLanguage: String?, gzipped: Response? = nil, cost: Int
+      acceptLanguage: [UInt8]?, gzipped: Response? = nil, cost: Int
     ) {
       self.version = version
       self.until = until
@@ -208,8 +202,22 @@ final class ResponseMemo: Sendable {
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body, in the language
     /// the request's `Accept-Language` asks for when the page's came from it.
-    func answers(_ request: Request, acceptLanguage asked: String = "") -> Bool {
-      if let acceptLanguage, acceptLanguage != asked { return false }
+    /// `field` is where the request's `Accept-Language` is (see `Key`).
+    func answers(_ request: Request, acceptLanguageField field: Int? = nil) -> Bool {
+      if let acceptLanguage {
+        switch field {
+        case nil: if !acceptLanguage.isEmpty { return false }
+        case let index? where index >= 0:
+          let same = request.headerFields[index].withUnsafeBytesOfValue { sent in
+            acceptLanguage.withUnsafeBytes { kept in
+              sent.count == kept.count
+                && (sent.isEmpty || memcmp(sent.baseAddress!, kept.baseAddress!, sent.count) == 0)
+            }
+          }
+          if !same { return false }
+        default: return false
+        }
+      }
       return hasBody || request.method == .head
         || ConditionalGET.isNotModified(request, etag: etag)
     }
@@ -303,7 +311,7 @@ final class ResponseMemo: Sendable {
     }
     let entry = Entry(
       version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
-      route: route, acceptLanguage: acceptLanguage,
+      route: route, acceptLanguage: acceptLanguage.map { Array($0.utf8) },
       cost: Self.cost(of: kept, gzipped: nil, key: key))
     entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
   }

@@ -21,7 +21,7 @@ struct MemoKeep: Stage {
     if let version, !visitor.needsCookie {
       let acceptLanguage =
         response.headerFields.contains(LanguageChoice.vary)
-        ? key.acceptLanguage : nil
+        ? request.headerFields.value(of: .acceptLanguage) ?? "" : nil
       memo.keep(
         response, version: version, until: call.lifetime.bound(visitor.cookieDue), for: key,
         route: call.match.position, acceptLanguage: acceptLanguage)
