@@ -62,6 +62,17 @@ var sink = 0
 /// shared link's kept 304), `shared-kept` (its kept page, 200), `check-all` (1,000 items checked and back),
 /// `cold` (a returning visitor no cache holds, each request another).
 let profiling = CommandLine.arguments.contains("--profile")
+/// `--language TAG`: the profiled and measured pages asked for with
+/// `Accept-Language: TAG` (a page in Russian against the English one).
+let benchLanguage: String? = CommandLine.arguments.firstIndex(of: "--language").map {
+  CommandLine.arguments[$0 + 1]
+}
+/// `fields`, with the `Accept-Language` of `--language` when given.
+func inLanguage(_ fields: HTTPFields, _ language: String? = benchLanguage) -> HTTPFields {
+  var fields = fields
+  if let language { fields[.acceptLanguage] = language }
+  return fields
+}
 let profiled: (count: Int, what: String)? = CommandLine.arguments.firstIndex(of: "--profile")
   .flatMap { flag in
     let rest = CommandLine.arguments.dropFirst(flag + 1)
@@ -180,7 +191,7 @@ for number in 0..<20 { _ = post("/lists/2/items", "text=item+\(number)") }
 // is not renewed on every request; row 0 (Bench) is the list it last opened.
 let today = Int(Date().timeIntervalSince1970 / 86_400)
 let returning = "visitor=\(someone.hex).\(today); ChecklistIndex=0"
-let get = Request(method: .get, path: "/lists/2", headerFields: [.cookie: returning])
+let get = Request(method: .get, path: "/lists/2", headerFields: inLanguage([.cookie: returning]))
 let size = application.respond(to: get).body.count
 // A page the memo does not answer although its request has no query: an
 // application whose memo keeps one answer, asked by two browsers of the
@@ -189,19 +200,20 @@ let size = application.respond(to: get).body.count
 let oneEntryMemo = try ApplicationHarness(directory: harness.directory) { $0.memoCapacity = 1 }
   .application
 let computedTurns = [returning, returning + "; Other=1"].map { cookie in
-  Request(method: .get, path: "/lists/2", headerFields: [.cookie: cookie])
+  Request(method: .get, path: "/lists/2", headerFields: inLanguage([.cookie: cookie]))
 }
 nonisolated(unsafe) var computedTurn = 0
 func computedPage() -> Response {
   computedTurn ^= 1
   return oneEntryMemo.respond(to: computedTurns[computedTurn])
 }
-let settings = Request(method: .get, path: "/settings", headerFields: [.cookie: returning])
+let settings = Request(
+  method: .get, path: "/settings", headerFields: inLanguage([.cookie: returning]))
 // A returning visitor whose cookie is due (here: the older form without a
 // day), renewed on every request.
 let cookieDue = Request(
   method: .get, path: "/lists/2",
-  headerFields: [.cookie: "visitor=\(someone.hex); ChecklistIndex=0"])
+  headerFields: inLanguage([.cookie: "visitor=\(someone.hex); ChecklistIndex=0"]))
 // A long list of another visitor: 5,000 items, every third checked, every
 // fourth due (some past, some to come). Over 16 KiB, it is never kept
 // whole, so every GET computes it.
@@ -229,7 +241,7 @@ let longList = try ChecklistStore(
   initial: { _ in DataModel() }, fillLongList)
 let longPage = Request(
   method: .get, path: "/lists/\(longList)",
-  headerFields: [.cookie: "visitor=\(longListOwner.hex).\(today); ChecklistIndex=0"])
+  headerFields: inLanguage([.cookie: "visitor=\(longListOwner.hex).\(today); ChecklistIndex=0"]))
 let longPageSize = application.respond(to: longPage).body.count
 profile("kept") { sink &+= application.respond(to: get).body.count }
 profile("computed") { sink &+= computedPage().body.count }
@@ -339,6 +351,33 @@ report(
 report(
   "GET /lists/2, memo missed, no query (computed), CPU time",
   measureCPU(20_000) { sink &+= computedPage().body.count }, goal: 15_000)
+// The same page computed in Russian and in English, taking turns by
+// rounds so that the machine's load falls on both alike.
+let russianTurns = [returning, returning + "; Other=1"].map { cookie in
+  Request(method: .get, path: "/lists/2", headerFields: inLanguage([.cookie: cookie], "ru"))
+}
+let englishTurns = [returning, returning + "; Other=1"].map { cookie in
+  Request(method: .get, path: "/lists/2", headerFields: inLanguage([.cookie: cookie], "en"))
+}
+var russianTime = 0.0
+var englishTime = 0.0
+for _ in 0..<5 {
+  russianTime += measureCPU(4_000) {
+    computedTurn ^= 1
+    sink &+= oneEntryMemo.respond(to: russianTurns[computedTurn]).body.count
+  }
+  englishTime += measureCPU(4_000) {
+    computedTurn ^= 1
+    sink &+= oneEntryMemo.respond(to: englishTurns[computedTurn]).body.count
+  }
+}
+report("GET /lists/2 computed in Russian, CPU time", russianTime / 5, goal: 15_000)
+report("GET /lists/2 computed in English, CPU time", englishTime / 5, goal: 15_000)
+if !profiling {
+  print(
+    "  (the Russian page costs \(Int((russianTime / englishTime * 100).rounded()))% of the English one's; bar: within 5%)"
+  )
+}
 let withQuery = Request(
   method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
 report(

@@ -13,6 +13,10 @@ package enum PreferenceKey {
   /// The visitor's time zone (an IANA name such as `Europe/Berlin`), in
   /// which due dates are entered and shown; UTC until known.
   package static let timeZone = "TimeZone"
+  /// The visitor's languages, most wanted first (BCP 47 tags, as Apple's
+  /// `AppleLanguages`): registered per request from the browser's
+  /// `Accept-Language`, stored when chosen on Settings.
+  package static let appleLanguages = "AppleLanguages"
 }
 
 /// The part of a UserDefaults-like store the model needs; the web layer

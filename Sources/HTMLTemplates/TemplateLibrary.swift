@@ -16,11 +16,24 @@ package struct TemplateLibrary: Sendable {
   /// The partial and parent tags that name no template, as errors to report.
   package let missingPartials: [TemplateError]
 
-  /// Loads every `*.mustache` file of `directory`, named by its file name without the extension.
+  /// Loads every `*.mustache` file of `directory`, named by its file name without the extension,
+  /// each `[[phrase]]` replaced by `translate(phrase)` (`TranslatableText`; by default the
+  /// phrase as written, the English page).
   ///
   /// Throws on a file that cannot be read, a syntax error, or a partial tag naming a template
   /// the directory does not have: an app should fail at start-up, not at request time.
-  package init(directory: String) throws(TemplateError) {
+  package init(directory: String, translate: (String) -> String = { $0 }) throws(TemplateError) {
+    var templates: [String: String] = [:]
+    for (name, source) in try Self.sources(directory: directory) {
+      templates[name] = try TranslatableText.substituted(
+        in: source, template: name, translate)
+    }
+    try self.init(templates: templates)
+    if let missing = missingPartials.first { throw missing }
+  }
+
+  /// The source of every `*.mustache` file of `directory` as written, by template name.
+  package static func sources(directory: String) throws(TemplateError) -> [String: String] {
     let fileNames: [String]
     do {
       fileNames = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -37,8 +50,7 @@ package struct TemplateLibrary: Sendable {
       }
       templates[String(fileName.dropLast(".mustache".count))] = text
     }
-    try self.init(templates: templates)
-    if let missing = missingPartials.first { throw missing }
+    return templates
   }
 
   /// Parses and links `templates` (name → source). A partial tag naming no template renders

@@ -13,7 +13,7 @@ package final class VisitorDefaults {
   package let directory: String?
   /// The request's cookie of each cookie-backed key, by key, as it came.
   private let cookieValues: [String: String]
-  private let registration: [String: PropertyListValue]
+  private var registration: [String: PropertyListValue]
   private let cookieKinds: [String: CookieValueKind]
 
   private var loaded = false
@@ -101,6 +101,29 @@ package final class VisitorDefaults {
   package func requireReachable() throws(PreferencesError) {
     loadIfNeeded()
     if let unavailable { throw unavailable }
+  }
+
+  /// The strings of an array value (`AppleLanguages`); nil when the value
+  /// is not an array of strings.
+  package func stringArray(forKey key: String) -> [String]? {
+    guard case .array(let values)? = value(forKey: key) else { return nil }
+    let strings = values.compactMap(\.stringValue)
+    return strings.count == values.count ? strings : nil
+  }
+
+  /// Whether the visitor's persistent domain holds `key` (their own
+  /// choice), rather than the value coming from registration.
+  package func isStored(forKey key: String) -> Bool {
+    loadIfNeeded()
+    return domain[key] != nil
+  }
+
+  /// Registers `strings` as `key`'s default for this scope only: a default
+  /// that depends on the request, as the browser's languages do
+  /// (`AppleLanguages`, whose registration Apple's system makes from the
+  /// device's languages). A stored value still wins; a reset returns to it.
+  package func registerForThisRequest(strings: [String], forKey key: String) {
+    registration[key] = .array(strings.map { .string($0) })
   }
 
   // MARK: Writing

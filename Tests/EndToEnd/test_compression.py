@@ -61,7 +61,9 @@ def test_a_page_is_the_same_page_with_and_without_gzip(reader):
     assert int(kept.headers["Content-Length"]) == len(kept_bytes)
     assert len(kept_bytes) <= len(first_bytes)  # kept: compressed once, at the smallest level
     for response in (first, plain, kept):
-        assert response.headers["Vary"] == "Accept-Encoding"  # once: nginx adds none of its own
+        # Once: nginx adds none of its own; in the browser's language (none
+        # chosen on Settings), so the language's header is named too.
+        assert response.headers["Vary"] == "Accept-Encoding, Accept-Language"
         assert "Content-Length" in response.headers  # never chunked
     assert first.headers["ETag"] == kept.headers["ETag"] == "W/" + plain.headers["ETag"]
 
@@ -76,7 +78,7 @@ def test_each_form_revalidates_to_its_own_304(reader):
             again, body = raw(visitor, path, {**headers, "If-None-Match": tag})
             assert again.status_code == 304 and body == b""
             assert again.headers["ETag"] == (kept if headers is GZIP else plain).headers["ETag"]
-            assert again.headers["Vary"] == "Accept-Encoding"
+            assert again.headers["Vary"] == "Accept-Encoding, Accept-Language"
 
 
 def test_head_tells_the_length_of_the_form_it_stands_for(reader):
@@ -93,7 +95,7 @@ def test_a_page_the_backend_does_not_keep_is_compressed_on_the_fly(reader):
     visitor, _ = reader
     settings, body = raw(visitor, "/settings", GZIP)
     assert settings.status_code == 200 and settings.headers["Content-Encoding"] == "gzip"
-    assert settings.headers["Vary"] == "Accept-Encoding"
+    assert settings.headers["Vary"] == "Accept-Encoding, Accept-Language"
     assert int(settings.headers["Content-Length"]) == len(body)
     assert b"Settings" in gzip.decompress(body)
     plain, plain_body = raw(visitor, "/settings", PLAIN)

@@ -150,7 +150,7 @@ struct RealTemplatesTests {
       "layout",
       context: [
         "title": "Groceries & more", "content": .string(content),
-        "assets": ["css": "/static/style.abc.css", "js": "/static/app.abc.js"],
+        "assets": ["css": "/static/style.abc.css", "js": "/static/app.abc.js"], "lang": "en",
       ])
     #expect(page.hasPrefix("<!doctype html>\n<html lang=\"en\">\n"))
     #expect(page.contains("<title>Groceries &amp; more · Checklists</title>"))

@@ -49,9 +49,9 @@ package final class Application: Sendable {
     self.logger = logger
     documents = configuration.documents
     try documents.prepareDirectory(configuration.dataDirectory, durable: configuration.durable)
-    let templates = try TemplateLibrary(directory: configuration.templatesDirectory)
-    let renderer = PageRenderer(
-      templates: templates, assets: try Assets(publicDirectory: configuration.publicDirectory))
+    let renderer = try PageRenderer(
+      templatesDirectory: configuration.templatesDirectory,
+      publicDirectory: configuration.publicDirectory)
     for copy in StaticSite.staleCompressedCopies(in: configuration.publicDirectory) {
       logger.warning(
         "\(copy) is not its file gzipped: nginx sends it to browsers that take gzip; run checklists generate"

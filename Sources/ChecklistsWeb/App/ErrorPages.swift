@@ -12,9 +12,9 @@ struct ErrorPages: Sendable {
   let renderer: PageRenderer
   let logger: Logger
 
-  /// The error page of `error` in the site's layout.
-  func response(for error: any Error, route: Route) -> Response {
-    renderer.errorResponse(page(for: error, route: route))
+  /// The error page of `error` in the site's layout, in `language`.
+  func response(for error: any Error, route: Route, language: Language = .english) -> Response {
+    renderer.errorResponse(page(for: error, route: route), language: language)
   }
 
   /// The page for `error`, thrown by `route`'s stages or handler.

@@ -8,8 +8,11 @@ enum RegisteredDefaults {
   /// these to their defaults and leaves internal state (`FirstTime`) alone,
   /// and the visitor's time zone too: it says where the visitor is, not how
   /// the app behaves, and UTC would show their due dates at the wrong hours.
+  /// The language is among them: a reset returns the pages to the
+  /// browser's language (registered per request, see `LanguageChoice`).
   static let settingKeys = [
     PreferenceKey.openLastList, PreferenceKey.hideCheckedItems, PreferenceKey.checkedItemsLast,
+    PreferenceKey.appleLanguages,
   ]
 
   static func register(in defaults: Defaults) {

@@ -115,6 +115,8 @@ struct VisitorSession {
   let cookies: Cookies
   let isHTTPS: Bool
   let today: Int
+  /// The language of the pages, and whether it came from the browser.
+  let language: LanguageChoice
 
   /// A session for `visitor`; their preferences are read here. A returning
   /// visitor whose cookie is due has it renewed, with the cookie-backed
@@ -136,6 +138,8 @@ struct VisitorSession {
       cookieValues[key] = cookies.value(named: key, isHTTPS: request.isHTTPS)
     }
     preferences = defaults.visitor(directory: directory.path, cookieValues: cookieValues)
+    language = LanguageChoice(
+      preferences: preferences, acceptLanguage: request.headerFields.value(of: .acceptLanguage))
     if sendsVisitorCookie && !isNew {
       preferences.renewCookies()
       directory.markActive(in: defaults.documents)

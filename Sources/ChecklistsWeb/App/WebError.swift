@@ -8,82 +8,100 @@ struct WebError: Error, Sendable {
   var message: String
   /// Where the page's way back leads.
   var backHref = "/lists"
-  var backLabel = "All Lists"
+  var backLabel = translatable("All Lists")
   /// Extra header fields, e.g. `Allow` on a `405`.
   var headerFields: HTTPFields = [:]
 
   static let listNotFound = WebError(
-    status: .notFound, title: "List not found",
-    message: "This list does not exist. It may have been deleted, or the address is mistyped.")
+    status: .notFound, title: translatable("List not found"),
+    message: translatable(
+      "This list does not exist. It may have been deleted, or the address is mistyped."))
 
   static let itemNotFound = WebError(
-    status: .notFound, title: "Item not found",
-    message: "This item does not exist. It may have been deleted, or the address is mistyped.")
+    status: .notFound, title: translatable("Item not found"),
+    message: translatable(
+      "This item does not exist. It may have been deleted, or the address is mistyped."))
 
   static let pageNotFound = WebError(
-    status: .notFound, title: "Page not found", message: "There is nothing at this address.")
+    status: .notFound, title: translatable("Page not found"),
+    message: translatable("There is nothing at this address."))
 
   static func methodNotAllowed(allow: String) -> WebError {
     WebError(
-      status: .methodNotAllowed, title: "Method not allowed",
-      message: "This address does not accept that kind of request.",
+      status: .methodNotAllowed, title: translatable("Method not allowed"),
+      message: translatable("This address does not accept that kind of request."),
       headerFields: [.allow: allow])
   }
 
   static let forbidden = WebError(
-    status: .forbidden, title: "Request refused",
+    status: .forbidden, title: translatable("Request refused"),
     message:
-      "This form could not be accepted: it did not come from this site's own page, the page was too old, or this browser does not keep this site's cookies. Nothing was changed. Go back, reload the page and try again."
+      translatable(
+        "This form could not be accepted: it did not come from this site's own page, the page was too old, or this browser does not keep this site's cookies. Nothing was changed. Go back, reload the page and try again."
+      )
   )
 
   static let tooLarge = WebError(
-    status: .contentTooLarge, title: "Too much data",
-    message: "What was sent is larger than this site accepts. Nothing was changed.")
+    status: .contentTooLarge, title: translatable("Too much data"),
+    message: translatable("What was sent is larger than this site accepts. Nothing was changed."))
 
   static let unsupportedMediaType = WebError(
-    status: .unsupportedMediaType, title: "Unsupported form encoding",
-    message: "The form was sent in an encoding this site does not read. Nothing was changed.")
+    status: .unsupportedMediaType, title: translatable("Unsupported form encoding"),
+    message: translatable(
+      "The form was sent in an encoding this site does not read. Nothing was changed."))
 
   static func badRequest(_ message: String) -> WebError {
-    WebError(status: .badRequest, title: "Bad request", message: message + " Nothing was changed.")
+    WebError(
+      status: .badRequest, title: translatable("Bad request"),
+      message: message + " Nothing was changed.")
   }
 
   static func unprocessable(_ message: String, backHref: String, backLabel: String) -> WebError {
     WebError(
-      status: .unprocessableContent, title: "Not saved", message: message + " Nothing was changed.",
+      status: .unprocessableContent, title: translatable("Not saved"),
+      message: message + " Nothing was changed.",
       backHref: backHref, backLabel: backLabel)
   }
 
   static let unreadableData = WebError(
-    status: .internalServerError, title: "Your checklists could not be read",
+    status: .internalServerError, title: translatable("Your checklists could not be read"),
     message:
-      "The file that holds your checklists is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Nothing else was changed."
+      translatable(
+        "The file that holds your checklists is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Nothing else was changed."
+      )
   )
 
   static let unreadableSettings = WebError(
-    status: .internalServerError, title: "Your settings could not be read",
+    status: .internalServerError, title: translatable("Your settings could not be read"),
     message:
-      "The file that holds your settings is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Your lists are not affected, and your settings are back to their defaults for now. Nothing else was changed."
+      translatable(
+        "The file that holds your settings is damaged. It has been kept aside, untouched, so that it can be recovered; tell whoever runs this site. Your lists are not affected, and your settings are back to their defaults for now. Nothing else was changed."
+      )
   )
 
   /// Too many of one visitor's changes at once (`DocumentLock`): the worker
   /// threads stay free for everyone else, and the browser may retry.
   static let busy = WebError(
-    status: .serviceUnavailable, title: "Busy, try again",
+    status: .serviceUnavailable, title: translatable("Busy, try again"),
     message:
-      "Your checklists are busy with other changes sent at the same time. Nothing was changed by this one; try again in a moment.",
+      translatable(
+        "Your checklists are busy with other changes sent at the same time. Nothing was changed by this one; try again in a moment."
+      ),
     headerFields: [.retryAfter: "1"])
 
   /// The database that keeps the documents cannot be reached just now
   /// (a restart, a failover): nothing was changed, and the browser may
   /// retry once the connection is back.
   static let storeUnavailable = WebError(
-    status: .serviceUnavailable, title: "Unavailable for a moment",
+    status: .serviceUnavailable, title: translatable("Unavailable for a moment"),
     message:
-      "Your checklists cannot be reached for a moment. Nothing was changed by this request; try again in a few seconds.",
+      translatable(
+        "Your checklists cannot be reached for a moment. Nothing was changed by this request; try again in a few seconds."
+      ),
     headerFields: [.retryAfter: "2"])
 
   static let internalError = WebError(
-    status: .internalServerError, title: "Something went wrong",
-    message: "The server could not complete this request. Nothing was changed; try again.")
+    status: .internalServerError, title: translatable("Something went wrong"),
+    message: translatable(
+      "The server could not complete this request. Nothing was changed; try again."))
 }

@@ -58,9 +58,31 @@ final class ResponseMemo: Sendable {
 
     /// The key of a `GET` or `HEAD` without a query string; nil otherwise.
     init?(_ request: Request) {
-      guard request.method == .get || request.method == .head, request.query.isEmpty,
-        let cookies = request.headerFields.value(of: .cookie)
-      else { return nil }
+      var acceptLanguage: Int?
+      self.init(request, acceptLanguage: &acceptLanguage)
+    }
+
+    /// The key of a `GET` or `HEAD` without a query string (nil
+    /// otherwise), and where its `Accept-Language` field is (nil for none,
+    /// -1 for several), found in the same pass over the fields as `Cookie`:
+    /// not part of the key, a page made in the browser's language is given
+    /// only to the same value (`Entry.answers`), compared in place.
+    init?(_ request: Request, acceptLanguage: inout Int?) {
+      guard request.method == .get || request.method == .head, request.query.isEmpty else {
+        return nil
+      }
+      var cookies: String?
+      let fields = request.headerFields
+      for index in fields.indices {
+        let name = fields[index].name
+        if name.isSameField(as: .cookie) {
+          let value = fields[index].value
+          cookies = cookies.map { $0 + "; " + value } ?? value
+        } else if name.isSameField(as: .acceptLanguage) {
+          acceptLanguage = acceptLanguage == nil ? index : -1
+        }
+      }
+      guard let cookies else { return nil }
       path = request.path
       self.cookies = cookies
       self.isHTTPS = request.isHTTPS
@@ -142,6 +164,11 @@ final class ResponseMemo: Sendable {
     /// The place in the route table of the route that computed it, which
     /// a hit is counted under (`serve --metrics`).
     let route: Int
+    /// The `Accept-Language` the page was computed for when its language
+    /// came from it (`LanguageChoice.fromBrowser`; empty for none sent), so
+    /// it is given only to that header; nil when the visitor chose their
+    /// language, which is in the files the version covers.
+    let acceptLanguage: [UInt8]?
 
     /// The gzipped form of `response`, made once when first asked for (an
     /// entry with it then replaces this one); nil until then, and for a
@@ -152,7 +179,7 @@ final class ResponseMemo: Sendable {
 
     init(
       version: Version, until: Int64, response: Response, etag: ETag, hasBody: Bool, route: Int,
-      gzipped: Response? = nil, cost: Int
+      acceptLanguage: [UInt8]?, gzipped: Response? = nil, cost: Int
     ) {
       self.version = version
       self.until = until
@@ -160,6 +187,7 @@ final class ResponseMemo: Sendable {
       self.etag = etag
       self.hasBody = hasBody
       self.route = route
+      self.acceptLanguage = acceptLanguage
       self.gzipped = gzipped
       self.cost = cost
     }
@@ -168,13 +196,30 @@ final class ResponseMemo: Sendable {
     func with(gzipped: Response, cost: Int) -> Entry {
       Entry(
         version: version, until: until, response: response, etag: etag, hasBody: hasBody,
-        route: route, gzipped: gzipped, cost: cost)
+        route: route, acceptLanguage: acceptLanguage, gzipped: gzipped, cost: cost)
     }
 
     /// True when this entry is the whole answer to `request`: a `304`, a
-    /// `HEAD`, or a `GET` of a page kept with its body.
-    func answers(_ request: Request) -> Bool {
-      hasBody || request.method == .head || ConditionalGET.isNotModified(request, etag: etag)
+    /// `HEAD`, or a `GET` of a page kept with its body, in the language
+    /// the request's `Accept-Language` asks for when the page's came from it.
+    /// `field` is where the request's `Accept-Language` is (see `Key`).
+    func answers(_ request: Request, acceptLanguageField field: Int? = nil) -> Bool {
+      if let acceptLanguage {
+        switch field {
+        case nil: if !acceptLanguage.isEmpty { return false }
+        case let index? where index >= 0:
+          let same = request.headerFields[index].withUnsafeBytesOfValue { sent in
+            acceptLanguage.withUnsafeBytes { kept in
+              sent.count == kept.count
+                && (sent.isEmpty || memcmp(sent.baseAddress!, kept.baseAddress!, sent.count) == 0)
+            }
+          }
+          if !same { return false }
+        default: return false
+        }
+      }
+      return hasBody || request.method == .head
+        || ConditionalGET.isNotModified(request, etag: etag)
     }
   }
 
@@ -242,7 +287,10 @@ final class ResponseMemo: Sendable {
 
   /// Keeps `response` if it is a page that changed nothing, until `until`;
   /// `route` is the place in the route table of the route that computed it.
-  func keep(_ response: Response, version: Version, until: Int64, for key: Key, route: Int) {
+  func keep(
+    _ response: Response, version: Version, until: Int64, for key: Key, route: Int,
+    acceptLanguage: String? = nil
+  ) {
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else { return }
     var kept = response
     let hasBody = response.body.count <= Self.maximumBodyBytes
@@ -263,7 +311,8 @@ final class ResponseMemo: Sendable {
     }
     let entry = Entry(
       version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
-      route: route, cost: Self.cost(of: kept, gzipped: nil, key: key))
+      route: route, acceptLanguage: acceptLanguage.map { Array($0.utf8) },
+      cost: Self.cost(of: kept, gzipped: nil, key: key))
     entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
   }
 

@@ -74,10 +74,12 @@ extension SettingsScreen {
   /// The sentence after a calendar change, by the redirect's query.
   static func calendarNotice(query: String) -> String? {
     switch query {
-    case "calendar-created": "Your calendar address is ready. Subscribe to it in your calendar app."
+    case "calendar-created":
+      translatable("Your calendar address is ready. Subscribe to it in your calendar app.")
     case "calendar-replaced":
-      "Your calendar has a new address; the old one no longer works. Subscribe to the new one."
-    case "calendar-removed": "Your calendar address is removed; it no longer works."
+      translatable(
+        "Your calendar has a new address; the old one no longer works. Subscribe to the new one.")
+    case "calendar-removed": translatable("Your calendar address is removed; it no longer works.")
     default: nil
     }
   }

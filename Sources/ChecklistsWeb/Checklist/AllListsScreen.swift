@@ -7,12 +7,14 @@ import HTMLTemplates
 /// per list, in the model's order (by name).
 enum AllListsScreen {
   static let template = "all-lists"
-  static let title = "All Lists"
+  static let title = translatable("All Lists")
 
   /// `GET /`: the entry point, which applies the landing rule.
   static func landing(_ context: ScreenContext) throws -> Response {
     if let id = landingList(context) { return .redirect(to: "/lists/\(id)") }
-    return try context.page(template, title: title, pageContext(context.model, context.icons))
+    return try context.page(
+      template, title: context.catalogue.text(title),
+      pageContext(context.model, context.icons, catalogue: context.catalogue))
   }
 
   /// `GET /lists`: the lists, and no list selected from now on; after a
@@ -22,12 +24,13 @@ enum AllListsScreen {
     context.model.setSelectedChecklist(id: nil, preferences: context.preferences)
     let undo = UndoNotice.value(
       query: context.request.query, on: .allLists, model: context.model, now: context.now,
-      csrf: { context.csrfToken })
+      catalogue: context.catalogue, csrf: { context.csrfToken })
     return try context.page(
-      template, title: title,
+      template, title: context.catalogue.text(title),
       pageContext(
         context.model, context.icons, undo: undo,
-        imported: ImportNotice.message(query: context.request.query)))
+        imported: ImportNotice.message(query: context.request.query),
+        catalogue: context.catalogue))
   }
 
   /// The landing rule: the list to open on `/`, or nil for All Lists. A
@@ -50,13 +53,14 @@ enum AllListsScreen {
   }
 
   static func pageContext(
-    _ model: DataModel, _ icons: IconLibrary, undo: TemplateValue? = nil, imported: String? = nil
+    _ model: DataModel, _ icons: IconLibrary, undo: TemplateValue? = nil, imported: String? = nil,
+    catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
   ) -> TemplateValue {
     let rows: [TemplateValue] = model.lists.map { list in
       [
         "id": .int(list.id),
         "name": .string(list.name),
-        "subtitle": .string(list.subtitle),
+        "subtitle": .string(subtitle(list, catalogue)),
         "icon": icons.value(for: list.icon),
       ]
     }
@@ -64,5 +68,14 @@ enum AllListsScreen {
     if let undo { context["undo"] = undo }
     if let imported { context["imported"] = .string(imported) }
     return .object(TemplateObject(context))
+  }
+
+  /// The line under a list's name: "(No Items)", "All Done!" or "N Remaining".
+  static func subtitle(_ list: Checklist, _ catalogue: Catalogue) -> String {
+    if list.items.isEmpty { return catalogue.text(translatable("(No Items)")) }
+    let unchecked = list.uncheckedCount
+    if unchecked == 0 { return catalogue.text(translatable("All Done!")) }
+    return catalogue.text(
+      translatable(one: "{{count}} Remaining", other: "{{count}} Remaining"), count: unchecked)
   }
 }

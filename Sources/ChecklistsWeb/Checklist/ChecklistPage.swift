@@ -43,7 +43,10 @@ struct ChecklistPage {
 
   /// - Parameter zone: the visitor's zone, asked for only when a row shows
   ///   a due date (a list without any costs no time-zone look-up).
-  init(list: Checklist, now: Date, checkedLast: Bool, hideChecked: Bool, zone: () -> TimeZone) {
+  init(
+    list: Checklist, now: Date, checkedLast: Bool, hideChecked: Bool,
+    words: DateWords = .english, zone: () -> TimeZone
+  ) {
     self.list = list
     var label: DueDateLabel?
     /// The label's `nextChange`, worked out once a page, not once a row.
@@ -58,7 +61,7 @@ struct ChecklistPage {
       }
       var due: Due?
       if let date = item.dueDate {
-        let words = label ?? DueDateLabel(zone: zone(), now: now)
+        let words = label ?? DueDateLabel(zone: zone(), now: now, words: words)
         label = words
         let isOverdue = item.isOverdue(at: now)
         due = Due(

@@ -19,14 +19,15 @@ enum ChecklistScreen {
       list: list, now: context.now,
       checkedLast: preferences.bool(forKey: PreferenceKey.checkedItemsLast),
       hideChecked: preferences.bool(forKey: PreferenceKey.hideCheckedItems),
-      zone: { VisitorTimeZone.current(preferences) })
+      words: context.dateWords, zone: { VisitorTimeZone.current(preferences) })
     if let changesAt = page.changesAt { context.lifetime.ends(at: changesAt) }
     let csrf = context.csrfToken
     let values = pageContext(
       page, nextItemID: context.model.nextItemID, csrf: csrf,
       undo: UndoNotice.value(
         query: context.request.query, on: .checklist(id: id), model: context.model,
-        now: context.now, csrf: { csrf }))
+        now: context.now, catalogue: context.catalogue, csrf: { csrf }),
+      catalogue: context.catalogue)
     return try context.page(
       template, title: list.name,
       FirstRunLink.adding(to: values, isFirstRun: context.input.isFirstRun))
@@ -155,7 +156,8 @@ enum ChecklistScreen {
   ///     files carries the right one, since it derives from that version.
   ///   - undo: the `undo-notice` partial's value (`UndoNotice`), or nil.
   static func pageContext(
-    _ page: ChecklistPage, nextItemID: Int, csrf: String, undo: TemplateValue? = nil
+    _ page: ChecklistPage, nextItemID: Int, csrf: String, undo: TemplateValue? = nil,
+    catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
   ) -> TemplateValue {
     let list = page.list
     let rows = rowValues(page)
@@ -190,8 +192,10 @@ enum ChecklistScreen {
         (
           Key.hiddenSummary,
           .string(
-            page.hiddenCount == 1
-              ? "1 checked item hidden" : "\(page.hiddenCount) checked items hidden")
+            catalogue.text(
+              translatable(
+                one: "{{count}} checked item hidden", other: "{{count}} checked items hidden"),
+              count: page.hiddenCount))
         ))
     }
     return .object(TemplateObject(fields: context))

@@ -68,7 +68,8 @@ enum UndoNotice {
   /// `deletion` and `csrf` when Undo is offered. Nil when the query names
   /// nothing this page shows, or a deletion Recently deleted no longer has.
   static func value(
-    query: String, on page: Page, model: DataModel, now: Date, csrf: () -> String
+    query: String, on page: Page, model: DataModel, now: Date,
+    catalogue: Catalogue = Catalogue(madeFromEnglish: .english), csrf: () -> String
   ) -> TemplateValue? {
     guard !query.isEmpty, let subject = subject(query: query) else { return nil }
     switch subject {
@@ -77,16 +78,21 @@ enum UndoNotice {
         return nil
       }
       return [
-        "message": .string(message(deletion, removedChecked: removedChecked)),
+        "message": .string(message(deletion, removedChecked: removedChecked, catalogue: catalogue)),
         "deletion": .int(deletion.id),
         "csrf": .string(csrf()),
       ]
     case .restoredList:
       guard case .checklist = page else { return nil }
-      return ["message": "List restored."]
+      return ["message": .string(catalogue.text(translatable("List restored.")))]
     case .restoredItems(let count):
       guard case .checklist = page else { return nil }
-      return ["message": .string(count == 1 ? "Restored 1 item." : "Restored \(count) items.")]
+      return [
+        "message": .string(
+          catalogue.text(
+            translatable(one: "Restored {{count}} item.", other: "Restored {{count}} items."),
+            count: count))
+      ]
     }
   }
 
@@ -98,12 +104,25 @@ enum UndoNotice {
   }
 
   /// "Deleted “Milk”.", "Removed 3 checked items.", "Deleted the list “Groceries”."
-  static func message(_ deletion: Deletion, removedChecked: Bool) -> String {
-    if let list = deletion.list { return "Deleted the list “\(list.name)”." }
+  static func message(
+    _ deletion: Deletion, removedChecked: Bool,
+    catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
+  ) -> String {
+    if let list = deletion.list {
+      return catalogue.text(translatable("Deleted the list “{{name}}”."), [("name", list.name)])
+    }
     let count = deletion.items.count
     if removedChecked {
-      return count == 1 ? "Removed 1 checked item." : "Removed \(count) checked items."
+      return catalogue.text(
+        translatable(
+          one: "Removed {{count}} checked item.", other: "Removed {{count}} checked items."),
+        count: count)
     }
-    return count == 1 ? "Deleted “\(deletion.items[0].item.text)”." : "Deleted \(count) items."
+    if count == 1 {
+      return catalogue.text(
+        translatable("Deleted “{{text}}”."), [("text", deletion.items[0].item.text)])
+    }
+    return catalogue.text(
+      translatable(one: "Deleted {{count}} item.", other: "Deleted {{count}} items."), count: count)
   }
 }

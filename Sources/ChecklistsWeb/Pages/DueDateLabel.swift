@@ -15,14 +15,13 @@ struct DueDateLabel {
   let now: Date
   private let today: Int
   private let thisYear: Int
+  /// The visitor's language's words (`DateWords`).
+  let words: DateWords
 
-  static let months = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-  ]
-
-  init(zone: TimeZone, now: Date) {
+  init(zone: TimeZone, now: Date, words: DateWords = .english) {
     self.zone = zone
     self.now = now
+    self.words = words
     let wall = WallClockTime(now, in: zone)
     today = wall.daysSince1970
     thisYear = wall.year
@@ -33,12 +32,14 @@ struct DueDateLabel {
     let wall = WallClockTime(date, in: zone)
     let time = WallClockTime.clock(hour: wall.hour, minute: wall.minute)
     switch wall.daysSince1970 - today {
-    case 0: return "Today \(time)"
-    case 1: return "Tomorrow \(time)"
-    case -1: return "Yesterday \(time)"
+    case 0: return words.today(time: time)
+    case 1: return words.tomorrow(time: time)
+    case -1: return words.yesterday(time: time)
     default:
-      let day = "\(wall.day) \(Self.months[wall.month - 1])"
-      return wall.year == thisYear ? "\(day) \(time)" : "\(day) \(wall.year)"
+      let month = words.months[wall.month - 1]
+      return wall.year == thisYear
+        ? words.dayMonthTime(day: wall.day, month: month, time: time)
+        : words.dayMonthYear(day: wall.day, month: month, year: wall.year)
     }
   }
 

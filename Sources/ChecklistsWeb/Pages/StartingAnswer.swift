@@ -13,9 +13,8 @@ package struct StartingAnswer: Sendable {
   /// The templates and assets are read now, as the application would:
   /// a broken template still stops the start.
   package init(templatesDirectory: String, publicDirectory: String) throws {
-    let renderer = PageRenderer(
-      templates: try TemplateLibrary(directory: templatesDirectory),
-      assets: try Assets(publicDirectory: publicDirectory))
+    let renderer = try PageRenderer(
+      templatesDirectory: templatesDirectory, publicDirectory: publicDirectory)
     page = SecurityHeaders.applying(to: renderer.errorResponse(.storeUnavailable))
   }
 

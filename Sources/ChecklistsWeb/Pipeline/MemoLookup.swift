@@ -9,9 +9,12 @@ struct MemoLookup: Stage {
   let memo: ResponseMemo
 
   func respond(to request: Request, context: Arrival, next: Next<Arrival>) throws -> Response {
-    guard let key = ResponseMemo.Key(request) else { return try next(request, context) }
+    var acceptLanguage: Int?
+    guard let key = ResponseMemo.Key(request, acceptLanguage: &acceptLanguage) else {
+      return try next(request, context)
+    }
     if let kept = memo.entry(for: key, now: Int64(context.now.timeIntervalSince1970)),
-      kept.answers(request)
+      kept.answers(request, acceptLanguageField: acceptLanguage)
     {
       context.route?.record(kept.route)
       return memo.answer(kept, for: key, to: request)

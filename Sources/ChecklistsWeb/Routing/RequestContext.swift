@@ -39,6 +39,15 @@ extension RequestContext {
 
   var icons: IconLibrary { services.icons }
 
+  /// The language of the visitor's pages (see `LanguageChoice`).
+  var language: Language { session.language.language }
+
+  /// The catalogue of the visitor's language, for the phrases made in Swift.
+  var catalogue: Catalogue { services.renderer.translations[language] }
+
+  /// How the visitor's language writes a due date.
+  var dateWords: DateWords { services.renderer.translations.dateWords(language) }
+
   /// The visitor's CSRF token, for a page with a form (computed when asked,
   /// so only the pages with forms pay for it).
   var csrfToken: String { services.csrf.token(for: session.id) }
@@ -55,7 +64,8 @@ extension RequestContext {
   /// A screen rendered into the layout, with its `ETag` (`ConditionalGET`
   /// answers `304` when the browser's copy is still the same).
   func page(_ template: String, title: String, _ values: TemplateValue) throws -> Response {
-    let body = try services.renderer.render(template, title: title, context: values)
+    let body = try services.renderer.render(
+      template, title: title, context: values, language: language)
     return .page(body, etag: ETag(body: body))
   }
 
@@ -66,7 +76,8 @@ extension RequestContext {
     _ template: String, title: String, _ values: TemplateValue,
     status: HTTPResponse.Status = .unprocessableContent
   ) throws -> Response {
-    try services.renderer.response(template, title: title, context: values, status: status)
+    try services.renderer.response(
+      template, title: title, context: values, status: status, language: language)
   }
 }
 

@@ -18,39 +18,69 @@ package struct StaticSite: Sendable {
   let renderer: PageRenderer
 
   package init(templatesDirectory: String, publicDirectory: String) throws {
-    renderer = PageRenderer(
-      templates: try TemplateLibrary(directory: templatesDirectory),
-      assets: try Assets(publicDirectory: publicDirectory))
+    renderer = try PageRenderer(
+      templatesDirectory: templatesDirectory, publicDirectory: publicDirectory)
   }
 
   /// nginx's `413` page at the import's address (`nginx.conf`).
   package static let importTooLargeFile = "413-import.html"
 
+  /// Every page in English (`404.html`), then in each other language
+  /// offered (`404.ru.html`), which nginx picks by `Accept-Language`.
   package func pages() throws -> [Page] {
+    var pages: [Page] = []
+    for language in Language.offered {
+      let suffix = language == .english ? "" : ".\(language.tag)"
+      pages += try self.pages(in: language).map { page in
+        Page(file: page.file.replacingSuffix(".html", with: "\(suffix).html"), bytes: page.bytes)
+      }
+    }
+    return pages
+  }
+
+  func pages(in language: Language) throws -> [Page] {
+    let catalogue = renderer.translations[language]
     let notFound = WebError.pageNotFound
     let unavailable = WebError(
-      status: .serviceUnavailable, title: "Checklists is unavailable",
-      message:
-        "The server is restarting or stopped. Your lists are safe: nothing you saved is lost. Try again in a moment.",
-      backHref: "/lists", backLabel: "Try again")
+      status: .serviceUnavailable, title: translatable("Checklists is unavailable"),
+      message: translatable(
+        "The server is restarting or stopped. Your lists are safe: nothing you saved is lost. Try again in a moment."
+      ),
+      backHref: "/lists", backLabel: translatable("Try again"))
     let tooManyChanges = WebError(
-      status: .tooManyRequests, title: "Too many changes at once",
-      message:
-        "This address sent more changes in a short time than this site accepts, so this one was not saved. Nothing you saved before is lost. Wait a few seconds and try again.",
-      backHref: "/lists", backLabel: "Back to your lists")
+      status: .tooManyRequests, title: translatable("Too many changes at once"),
+      message: translatable(
+        "This address sent more changes in a short time than this site accepts, so this one was not saved. Nothing you saved before is lost. Wait a few seconds and try again."
+      ),
+      backHref: "/lists", backLabel: translatable("Back to your lists"))
     let importTooLarge = WebError(
-      status: .contentTooLarge, title: "File too large",
-      message:
-        "That file is larger than \(ImportScreen.maximumSizeText), the most an import takes. Nothing was changed.",
-      backHref: ImportScreen.path, backLabel: "Import")
+      status: .contentTooLarge, title: translatable("File too large"),
+      message: catalogue.text(
+        translatable(
+          "That file is larger than {{size}}, the most an import takes. Nothing was changed."),
+        [
+          (
+            "size",
+            catalogue.text(
+              translatable("{{count}} MB"),
+              [("count", String(ImportScreen.maximumUploadBytes >> 20))])
+          )
+        ]),
+      backHref: ImportScreen.path, backLabel: translatable("Import"))
     return [
-      Page(file: "404.html", bytes: try renderer.errorPage(notFound)),
-      Page(file: Self.importTooLargeFile, bytes: try renderer.errorPage(importTooLarge)),
-      Page(file: "429.html", bytes: try renderer.errorPage(tooManyChanges)),
-      Page(file: "50x.html", bytes: try renderer.errorPage(unavailable, showStatus: false)),
+      Page(file: "404.html", bytes: try renderer.errorPage(notFound, language: language)),
+      Page(
+        file: Self.importTooLargeFile,
+        bytes: try renderer.errorPage(importTooLarge, language: language)),
+      Page(file: "429.html", bytes: try renderer.errorPage(tooManyChanges, language: language)),
+      Page(
+        file: "50x.html",
+        bytes: try renderer.errorPage(unavailable, showStatus: false, language: language)),
       Page(
         file: "about.html",
-        bytes: try renderer.render("about", title: "About", context: .object(TemplateObject([:])))),
+        bytes: try renderer.render(
+          "about", title: catalogue.text(translatable("About")),
+          context: .object(TemplateObject([:])), language: language)),
     ]
   }
 
@@ -113,5 +143,11 @@ package struct StaticSite: Sendable {
       let unpacked = Gzip.decompress([UInt8](copy), limit: max(file?.count ?? 0, 1))
       return unpacked == file ? nil : path + ".gz"
     }
+  }
+}
+
+extension String {
+  fileprivate func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+    hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self
   }
 }

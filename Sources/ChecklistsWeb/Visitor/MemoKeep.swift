@@ -19,9 +19,12 @@ struct MemoKeep: Stage {
       visitor.isNew ? nil : memo.version(of: visitor.directory.path, now: call.arrival.now)
     let response = try next(request, call)
     if let version, !visitor.needsCookie {
+      let acceptLanguage =
+        response.headerFields.contains(LanguageChoice.vary)
+        ? request.headerFields.value(of: .acceptLanguage) ?? "" : nil
       memo.keep(
         response, version: version, until: call.lifetime.bound(visitor.cookieDue), for: key,
-        route: call.match.position)
+        route: call.match.position, acceptLanguage: acceptLanguage)
     }
     return response
   }

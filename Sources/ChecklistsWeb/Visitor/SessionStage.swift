@@ -6,7 +6,9 @@ import Storage
 /// and the handler after it, and their own cookie on the answer when they
 /// are new or it falls due (error pages included). A handler that gave the
 /// browser a new token (a link code redeemed) has set that cookie itself.
-/// Every answer names its owner (`OwnerTag`) for the service worker.
+/// Every answer names its owner (`OwnerTag`) for the service worker. An
+/// answer in the browser's language (no language chosen on Settings) says
+/// `Vary: Accept-Language`.
 struct SessionStage: Stage {
   let defaults: Defaults
   let devices: DeviceStore
@@ -20,6 +22,7 @@ struct SessionStage: Stage {
     var call = call
     call.session = session
     var response = OwnerTag.tagging(try next(request, call), for: session.directory)
+    if session.language.fromBrowser { response.headerFields.append(LanguageChoice.vary) }
     for cookie in session.visitorCookies(isHTTPS: request.isHTTPS)
     where !response.setsCookie(named: cookie.name) {
       response.setCookie(cookie)

@@ -23,7 +23,8 @@ final class VisitorGroup: Sendable {
       HeaderStage<VisitorCall>(fields: SecurityHeaders.perVisitorPage),
       SessionStage(defaults: defaults, devices: services.devices),
       ErrorStage<VisitorCall> { error, call in
-        errors.response(for: error, route: call.match.route)
+        errors.response(
+          for: error, route: call.match.route, language: call.session.language.language)
       },
       PreferencesStage(logger: errors.logger),
       FormCheck(csrf: services.csrf, logger: errors.logger),

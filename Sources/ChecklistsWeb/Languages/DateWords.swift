@@ -1,0 +1,77 @@
+/// How a language writes a due date's words ("Today 14:00", "12 May
+/// 18:30", "3 Jan 2027"; "Сегодня 14:00", "12 мая 18:30"; "12. Mai
+/// 18:30"), from its catalogue: the month abbreviations and four patterns
+/// with `{{day}}`, `{{month}}`, `{{year}}` and `{{time}}`, read into their
+/// parts once (a row writes its words without looking a phrase up).
+/// Every language here writes the 24-hour clock.
+struct DateWords: Sendable {
+  /// A pattern's parts, in order.
+  struct Pattern: Sendable {
+    enum Part: Sendable {
+      case text(String)
+      case day, month, year, time
+    }
+    let parts: [Part]
+
+    init(_ text: String) {
+      var parts: [Part] = []
+      var rest = Substring(text)
+      while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+        if open.lowerBound > rest.startIndex {
+          parts.append(.text(String(rest[..<open.lowerBound])))
+        }
+        switch rest[open.upperBound..<close.lowerBound] {
+        case "day": parts.append(.day)
+        case "month": parts.append(.month)
+        case "year": parts.append(.year)
+        default: parts.append(.time)
+        }
+        rest = rest[close.upperBound...]
+      }
+      if !rest.isEmpty { parts.append(.text(String(rest))) }
+      self.parts = parts
+    }
+
+    func callAsFunction(day: Int = 0, month: String = "", year: Int = 0, time: String = "")
+      -> String
+    {
+      var result = ""
+      for part in parts {
+        switch part {
+        case .text(let text): result += text
+        case .day: result += String(day)
+        case .month: result += month
+        case .year: result += String(year)
+        case .time: result += time
+        }
+      }
+      return result
+    }
+  }
+
+  let months: [String]
+  let today: Pattern
+  let tomorrow: Pattern
+  let yesterday: Pattern
+  /// A date of this year: its day and month, and the time.
+  let dayMonthTime: Pattern
+  /// A date of another year: its day, month and year.
+  let dayMonthYear: Pattern
+
+  static let english = DateWords(Catalogue(madeFromEnglish: .english))
+
+  init(_ catalogue: Catalogue) {
+    months = Self.englishMonths.map { catalogue.text($0) }
+    today = Pattern(catalogue.text(translatable("Today {{time}}")))
+    tomorrow = Pattern(catalogue.text(translatable("Tomorrow {{time}}")))
+    yesterday = Pattern(catalogue.text(translatable("Yesterday {{time}}")))
+    dayMonthTime = Pattern(catalogue.text(translatable("{{day}} {{month}} {{time}}")))
+    dayMonthYear = Pattern(catalogue.text(translatable("{{day}} {{month}} {{year}}")))
+  }
+
+  private static let englishMonths = [
+    translatable("Jan"), translatable("Feb"), translatable("Mar"), translatable("Apr"),
+    translatable("May"), translatable("Jun"), translatable("Jul"), translatable("Aug"),
+    translatable("Sep"), translatable("Oct"), translatable("Nov"), translatable("Dec"),
+  ]
+}

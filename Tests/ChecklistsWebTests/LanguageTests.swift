@@ -1,0 +1,255 @@
+import ChecklistsModel
+import FastCGI
+import Foundation
+import HTTPTypes
+import TestSupport
+import Testing
+import WebTestSupport
+
+@testable import ChecklistsWeb
+
+/// The catalogues, the plural rules, `Accept-Language` and the language as
+/// a preference (`LanguageChoice`), through `Application.respond(to:)`.
+@Suite struct LanguageTests {
+  static let templates = BuiltTool.packageRoot + "/Templates"
+
+  // MARK: The catalogues
+
+  @Test func everyPhraseIsTranslatedAndNoCatalogueHasAnExtraOne() throws {
+    let check = try CatalogueCheck(
+      templatesDirectory: Self.templates, sourcesDirectory: BuiltTool.packageRoot + "/Sources")
+    #expect(check.phrases.count > 100)
+    for report in try check.reports(templatesDirectory: Self.templates) {
+      #expect(report.missing.isEmpty, "\(report.language) lacks \(report.missing)")
+      #expect(report.untranslated.isEmpty, "\(report.language) leaves \(report.untranslated)")
+      #expect(report.extra.isEmpty, "\(report.language) has unused \(report.extra)")
+    }
+  }
+
+  @Test func theCheckFindsAMissingAnUntranslatedAndAnExtraPhrase() throws {
+    let check = try CatalogueCheck(
+      templatesDirectory: Self.templates, sourcesDirectory: BuiltTool.packageRoot + "/Sources")
+    var file = try Translations.file("de.po", templatesDirectory: Self.templates)
+    let text = try String(
+      contentsOfFile: Self.templates + "/languages/de.po", encoding: .utf8)
+    let changed =
+      text
+      .replacingOccurrences(of: "msgstr \"Alle Listen\"", with: "msgstr \"\"")
+      .replacingOccurrences(
+        of: "msgid \"New List\"\nmsgstr \"Neue Liste\"",
+        with: "msgid \"A phrase no page has\"\nmsgstr \"Ein Satz\"")
+    file = try POFile(changed, file: "de.po")
+    let report = check.report("de", file: file)
+    #expect(report.missing == ["New List"])
+    #expect(report.untranslated == ["All Lists"])
+    #expect(report.extra == ["A phrase no page has"])
+  }
+
+  @Test func theCatalogueTemplateListsEveryPhraseWithAComment() throws {
+    let check = try CatalogueCheck(
+      templatesDirectory: Self.templates, sourcesDirectory: BuiltTool.packageRoot + "/Sources")
+    let template = try POFile(check.template, file: "checklists.pot")
+    #expect(template.entries.map(\.msgid) == check.phrases.map(\.msgid))
+    for entry in template.entries {
+      #expect(!entry.comments.isEmpty, "\(entry.msgid) has no comment for translators")
+    }
+    let hidden = try #require(
+      template.entries.first { $0.msgid == "{{count}} checked item hidden" })
+    #expect(hidden.msgidPlural == "{{count}} checked items hidden")
+  }
+
+  @Test func aMalformedCatalogueIsRefusedWithItsLine() {
+    #expect(throws: POFile.Failure(file: "x.po", line: 2, message: "expected a quoted string")) {
+      try POFile("msgid \"a\"\nmsgstr b\n", file: "x.po")
+    }
+    #expect(
+      throws: POFile.Failure(
+        file: "x.po", line: 1, message: "msgctxt is not used by this catalogue")
+    ) {
+      try POFile("msgctxt \"a\"\n", file: "x.po")
+    }
+    #expect(throws: POFile.Failure(file: "x.po", line: 4, message: "msgid \"a\" twice")) {
+      try POFile("msgid \"a\"\nmsgstr \"b\"\n\nmsgid \"a\"\nmsgstr \"c\"\n", file: "x.po")
+    }
+  }
+
+  @Test func aTranslationMustKeepItsTags() throws {
+    let file = try POFile(
+      """
+      msgid ""
+      msgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+      msgid "Edit {{text}}"
+      msgstr "{{{text}}} bearbeiten"
+      """, file: "de.po")
+    #expect(throws: POFile.Failure.self) { try Catalogue(.german, file: file, name: "de.po") }
+  }
+
+  @Test func aPluralEntryNeedsTheLanguagesNumberOfForms() throws {
+    let file = try POFile(
+      """
+      msgid ""
+      msgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+      """, file: "ru.po")
+    #expect(throws: POFile.Failure.self) { try Catalogue(.russian, file: file, name: "ru.po") }
+  }
+
+  @Test func fuzzyAndEmptyEntriesFallBackToEnglish() throws {
+    let file = try POFile(
+      """
+      msgid ""
+      msgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+      #, fuzzy
+      msgid "Add"
+      msgstr "Hinzufügen"
+
+      msgid "Copy"
+      msgstr ""
+
+      msgid "Undo"
+      msgstr "Widerrufen"
+      """, file: "de.po")
+    let catalogue = try Catalogue(.german, file: file, name: "de.po")
+    #expect(catalogue.text("Add") == "Add")
+    #expect(catalogue.text("Copy") == "Copy")
+    #expect(catalogue.text("Undo") == "Widerrufen")
+  }
+
+  // MARK: Plurals
+
+  @Test func russianCountsTakeOneFewAndMany() throws {
+    let catalogue = try Translations.catalogue(.russian, templatesDirectory: Self.templates)
+    let phrase = translatable(
+      one: "{{count}} checked item hidden", other: "{{count}} checked items hidden")
+    #expect(catalogue.text(phrase, count: 1) == "1 отмеченный пункт скрыт")
+    #expect(catalogue.text(phrase, count: 2) == "2 отмеченных пункта скрыто")
+    #expect(catalogue.text(phrase, count: 5) == "5 отмеченных пунктов скрыто")
+    #expect(catalogue.text(phrase, count: 11) == "11 отмеченных пунктов скрыто")
+    #expect(catalogue.text(phrase, count: 21) == "21 отмеченный пункт скрыт")
+    #expect(catalogue.text(phrase, count: 112) == "112 отмеченных пунктов скрыто")
+    #expect(catalogue.text(phrase, count: 0) == "0 отмеченных пунктов скрыто")
+  }
+
+  @Test func theRulesAgreeWithGettextsPluralFormsOfTheCatalogues() {
+    // The catalogues' headers say the same in C: their msgstr[N] follow it.
+    for count in 0...200 {
+      let russian =
+        count % 10 == 1 && count % 100 != 11
+        ? 0 : (2...4).contains(count % 10) && !(12...14).contains(count % 100) ? 1 : 2
+      #expect(PluralRule.russian.formIndex(count) == russian, "\(count)")
+      #expect(PluralRule.german.formIndex(count) == (count == 1 ? 0 : 1), "\(count)")
+    }
+  }
+
+  // MARK: Accept-Language
+
+  @Test func acceptLanguageIsReadByQualityWithFallbackToThePrimaryTag() {
+    #expect(AcceptLanguage.preferred("de-AT") == .german)
+    #expect(AcceptLanguage.preferred("de-AT,de;q=0.9,en;q=0.8") == .german)
+    #expect(AcceptLanguage.preferred("fr-CH, fr;q=0.9, ru;q=0.8, de;q=0.7") == .russian)
+    #expect(AcceptLanguage.preferred("en;q=0.5, ru") == .russian)
+    #expect(AcceptLanguage.preferred("ru;q=0, de;q=0.1") == .german)
+    #expect(AcceptLanguage.preferred("fr, it") == nil)
+    #expect(AcceptLanguage.preferred("*") == .english)
+    #expect(AcceptLanguage.preferred("ru;q=2, de") == .german, "a q above 1 is malformed")
+    #expect(AcceptLanguage.preferred("ru;q=0.1234, de;q=0.5") == .german)
+    #expect(AcceptLanguage.preferred("") == nil)
+    #expect(AcceptLanguage.preferred("en-XA") == .pseudoAccented)
+    #expect(AcceptLanguage.preferred("ar-XB") == .pseudoRightToLeft)
+    #expect(AcceptLanguage.preferred("ar") == nil)
+  }
+
+  // MARK: The language as a preference
+
+  static func get(_ browser: ApplicationHarness, _ path: String, language: String?) -> Response {
+    var fields = HTTPFields()
+    if let language { fields[.acceptLanguage] = language }
+    return browser.get(path, headerFields: fields)
+  }
+
+  @Test func thePagesFollowTheBrowsersLanguageUntilOneIsChosen() throws {
+    let browser = try ApplicationHarness()
+    browser.get("/")
+    var page = Self.get(browser, "/lists", language: "ru-RU,ru;q=0.9,en;q=0.5")
+    #expect(browser.text(page).contains(#"<html lang="ru">"#))
+    #expect(browser.text(page).contains("<h1>Все списки</h1>"))
+    #expect((page.headerFields[.vary] ?? "").contains("Accept-Language"))
+
+    let saved = browser.post(
+      "/settings", [("AppleLanguages", "de"), ("TimeZone", "UTC")],
+      headerFields: [.acceptLanguage: "ru"])
+    #expect(saved.status == .seeOther)
+    page = Self.get(browser, "/lists", language: "ru")
+    #expect(browser.text(page).contains(#"<html lang="de">"#), "a choice wins over the browser")
+    #expect(browser.text(page).contains("<h1>Alle Listen</h1>"))
+    #expect(!(page.headerFields[.vary] ?? "").contains("Accept-Language"))
+
+    // Another browser of the same owner: the owner's choice.
+    let settings = browser.text(Self.get(browser, "/settings", language: "en"))
+    #expect(settings.contains(#"<option value="de" lang="de" selected>Deutsch</option>"#))
+
+    #expect(
+      browser.post("/settings/reset", headerFields: [.acceptLanguage: "ru"]).status == .seeOther)
+    page = Self.get(browser, "/lists", language: "ru")
+    #expect(browser.text(page).contains(#"<html lang="ru">"#), "Reset returns to the browser's")
+    page = Self.get(browser, "/lists", language: nil)
+    #expect(browser.text(page).contains(#"<html lang="en">"#))
+  }
+
+  @Test func aLanguageNotOfferedIsRefusedAndNothingIsSaved() throws {
+    let browser = try ApplicationHarness()
+    browser.get("/")
+    let refused = browser.post("/settings", [("AppleLanguages", "xx"), ("TimeZone", "UTC")])
+    #expect(refused.status == .badRequest)
+    #expect(browser.storedFiles().isEmpty)
+  }
+
+  @Test func aKeptPageIsGivenOnlyToTheLanguageItWasMadeFor() throws {
+    let browser = try ApplicationHarness()
+    browser.get("/")
+    browser.post("/lists/1/items", [("text", "milk"), ("nonce", "2")])
+    // The second request of a day is kept (the first renews the cookie).
+    _ = Self.get(browser, "/lists/1", language: "de")
+    let kept = Self.get(browser, "/lists/1", language: "de")
+    #expect(browser.text(kept).contains(#"<html lang="de">"#))
+    let russian = Self.get(browser, "/lists/1", language: "ru")
+    #expect(browser.text(russian).contains(#"<html lang="ru">"#))
+    #expect(kept.headerFields[.eTag] != russian.headerFields[.eTag])
+    // A revalidation with the German page's tag, asked in Russian: the Russian page.
+    let revalidated = browser.get(
+      "/lists/1",
+      headerFields: [.acceptLanguage: "ru", .ifNoneMatch: kept.headerFields[.eTag] ?? ""])
+    #expect(revalidated.status == .ok)
+    #expect(browser.text(revalidated).contains(#"<html lang="ru">"#))
+  }
+
+  @Test func dueDatesAreWrittenInTheLanguagesForm() throws {
+    let now = Date(timeIntervalSince1970: 1_900_000_000)  // 2030-03-17T17:46:40Z
+    let zone = TimeZone(identifier: "UTC")!
+    let catalogues = try Translations(templatesDirectory: Self.templates)
+    let may = Date(timeIntervalSince1970: 1_904_724_000)  // 2030-05-11T10:00:00Z
+    let later = Date(timeIntervalSince1970: 1_955_000_000)  // 2031-12-14
+    let expected: [(Language, String, String, String)] = [
+      (.english, "Today 18:00", "11 May 10:00", "14 Dec 2031"),
+      (.russian, "Сегодня 18:00", "11 мая 10:00", "14 дек. 2031"),
+      (.german, "Heute 18:00", "11. Mai 10:00", "14. Dez. 2031"),
+    ]
+    for (language, today, thisYear, anotherYear) in expected {
+      let label = DueDateLabel(zone: zone, now: now, words: catalogues.dateWords(language))
+      #expect(label.text(now.addingTimeInterval(800)) == today)
+      #expect(label.text(may) == thisYear)
+      #expect(label.text(later) == anotherYear)
+    }
+  }
+
+  @Test func thePseudoLocalesAreLongerAccentedAndRightToLeft() throws {
+    let browser = try ApplicationHarness()
+    browser.get("/")
+    let accented = browser.text(Self.get(browser, "/lists", language: "en-XA"))
+    #expect(accented.contains(#"<html lang="en-XA">"#))
+    #expect(accented.contains("<h1>[Àļļ Ļîšţš ~~~~]</h1>"))
+    let mirrored = browser.text(Self.get(browser, "/lists", language: "ar-XB"))
+    #expect(mirrored.contains(#"<html lang="ar-XB" dir="rtl">"#))
+  }
+}
