@@ -35,7 +35,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline let cache: LockedValue<LRUCache<String, Version>>
+  @usableFromInline let cache: LockedValue<LRUCache<String, KeptVersion>>
   @usableFromInline let cacheCapacity: Int
   @usableFromInline let cacheBudget: Int
   @usableFromInline let footprint: MemoryFootprint
@@ -119,7 +119,10 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   package func cacheWritten(_ value: Value, identity: DocumentVersion, key: String) {
     let version = Version(value: value, identity: identity)
     let cost = cost(of: version)
-    cache.withLock { $0.setValue(version, forKey: key, cost: cost) }
+    cache.withLock {
+      $0.setValue(
+        KeptVersion(value: version.value, identity: version.identity), forKey: key, cost: cost)
+    }
   }
 
   /// Caches `value` as the one of the version `identity`, just written in
@@ -149,7 +152,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   /// since. For a writer that checks the version as it writes
   /// (`DocumentStore.replace(_:at:ifStill:…)`).
   package func cachedVersion(forKey key: String) -> Version? {
-    cache.withLock { $0.value(forKey: key) }
+    kept(forKey: key)
   }
 
   /// The identity of the version cached for `key`, if any.
@@ -172,6 +175,14 @@ package final class VersionedFile<Value: Sendable>: Sendable {
   }
 
   // MARK: Internals
+
+  /// The version cached for `key`, its value's type restored (a value is
+  /// only ever kept as a `Value`).
+  @usableFromInline
+  func kept(forKey key: String) -> Version? {
+    guard let kept = cache.withLock({ $0.value(forKey: key) }) else { return nil }
+    return Version(value: kept.value as! Value, identity: kept.identity)
+  }
 
   /// What one look at a file that is not the cached version found.
   @usableFromInline enum Outcome {
@@ -200,7 +211,7 @@ package final class VersionedFile<Value: Sendable>: Sendable {
       } catch {
         throw .io(error)
       }
-      let cached = cache.withLock { $0.value(forKey: key) }
+      let cached = kept(forKey: key)
       if let cached, cached.identity == identity { return cached }
       if awaitingWriter(attempt, cached?.identity) { continue }
       switch try refresh(path, key: key, cached: cached, locked: locked) {
@@ -252,7 +263,8 @@ package final class VersionedFile<Value: Sendable>: Sendable {
     let cost = cost(of: version)
     cache.withLock { cache in
       if cache.value(forKey: key)?.identity == seen {
-        cache.setValue(version, forKey: key, cost: cost)
+        cache.setValue(
+          KeptVersion(value: version.value, identity: version.identity), forKey: key, cost: cost)
       }
     }
   }
@@ -286,4 +298,15 @@ package final class VersionedFile<Value: Sendable>: Sendable {
         DocumentError(operation: "lock", path: lockPath, reason: .failed, detail: "\(error)"))
     }
   }
+}
+
+/// A version that `VersionedFile` caches, its value's type erased: a type
+/// of its own, outside the generic class, so that the cache's code is
+/// specialised in this module for one concrete type. Keeping
+/// `VersionedFile.Version`, generic over the value, it ran generic,
+/// instantiating metadata at every look-up (~3,700 instructions a load,
+/// `bench-web --profile N computed`).
+package struct KeptVersion: Sendable {
+  let value: any Sendable
+  let identity: DocumentVersion
 }

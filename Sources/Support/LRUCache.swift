@@ -11,7 +11,11 @@
 /// which keeps 10,000 cached visitors within a few KiB each; a forgotten
 /// entry's value is dropped at once, its place reused by the next one. Not
 /// thread-safe: its users hold it in a `LockedValue`.
-package struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+///
+/// `@usableFromInline` as well as `package`: without it, Swift 6.3 does not
+/// specialise a `package` generic type's `@inlinable` methods in another
+/// module, and every look-up ran the generic code, instantiating metadata.
+@usableFromInline package struct LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   @usableFromInline struct Entry: Sendable {
     @usableFromInline var key: Key
     /// Nil once the entry is forgotten (its place is then free).

@@ -7,8 +7,9 @@ import Foundation
 /// spins before it sleeps; with the backend's 48+ threads on 2 cores the
 /// owner is often descheduled, and under `wrk` on one hot page its slow path
 /// took 18% of the backend's CPU (`perf`, `scripts/bench`). Inlinable, as is
-/// `LRUCache`, so callers in other modules get code specialised to their types.
-package final class LockedValue<Value>: @unchecked Sendable {
+/// `LRUCache`, so callers in other modules get code specialised to their types
+/// (which needs the type `@usableFromInline` too: see `LRUCache`).
+@usableFromInline package final class LockedValue<Value>: @unchecked Sendable {
   @usableFromInline let lock = NSLock()
   @usableFromInline var value: Value
 

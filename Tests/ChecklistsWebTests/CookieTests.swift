@@ -33,6 +33,26 @@ import Testing
     #expect(odd["x"] == "\u{FFFD}")
   }
 
+  /// Past `Cookies.indexedFrom` cookies the names are found through an
+  /// index: the same answers, the first occurrence still winning, and equal
+  /// whatever the order.
+  @Test func manyCookiesAreReadAsFewAre() {
+    let count = Cookies.indexedFrom * 3
+    let names = (0..<count).map { "n\($0)" }
+    let header = names.map { "\($0)=v-\($0)" }.joined(separator: "; ")
+    let cookies = Cookies(header: header + "; n0=late; n\(count - 1)=late; extra=1")
+    for name in names { #expect(cookies[name] == "v-\(name)") }
+    #expect(cookies["extra"] == "1")
+    #expect(cookies["missing"] == nil)
+    let reversed = Cookies(
+      header: (names.reversed() + ["extra"]).map { "\($0)=\($0 == "extra" ? "1" : "v-\($0)")" }
+        .joined(separator: ";"))
+    #expect(cookies == reversed)
+    #expect(cookies != Cookies(header: header))
+    #expect(Cookies(header: "a=1; b=2") == Cookies(header: "b=2; a=1"))
+    #expect(Cookies(header: "a=1; b=2") != Cookies(header: "a=1; b=3"))
+  }
+
   /// Under HTTPS a value lives in its `__Host-` cookie; the plain cookie a
   /// browser kept from before is still read there; over HTTP a `__Host-`
   /// cookie is not the product's.

@@ -27,14 +27,29 @@ package struct Cookie: Sendable, Equatable {
 
   /// The `Set-Cookie` value, e.g.
   /// `ChecklistIndex=3; Max-Age=34560000; Path=/; HttpOnly; SameSite=Lax; Secure`.
+  ///
+  /// Written into one buffer of the right size: appended piece by piece to
+  /// a `String`, each cookie grew its storage several times (a renewal
+  /// sets three, ~8,900 instructions; `bench-web --profile N renewal`).
   package var headerValue: String {
-    var text = "\(name)=\(value)"
-    if let maxAge { text += "; Max-Age=\(maxAge)" }
-    text += "; Path=\(path)"
-    if httpOnly { text += "; HttpOnly" }
-    if !sameSite.isEmpty { text += "; SameSite=\(sameSite)" }
-    if secure { text += "; Secure" }
-    return text
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(name.utf8.count + value.utf8.count + path.utf8.count + 64)
+    bytes += name.utf8
+    bytes.append(UInt8(ascii: "="))
+    bytes += value.utf8
+    if let maxAge {
+      bytes += "; Max-Age=".utf8
+      bytes += String(maxAge).utf8
+    }
+    bytes += "; Path=".utf8
+    bytes += path.utf8
+    if httpOnly { bytes += "; HttpOnly".utf8 }
+    if !sameSite.isEmpty {
+      bytes += "; SameSite=".utf8
+      bytes += sameSite.utf8
+    }
+    if secure { bytes += "; Secure".utf8 }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The prefix of a cookie set over HTTPS. A browser accepts a `__Host-`
