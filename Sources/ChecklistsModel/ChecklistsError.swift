@@ -7,6 +7,11 @@ package enum ChecklistsError: Error, Sendable, Equatable {
   /// The text or name has few enough characters but more Unicode scalars
   /// or UTF-8 bytes than `Limits` allows (marks piled on letters).
   case textTooLarge
+  /// An item's note is longer than `limit` characters once cleaned.
+  case noteTooLong(limit: Int)
+  /// A note has few enough characters but more Unicode scalars or UTF-8
+  /// bytes than `Limits` allows.
+  case noteTooLarge
   /// The visitor already has `limit` lists.
   case tooManyLists(limit: Int)
   /// The list already has `limit` items.
@@ -37,6 +42,9 @@ package enum ChecklistsError: Error, Sendable, Equatable {
     case .textTooLong(let limit): "That text is too long: at most \(limit) characters, please."
     case .textTooLarge:
       "That text is too long to keep: it has more accents, marks or symbols than any real text of \(Limits.maximumTextLength) characters (at most \(Limits.maximumTextScalars) Unicode code points and \(Limits.maximumTextBytes) bytes). Please shorten it."
+    case .noteTooLong(let limit): "That note is too long: at most \(limit) characters, please."
+    case .noteTooLarge:
+      "That note is too long to keep: at most \(Limits.maximumNoteScalars) Unicode code points and \(Limits.maximumNoteBytes) bytes. Please shorten it."
     case .tooManyLists(let limit):
       "You already have \(limit) lists, the most there can be. Delete one first."
     case .tooManyItems(let limit):

@@ -30,14 +30,18 @@ package struct ImportedItem: Sendable, Equatable {
   /// Must be within `DueDate.range`; kept to whole seconds when added.
   package var dueDate: Date?
   package var shouldRemind: Bool
+  /// The note as the file has it; cleaned (`NoteInput.clean`) when added.
+  package var notes: String
 
   package init(
-    text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false
+    text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false,
+    notes: String = ""
   ) {
     self.text = text
     self.checked = checked
     self.dueDate = dueDate
     self.shouldRemind = shouldRemind
+    self.notes = notes
   }
 }
 
@@ -98,10 +102,17 @@ extension DataModel {
         if let due = item.dueDate, !DueDate.range.contains(due) {
           throw refused(item: itemIndex + 1, .dueDateOutOfRange)
         }
+        var notes = ""
+        if !item.notes.isEmpty {
+          do { notes = try NoteInput.clean(item.notes) } catch {
+            throw refused(item: itemIndex + 1, error)
+          }
+        }
         items.append(
           ChecklistItem(
             id: model.nextItemID, text: text, checked: item.checked,
-            dueDate: item.dueDate.map(DueDate.wholeSeconds), shouldRemind: item.shouldRemind))
+            dueDate: item.dueDate.map(DueDate.wholeSeconds), shouldRemind: item.shouldRemind,
+            notes: notes))
         model.nextItemID += 1
       }
       let id = model.takeListID()

@@ -109,16 +109,27 @@ package struct DataModel: Sendable, Equatable {
     lists[row].items[index].text = text
   }
 
-  /// Replaces an item's text, due date (whole seconds) and Remind me.
+  /// Replaces an item's text, due date (whole seconds), Remind me and,
+  /// unless `notes` is nil (a form from before notes, which must not erase
+  /// one), its note.
   package mutating func editItem(
-    id: Int, inList listID: Int, text: String, dueDate: Date?, shouldRemind: Bool
+    id: Int, inList listID: Int, text: String, dueDate: Date?, shouldRemind: Bool,
+    notes: String? = nil
   ) throws(ChecklistsError) {
     let text = try TextInput.clean(text)
+    var cleanNotes: String?
+    if let notes { cleanNotes = try NoteInput.clean(notes) }
     if let dueDate, !DueDate.range.contains(dueDate) { throw .dueDateOutOfRange }
     let (row, index) = try locate(item: id, inList: listID)
     lists[row].items[index].text = text
     lists[row].items[index].dueDate = dueDate.map(DueDate.wholeSeconds)
     lists[row].items[index].shouldRemind = shouldRemind
+    if let cleanNotes, cleanNotes != lists[row].items[index].notes {
+      lists[row].items[index].notes = cleanNotes
+      // A calendar app's DESCRIPTION no longer says what the note says.
+      lists[row].items[index].calendar =
+        lists[row].items[index].calendar?.droppingProperty(named: "DESCRIPTION")
+    }
   }
 
   /// Checks or unchecks an item; returns its new state.

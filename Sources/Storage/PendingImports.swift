@@ -214,6 +214,8 @@ package struct PendingImports: Sendable {
       var text: String
       var checked: Bool
       var dueDate: Date?
+      /// Written only when there is a note, as `ChecklistItem` writes it.
+      var notes: String?
       var shouldRemind: Bool?
     }
 
@@ -229,7 +231,7 @@ package struct PendingImports: Sendable {
             // Whole seconds, as the model keeps them (a plist's <date> has no fraction).
             Item(
               text: $0.text, checked: $0.checked, dueDate: $0.dueDate.map(DueDate.wholeSeconds),
-              shouldRemind: $0.shouldRemind ? true : nil)
+              notes: $0.notes.isEmpty ? nil : $0.notes, shouldRemind: $0.shouldRemind ? true : nil)
           })
       }
     }
@@ -243,7 +245,7 @@ package struct PendingImports: Sendable {
             items: list.items.map {
               ImportedItem(
                 text: $0.text, checked: $0.checked, dueDate: $0.dueDate,
-                shouldRemind: $0.shouldRemind ?? false)
+                shouldRemind: $0.shouldRemind ?? false, notes: $0.notes ?? "")
             })
         })
     }

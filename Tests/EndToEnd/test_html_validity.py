@@ -38,12 +38,18 @@ def test_every_screen_is_valid_html(stack):
     visitor.add_item(1, "an item with <markup> & \"quotes\"")
     visitor.post("/lists/1/items/1/toggle")
     item = int(re.search(r'items/(\d+)/toggle"', visitor.get("/lists/1").text).group(1))
+    # A note under the item, on the owner's and the shared pages.
+    assert visitor.post(f"/lists/1/items/{item}", {
+        "text": "an item with <markup> & \"quotes\"", "dueDate": "",
+        "notes": "a note <b>\nwith two lines & more"}).status_code == 303
     pages = {
         "all lists": visitor.get("/lists"),
         "checklist": visitor.get("/lists/1"),
         "new list": visitor.get("/lists/new"),
         "edit list": visitor.get("/lists/1/edit"),
         "edit item": visitor.get(f"/lists/1/items/{item}/edit"),
+        "refused note": visitor.post(f"/lists/1/items/{item}", {
+            "text": "x", "dueDate": "", "notes": "n" * 4001}),
         "settings": visitor.get("/settings?saved"),
         "settings with a calendar": (visitor.post("/settings/calendar"),
                                      visitor.get("/settings?calendar-created"))[1],

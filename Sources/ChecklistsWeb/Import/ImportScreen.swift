@@ -94,7 +94,7 @@ enum ImportScreen {
           items: list.items.map {
             ImportedItem(
               text: $0.text, checked: $0.checked, dueDate: $0.dueDate,
-              shouldRemind: $0.shouldRemind)
+              shouldRemind: $0.shouldRemind, notes: $0.notes)
           })
       })
   }

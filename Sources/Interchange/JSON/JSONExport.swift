@@ -60,6 +60,10 @@ package enum JSONExport {
         }
         writer.raw(", \"shouldRemind\": ")
         writer.bool(item.shouldRemind)
+        if !item.notes.isEmpty {
+          writer.raw(", \"notes\": ")
+          writer.string(item.notes)
+        }
         writer.raw("}")
       }
       writer.raw("\n      ]\n    }")

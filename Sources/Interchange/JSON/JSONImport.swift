@@ -218,6 +218,11 @@ private struct ExportReader {
     {
       item.shouldRemind = isTrue(remind)
     }
+    if let notes = try optional(
+      "notes", members[4], .string, subject: subject(), "a text in quotes")
+    {
+      item.notes = cursor.string(at: notes)
+    }
     return item
   }
 
@@ -307,7 +312,7 @@ private struct ExportReader {
 private enum Names {
   static let document = ["format", "version", "lists"].map { Array($0.utf8) }
   static let list = ["name", "icon", "sort", "items"].map { Array($0.utf8) }
-  static let item = ["text", "checked", "dueDate", "shouldRemind"].map { Array($0.utf8) }
+  static let item = ["text", "checked", "dueDate", "shouldRemind", "notes"].map { Array($0.utf8) }
 }
 
 /// `5000` as "5,000".
