@@ -26,6 +26,10 @@ package enum ChecklistsError: Error, Sendable, Equatable {
   /// A change through an edit link would pass the owner's cap: their
   /// checklists are full, and a link makes no room in them.
   case ownersStorageFull
+  /// The visitor already has `limit` templates.
+  case tooManyTemplates(limit: Int)
+  /// No template has this id.
+  case noSuchTemplate(Int)
   /// No list has this id (never existed, or deleted).
   case noSuchList(Int)
   /// The list has no item with this id.
@@ -55,6 +59,9 @@ package enum ChecklistsError: Error, Sendable, Equatable {
       "This shared list is full: through its link it may take \(limit / 1024) KB, and this change would go beyond that. Delete some items first, or ask the list's owner."
     case .ownersStorageFull:
       "This shared list cannot grow: its owner's checklists are full. Delete some items first, or ask the list's owner."
+    case .tooManyTemplates(let limit):
+      "You already have \(limit) templates, the most there can be. Delete one first."
+    case .noSuchTemplate: "That template does not exist. It may have been deleted."
     case .noSuchList: "That list does not exist. It may have been deleted."
     case .noSuchItem: "That item does not exist. It may have been deleted."
     case .dueDateOutOfRange: "Please choose a due date between the years 1970 and 9999."

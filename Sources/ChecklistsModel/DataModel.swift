@@ -16,6 +16,10 @@ package struct DataModel: Sendable, Equatable {
   package internal(set) var deletions: [Deletion]
   /// The id the next deletion gets; never reused.
   package internal(set) var nextDeletionID: Int
+  /// Lists kept to start new ones from (New List from a template), in
+  /// display order: never shown as lists, never in the calendar or over
+  /// CalDAV. Their ids are list ids, their items' item ids.
+  package internal(set) var templates: [Checklist]
 
   /// An empty model.
   package init() {
@@ -24,6 +28,7 @@ package struct DataModel: Sendable, Equatable {
     nextItemID = 1
     deletions = []
     nextDeletionID = 1
+    templates = []
   }
 
   /// What a brand-new visitor gets: one empty list named "List" with the

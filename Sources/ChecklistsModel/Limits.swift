@@ -35,6 +35,9 @@ package enum Limits {
   package static let maximumStoredBytes = 2 * 1024 * 1024
   /// Lists per visitor.
   package static let maximumLists = 500
+  /// Templates per visitor, beside their lists (each within
+  /// `maximumItemsPerList`, all within `maximumStoredBytes`).
+  package static let maximumTemplates = 50
   /// Items per list.
   package static let maximumItemsPerList = 5_000
   /// Deletions Recently deleted keeps (besides the 30 days); the oldest go

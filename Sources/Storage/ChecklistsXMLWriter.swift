@@ -53,7 +53,13 @@ enum ChecklistsXMLWriter {
       XML.appendInteger(key: "nextDeletionID", model.nextDeletionID, depth: depth, to: &out)
       XML.appendInteger(key: "nextItemID", model.nextItemID, depth: depth, to: &out)
       XML.appendInteger(key: "nextListID", model.nextListID, depth: depth, to: &out)
-      XML.appendInteger(key: "version", DataModel.currentVersion, depth: depth, to: &out)
+      if !model.templates.isEmpty {
+        XML.appendArray(key: "templates", model.templates, depth: depth, to: &out) {
+          template, depth, out in
+          write(template, depth: depth, into: &out)
+        }
+      }
+      XML.appendInteger(key: "version", model.formatVersion, depth: depth, to: &out)
     }
     XML.append(XML.epilogue, to: &out)
   }

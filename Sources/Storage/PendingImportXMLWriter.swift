@@ -46,6 +46,7 @@ enum PendingImportXMLWriter {
       }
       XML.appendString(key: "name", list.name, depth: depth, to: &out)
       XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth, to: &out)
+      if list.isTemplate { XML.appendBool(key: "template", true, depth: depth, to: &out) }
     }
   }
 

@@ -207,6 +207,8 @@ package struct PendingImports: Sendable {
       var name: String
       var icon: ChecklistIcon
       var sort: ItemSort
+      /// Written only for a template.
+      var template: Bool?
       var items: [Item]
     }
 
@@ -227,6 +229,7 @@ package struct PendingImports: Sendable {
       lists = pending.lists.map { list in
         List(
           name: list.name, icon: list.icon, sort: list.sort,
+          template: list.isTemplate ? true : nil,
           items: list.items.map {
             // Whole seconds, as the model keeps them (a plist's <date> has no fraction).
             Item(
@@ -246,7 +249,7 @@ package struct PendingImports: Sendable {
               ImportedItem(
                 text: $0.text, checked: $0.checked, dueDate: $0.dueDate,
                 shouldRemind: $0.shouldRemind ?? false, notes: $0.notes ?? "")
-            })
+            }, isTemplate: list.template ?? false)
         })
     }
   }

@@ -126,4 +126,28 @@ import Testing
     }
     #expect(model == before)
   }
+
+  /// A file is version 3 exactly while an item (Recently Deleted's too)
+  /// has a note: a backend that reads version 2 refuses it rather than
+  /// dropping the notes on its next write.
+  @Test func aFileWithANoteIsVersionThree() throws {
+    var model = DataModel()
+    let list = try model.addList(name: "Home", icon: .none)
+    let id = try model.addItem(text: "Boiler", toList: list)
+    #expect(model.formatVersion == 2)
+    try model.editItem(
+      id: id, inList: list, text: "Boiler", dueDate: nil, shouldRemind: false, notes: "n")
+    #expect(model.formatVersion == 3)
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    let text = String(decoding: try encoder.encode(model), as: UTF8.self)
+    #expect(text.contains("<key>version</key>\n\t<integer>3</integer>"))
+    try model.deleteItem(id: id, inList: list, at: Date(timeIntervalSince1970: 0))
+    #expect(model.formatVersion == 3)
+    try model.deleteList(id: list, at: Date(timeIntervalSince1970: 0))
+    #expect(model.formatVersion == 3)
+    var cleared = DataModel()
+    _ = try cleared.addList(name: "Plain", icon: .none)
+    #expect(cleared.formatVersion == 2)
+  }
 }

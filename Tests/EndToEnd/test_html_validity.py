@@ -62,6 +62,10 @@ def test_every_screen_is_valid_html(stack):
         "404": visitor.get("/lists/999"),
         "403": visitor.post("/lists", {"name": "x"}, csrf="0" * 64),
     }
+    # New List offering a template (and the template limit's refusal page).
+    assert visitor.post("/lists/1/save-as-template").status_code == 303
+    pages["new list with a template"] = visitor.get("/lists/new")
+    assert 'id="templates"' in pages["new list with a template"].text
     # A shared list by each link, an edit link's item form and refusals.
     for kind in ("read-only", "edit"):
         assert visitor.post(f"/lists/1/share/{kind}").status_code == 303
