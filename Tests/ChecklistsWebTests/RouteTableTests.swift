@@ -19,6 +19,7 @@ import WebTestSupport
       ("POST", "/lists/7", "POST /lists/{list}", [.list: 7]),
       ("POST", "/lists/7/delete", "POST /lists/{list}/delete", [.list: 7]),
       ("POST", "/lists/7/duplicate", "POST /lists/{list}/duplicate", [.list: 7]),
+      ("GET", "/search", "GET /search", [:]),
       (
         "POST", "/lists/7/save-as-template", "POST /lists/{list}/save-as-template",
         [.list: 7]

@@ -86,3 +86,26 @@ import WebTestSupport
     #expect(try SharingTests.model(owner) == before)
   }
 }
+
+/// Search through `Application.respond(to:)`: a plain GET form, the
+/// matches marked, each result leading to its item.
+@Suite struct SearchScreenTests {
+  @Test func aSearchFindsCyrillicAndAccentedTextAndMarksIt() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "Купить ёлку")])
+    browser.post("/lists/1/items", [("text", "Crème <brûlée>")])
+    browser.post("/lists/1/items/2/delete")
+    #expect(browser.text(browser.get("/lists")).contains(#"action="/search""#))
+    let empty = browser.text(browser.get("/search"))
+    #expect(empty.contains(#"name="q""#) && !empty.contains("found"))
+    let cyrillic = browser.text(browser.get("/search?q=%D0%95%D0%9B%D0%9A"))
+    #expect(cyrillic.contains("1 found."))
+    #expect(cyrillic.contains(#"href="/lists/1/items/1/edit""#))
+    #expect(cyrillic.contains("Купить <mark>ёлк</mark>у"))
+    let accented = browser.text(browser.get("/search?q=creme+BRULEE"))
+    #expect(accented.contains("Nothing found."))
+    let deleted = browser.text(browser.get("/search?q=BRULEE"))
+    #expect(deleted.contains("Crème &lt;<mark>brûlée</mark>&gt;"))
+    #expect(deleted.contains(#"href="/deleted""#) && deleted.contains("in Recently Deleted"))
+  }
+}

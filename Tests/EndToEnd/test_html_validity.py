@@ -48,6 +48,9 @@ def test_every_screen_is_valid_html(stack):
         "new list": visitor.get("/lists/new"),
         "edit list": visitor.get("/lists/1/edit"),
         "edit item": visitor.get(f"/lists/1/items/{item}/edit"),
+        "search": visitor.get("/search"),
+        "search results": visitor.get("/search", params={"q": "MARKUP"}),
+        "search, nothing found": visitor.get("/search", params={"q": "nowhere"}),
         "refused note": visitor.post(f"/lists/1/items/{item}", {
             "text": "x", "dueDate": "", "notes": "n" * 4001}),
         "settings": visitor.get("/settings?saved"),

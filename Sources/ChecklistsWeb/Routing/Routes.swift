@@ -30,6 +30,7 @@ extension RouteTable {
     .post("/lists/{list}/items/{item}/move", ChecklistScreen.moveItem),
     .post("/lists/{list}/remove-checked", ChecklistScreen.removeChecked),
     .get("/deleted", RecentlyDeletedScreen.show),
+    .get("/search", SearchScreen.show),
     .post("/deleted/{deletion}/restore", RecentlyDeletedScreen.restore),
     .get("/settings", SettingsScreen.show),
     .post("/settings", SettingsScreen.save),
