@@ -23,6 +23,9 @@ package struct SearchIndex: Sendable {
   }
 
   package private(set) var entries: [Entry] = []
+  /// The folded bytes of every entry together (plus a line's worth each):
+  /// about what the index keeps in memory beyond the model's own strings.
+  package private(set) var foldedBytes = 0
 
   package init(_ model: DataModel) {
     var folding = SearchFolding()
@@ -32,6 +35,7 @@ package struct SearchIndex: Sendable {
         folded.append(0x0A)
         folding.append(notes, to: &folded)
       }
+      foldedBytes += folded.count + 64
       entries.append(
         Entry(place: place, listName: listName, text: text, notes: notes, folded: folded))
     }

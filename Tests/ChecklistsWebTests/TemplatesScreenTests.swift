@@ -108,4 +108,18 @@ import WebTestSupport
     #expect(deleted.contains("Crème &lt;<mark>brûlée</mark>&gt;"))
     #expect(deleted.contains(#"href="/deleted""#) && deleted.contains("in Recently Deleted"))
   }
+
+  /// The kept index follows every change: a search after an edit finds
+  /// what the edit wrote, and no longer what it replaced.
+  @Test func aSearchAfterAChangeSeesTheChange() throws {
+    let browser = try ApplicationHarness()
+    browser.post("/lists/1/items", [("text", "Apples")])
+    #expect(browser.text(browser.get("/search?q=apples")).contains("1 found."))
+    browser.post("/lists/1/items/1", [("text", "Pears"), ("dueDate", ""), ("notes", "Äpfel")])
+    #expect(browser.text(browser.get("/search?q=pears")).contains("1 found."))
+    let byNote = browser.text(browser.get("/search?q=APFEL"))
+    #expect(byNote.contains("1 found.") && byNote.contains("<mark>Äpfel</mark>"))
+    browser.post("/lists/1/items", [("text", "Apfelsaft")])
+    #expect(browser.text(browser.get("/search?q=apfel")).contains("2 found."))
+  }
 }

@@ -23,7 +23,8 @@ enum SearchScreen {
       in: .whitespacesAndNewlines)
     var values: [String: TemplateValue] = ["query": .string(query)]
     if !query.isEmpty {
-      let index = SearchIndex(context.model)
+      let index = try context.services.searchIndexes.index(
+        of: context.session.directory, store: context.services.store, shown: context.model)
       let (matches, total) = index.search(query, limit: shownResults)
       var folding = SearchFolding()
       let needle = folding.fold(query)
