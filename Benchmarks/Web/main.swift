@@ -59,7 +59,8 @@ var sink = 0
 /// `kept` (the memo's page, the default), `computed` (the 20-item page,
 /// memo missed, no query), `settings`, `renewal` (the cookie due), `long`
 /// (the 5,000-item page), `toggle` (a 20-item list's item), `shared` (a
-/// shared link's kept 304), `shared-kept` (its kept page, 200), `check-all` (1,000 items checked and back).
+/// shared link's kept 304), `shared-kept` (its kept page, 200), `check-all` (1,000 items checked and back),
+/// `cold` (a returning visitor no cache holds, each request another).
 let profiling = CommandLine.arguments.contains("--profile")
 let profiled: (count: Int, what: String)? = CommandLine.arguments.firstIndex(of: "--profile")
   .flatMap { flag in
@@ -235,6 +236,21 @@ profile("computed") { sink &+= computedPage().body.count }
 profile("settings") { sink &+= application.respond(to: settings).body.count }
 profile("renewal") { sink &+= application.respond(to: cookieDue).body.count }
 profile("long") { sink &+= application.respond(to: longPage).body.count }
+// Returning visitors no cache holds: `--profile N cold` asks for N of them
+// once each; `--cold-only` measures 20,000 taking turns.
+if profiled?.what == "cold" || CommandLine.arguments.contains("--cold-only") {
+  let visitors = try ColdVisitors(
+    data: data, owner: someone.hex, path: "/lists/2",
+    count: profiled.map { $0.count + 1 } ?? 20_000,
+    cookieDay: today)
+  var next = 0
+  profile("cold") {
+    next += 1
+    sink &+= application.respond(to: visitors.requests[next]).body.count
+  }
+  benchmarkColdVisitors(application, visitors)
+  exit(0)
+}
 // A toggle of the 20-item list's first item, there and back (no fsync).
 let firstItem = try ChecklistStore(
   configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench")

@@ -82,9 +82,15 @@ package struct ChangeLog: Sendable, Equatable, Codable {
   /// told the wrong changes, and the file, lists and all, still reads.
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    revision = max(try container.decode(Int.self, forKey: .revision), 0)
-    since = try container.decode(Int.self, forKey: .since)
-    changes = try container.decode([Change].self, forKey: .changes)
+    self.init(
+      checking: try container.decode(Int.self, forKey: .revision),
+      since: try container.decode(Int.self, forKey: .since),
+      changes: try container.decode([Change].self, forKey: .changes))
+  }
+
+  /// A log as a file holds it, checked as `init(from:)` says.
+  package init(checking revision: Int, since: Int, changes: [Change]) {
+    let revision = max(revision, 0)
     var last = since
     let ordered =
       since >= 0 && since <= revision
@@ -92,9 +98,7 @@ package struct ChangeLog: Sendable, Equatable, Codable {
         defer { last = change.revision }
         return change.revision > since && change.revision >= last && change.revision <= revision
       }
-    if !ordered {
-      since = revision
-      changes = []
-    }
+    self.init(
+      revision: revision, since: ordered ? since : revision, changes: ordered ? changes : [])
   }
 }

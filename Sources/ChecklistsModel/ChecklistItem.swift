@@ -57,11 +57,11 @@ extension ChecklistItem: Codable {
     checked = try container.decode(Bool.self, forKey: .checked)
     let dueDate = try container.decodeIfPresent(Date.self, forKey: .dueDate)
     if let dueDate {
-      guard DueDate.range.contains(dueDate) else {
+      guard let stored = DueDate.stored(dueDate) else {
         throw DecodingError.dataCorruptedError(
           forKey: .dueDate, in: container, debugDescription: "due date outside 1970-9999")
       }
-      self.dueDate = DueDate.wholeSeconds(dueDate)
+      self.dueDate = stored
     } else {
       self.dueDate = nil
     }
@@ -88,6 +88,11 @@ package enum DueDate {
   /// calendar, a form and a property list all represent.
   package static let range =
     Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
+  /// A due date as a file holds it: in whole seconds, or nil outside `range`.
+  package static func stored(_ date: Date) -> Date? {
+    range.contains(date) ? wholeSeconds(date) : nil
+  }
 
   /// `date` without its fraction of a second.
   package static func wholeSeconds(_ date: Date) -> Date {

@@ -42,13 +42,32 @@ extension DataModel: Codable {
 
   package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let version = try container.decode(Int.self, forKey: .version)
-    guard version <= DataModel.currentVersion else { throw NewerVersion(version: version) }
-    guard version >= 1 else { throw SchemaError(description: "unsupported version \(version)") }
+    try DataModel.check(version: try container.decode(Int.self, forKey: .version))
     // Version 1 has no due dates, sort or deletions: each reads as absent
     // (`ChecklistItem`, `Checklist`), and the next change writes version 2.
-    let lists = try container.decode([Checklist].self, forKey: .lists)
-    let templates = try container.decodeIfPresent([Checklist].self, forKey: .templates) ?? []
+    try self.init(
+      checking: try container.decode([Checklist].self, forKey: .lists),
+      deletions: try container.decodeIfPresent([Deletion].self, forKey: .deleted) ?? [],
+      nextListID: try container.decode(Int.self, forKey: .nextListID),
+      nextItemID: try container.decode(Int.self, forKey: .nextItemID),
+      nextDeletionID: try container.decodeIfPresent(Int.self, forKey: .nextDeletionID),
+      templates: try container.decodeIfPresent([Checklist].self, forKey: .templates) ?? [])
+  }
+
+  /// Throws unless this code reads files of `version`.
+  package static func check(version: Int) throws {
+    guard version <= DataModel.currentVersion else { throw NewerVersion(version: version) }
+    guard version >= 1 else { throw SchemaError(description: "unsupported version \(version)") }
+  }
+
+  /// The model of a file's parts, checked as the file is read (whoever
+  /// read it: the decoder above, or `ChecklistsXMLReader`'s direct path,
+  /// which reads no file with templates or notes: it leaves those to the
+  /// decoder).
+  package init(
+    checking lists: [Checklist], deletions: [Deletion], nextListID: Int, nextItemID: Int,
+    nextDeletionID: Int?, templates: [Checklist] = []
+  ) throws {
     var listIDs = Set<Int>()
     var itemIDs = Set<Int>()
     // A template's ids are a list's and its items': unique among them all.
@@ -62,16 +81,12 @@ extension DataModel: Codable {
         }
       }
     }
-    let deletions = DataModel.restorable(
-      try container.decodeIfPresent([Deletion].self, forKey: .deleted) ?? [],
-      listIDs: &listIDs, itemIDs: &itemIDs)
+    let deletions = DataModel.restorable(deletions, listIDs: &listIDs, itemIDs: &itemIDs)
     self.init()
-    nextListID = max(try container.decode(Int.self, forKey: .nextListID), (listIDs.max() ?? 0) + 1)
-    nextItemID = max(try container.decode(Int.self, forKey: .nextItemID), (itemIDs.max() ?? 0) + 1)
+    self.nextListID = max(nextListID, (listIDs.max() ?? 0) + 1)
+    self.nextItemID = max(nextItemID, (itemIDs.max() ?? 0) + 1)
     self.deletions = deletions
-    nextDeletionID = max(
-      try container.decodeIfPresent(Int.self, forKey: .nextDeletionID) ?? 1,
-      (deletions.map(\.id).max() ?? 0) + 1)
+    self.nextDeletionID = max(nextDeletionID ?? 1, (deletions.map(\.id).max() ?? 0) + 1)
     // The decoder grows arrays by doubling; a cached model lives long, so it
     // keeps exactly what it holds (about 1 KiB less for 3 lists of 20 items).
     self.lists = lists.sorted(by: DataModel.displayOrder).map { list in

@@ -116,29 +116,30 @@ extension DataModel {
     }
   }
 
-  /// Keeps a deletion, made by the owner or (`throughLink`) through an
-  /// edit link of list `listID`; the oldest of its kind go beyond their
-  /// quota (`keepWithinDeletionQuotas()`).
+  /// Keeps a deletion, made by the owner, an edit link of list `listID` or
+  /// a calendar app; the oldest of its kind go beyond their quota
+  /// (`keepWithinDeletionQuotas()`).
   mutating func record(
     listID: Int, listName: String, list: Checklist?, items: [RemovedItem], at now: Date,
-    throughLink: Bool = false
+    by deleter: Deleter = .owner
   ) -> Int {
     let id = nextDeletionID
     nextDeletionID += 1
     deletions.append(
       Deletion(
         id: id, deletedAt: DueDate.wholeSeconds(now), listID: listID, listName: listName,
-        list: list, items: items, throughLink: throughLink))
+        list: list, items: items, deleter: deleter))
     keepWithinDeletionQuotas()
     return id
   }
 
   /// Forgets the oldest deletions beyond their quotas: the owner's own
-  /// beyond `Limits.maximumDeletions`, and for each list those made
-  /// through its links beyond `Limits.maximumLinkDeletionsPerList`. So a
-  /// link's holder, deleting as often as they like, pushes out only what
-  /// links of that list deleted before, never the owner's deletions or
-  /// another list's.
+  /// beyond `Limits.maximumDeletions`, the calendar apps' beyond
+  /// `Limits.maximumAppDeletions`, and for each list those made through its
+  /// links beyond `Limits.maximumLinkDeletionsPerList`. So a link's holder
+  /// or an app, deleting as often as they like, pushes out only what its
+  /// own kind deleted before, never the owner's deletions or another
+  /// list's.
   mutating func keepWithinDeletionQuotas() {
     deletions = Self.withinDeletionQuotas(deletions)
   }
@@ -147,15 +148,20 @@ extension DataModel {
   /// `keepWithinDeletionQuotas()`).
   static func withinDeletionQuotas(_ deletions: [Deletion]) -> [Deletion] {
     var owners = 0
+    var apps = 0
     var throughLinks: [Int: Int] = [:]
     var kept: [Deletion] = []
     for deletion in deletions.reversed() {
-      if deletion.throughLink {
+      switch deletion.deleter {
+      case .editLink:
         throughLinks[deletion.listID, default: 0] += 1
         guard throughLinks[deletion.listID]! <= Limits.maximumLinkDeletionsPerList else {
           continue
         }
-      } else {
+      case .app:
+        apps += 1
+        guard apps <= Limits.maximumAppDeletions else { continue }
+      case .owner:
         owners += 1
         guard owners <= Limits.maximumDeletions else { continue }
       }

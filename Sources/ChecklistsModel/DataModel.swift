@@ -82,12 +82,15 @@ package struct DataModel: Sendable, Equatable {
 
   /// Deletes a list and its items; Recently deleted keeps it.
   ///
+  /// - Parameter deleter: who deletes it (see `deleteItem`).
   /// - Returns: the id of the deletion, which `restore(deletion:)` undoes.
   @discardableResult
-  package mutating func deleteList(id: Int, at now: Date) throws(ChecklistsError) -> Int {
+  package mutating func deleteList(id: Int, at now: Date, by deleter: Deleter = .owner)
+    throws(ChecklistsError) -> Int
+  {
     guard let row = row(ofList: id) else { throw .noSuchList(id) }
     let list = lists.remove(at: row)
-    return record(listID: id, listName: list.name, list: list, items: [], at: now)
+    return record(listID: id, listName: list.name, list: list, items: [], at: now, by: deleter)
   }
 
   // MARK: Items
@@ -147,18 +150,18 @@ package struct DataModel: Sendable, Equatable {
 
   /// Deletes an item; Recently deleted keeps it, with its position.
   ///
-  /// - Parameter throughLink: true when an edit link of the list deletes
-  ///   it (the deletion then counts against that list's links' quota).
+  /// - Parameter deleter: who deletes it (an edit link's or an app's
+  ///   deletion counts against its own quota, not the owner's).
   /// - Returns: the id of the deletion, which `restore(deletion:)` undoes.
   @discardableResult
   package mutating func deleteItem(
-    id: Int, inList listID: Int, at now: Date, throughLink: Bool = false
+    id: Int, inList listID: Int, at now: Date, by deleter: Deleter = .owner
   ) throws(ChecklistsError) -> Int {
     let (row, index) = try locate(item: id, inList: listID)
     let item = lists[row].items.remove(at: index)
     return record(
       listID: listID, listName: lists[row].name, list: nil,
-      items: [RemovedItem(position: index, item: item)], at: now, throughLink: throughLink)
+      items: [RemovedItem(position: index, item: item)], at: now, by: deleter)
   }
 
   // MARK: Internals

@@ -17,15 +17,15 @@ package struct Deletion: Sendable, Equatable, Identifiable {
   package let list: Checklist?
   /// The items deleted from the list, by ascending position; empty for a list.
   package let items: [RemovedItem]
-  /// True when it was made through an edit link of the list rather than by
-  /// the owner: such deletions have their own room in Recently deleted
-  /// (see `DataModel.keepWithinDeletionQuotas()`), so a link's holder never
-  /// pushes out the owner's.
-  package let throughLink: Bool
+  /// Who deleted it: deletions through an edit link or a calendar app
+  /// have their own room in Recently deleted (see
+  /// `DataModel.keepWithinDeletionQuotas()`), so their holders never push
+  /// out the owner's.
+  package let deleter: Deleter
 
   package init(
     id: Int, deletedAt: Date, listID: Int, listName: String, list: Checklist?,
-    items: [RemovedItem], throughLink: Bool = false
+    items: [RemovedItem], deleter: Deleter = .owner
   ) {
     self.id = id
     self.deletedAt = deletedAt
@@ -33,8 +33,14 @@ package struct Deletion: Sendable, Equatable, Identifiable {
     self.listName = listName
     self.list = list
     self.items = items
-    self.throughLink = throughLink
+    self.deleter = deleter
   }
+
+  /// True when an edit link of its list made it.
+  package var throughLink: Bool { deleter == .editLink }
+
+  /// True when a calendar app (an app password, over CalDAV) made it.
+  package var throughApp: Bool { deleter == .app }
 
   /// True for a deletion made through an edit link of list `listID`: what
   /// a change through such a link may forget to make room.
@@ -67,7 +73,7 @@ package struct RemovedItem: Sendable, Equatable {
 
 extension Deletion: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, deletedAt, listID, listName, list, items, throughLink
+    case id, deletedAt, listID, listName, list, items, throughLink, throughApp
   }
 
   package init(from decoder: any Decoder) throws {
@@ -78,7 +84,13 @@ extension Deletion: Codable {
     listName = try container.decode(String.self, forKey: .listName)
     list = try container.decodeIfPresent(Checklist.self, forKey: .list)
     items = try container.decodeIfPresent([RemovedItem].self, forKey: .items) ?? []
-    throughLink = try container.decodeIfPresent(Bool.self, forKey: .throughLink) ?? false
+    if try container.decodeIfPresent(Bool.self, forKey: .throughLink) == true {
+      deleter = .editLink
+    } else if try container.decodeIfPresent(Bool.self, forKey: .throughApp) == true {
+      deleter = .app
+    } else {
+      deleter = .owner
+    }
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -90,8 +102,22 @@ extension Deletion: Codable {
     try container.encode(listID, forKey: .listID)
     try container.encode(listName, forKey: .listName)
     // Absent for the owner's own: their files stay as they were.
-    if throughLink { try container.encode(true, forKey: .throughLink) }
+    switch deleter {
+    case .owner: break
+    case .editLink: try container.encode(true, forKey: .throughLink)
+    case .app: try container.encode(true, forKey: .throughApp)
+    }
   }
+}
+
+/// Who made a deletion: each kind has its own room in Recently deleted.
+package enum Deleter: Sendable, Equatable {
+  /// The owner, in one of their browsers.
+  case owner
+  /// The holder of an edit link of the deletion's list.
+  case editLink
+  /// A calendar app signed in with one of the owner's app passwords.
+  case app
 }
 
 /// In the file, a removed item is the item's own dictionary plus `position`.

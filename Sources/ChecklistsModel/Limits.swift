@@ -48,6 +48,12 @@ package enum Limits {
   /// beside the owner's own `maximumDeletions`: a link's holder may undo
   /// their own recent deletions, and never pushes out the owner's.
   package static let maximumLinkDeletionsPerList = 30
+  /// Deletions Recently deleted keeps from the owner's calendar apps, all
+  /// apps together, beside the owner's own: an app that deletes what it
+  /// syncs (a "clear completed", a list removed on the phone) pushes out
+  /// only what apps deleted before, never what the owner deleted on the
+  /// web.
+  package static let maximumAppDeletions = 100
   /// Bytes of the owner's `maximumStoredBytes` that their shared lists
   /// may grow to through edit links, shared equally among the lists that
   /// have one (see `SharedListBudget`): the other half is always left to

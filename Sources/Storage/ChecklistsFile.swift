@@ -19,6 +19,21 @@ package enum ChecklistsFile {
   /// - Throws: `PropertyListError` when the bytes are not a property list, `DecodingError`
   ///   or the model's own errors when it does not hold a model.
   package static func decode(_ data: Data) throws -> DataModel {
-    try PropertyList(reading: [UInt8](data)).decode(DataModel.self)
+    let bytes = [UInt8](data)
+    if let model = ChecklistsXMLReader.model(bytes) { return model }
+    return try decodeGenerally(bytes)
+  }
+
+  /// The model of a file's bytes through `PropertyList` and `Codable`:
+  /// every file the direct reader (`ChecklistsXMLReader`) leaves.
+  package static func decodeGenerally(_ bytes: [UInt8]) throws -> DataModel {
+    try PropertyList(reading: bytes).decode(DataModel.self)
+  }
+
+  /// The model the direct reader reads from `bytes`, or nil where it
+  /// leaves them to the general one: for tests and the fuzzer, which
+  /// check that the two agree.
+  package static func decodeDirectly(_ bytes: [UInt8]) -> DataModel? {
+    ChecklistsXMLReader.model(bytes)
   }
 }

@@ -160,8 +160,10 @@ enum ChecklistsXMLWriter {
       }
       XML.appendInteger(key: "listID", deletion.listID, depth: depth, to: &out)
       XML.appendString(key: "listName", deletion.listName, depth: depth, to: &out)
-      if deletion.throughLink {
-        XML.appendBool(key: "throughLink", true, depth: depth, to: &out)
+      switch deletion.deleter {
+      case .owner: break
+      case .editLink: XML.appendBool(key: "throughLink", true, depth: depth, to: &out)
+      case .app: XML.appendBool(key: "throughApp", true, depth: depth, to: &out)
       }
     }
   }

@@ -25,7 +25,7 @@ struct LinkDeletionsTests {
     var (model, groceries, _) = try ownerWithTaxesDeleted()
     for round in 0..<110 {
       let item = try model.addItem(text: "scrap \(round)", toList: groceries)
-      try model.deleteItem(id: item, inList: groceries, at: now, throughLink: true)
+      try model.deleteItem(id: item, inList: groceries, at: now, by: .editLink)
     }
     #expect(model.deletions.first?.listName == "Taxes")
     #expect(model.deletions.first?.list?.items.map(\.text) == ["Receipts"])
@@ -39,10 +39,10 @@ struct LinkDeletionsTests {
   func quotasAreSeparate() throws {
     var (model, groceries, work) = try ownerWithTaxesDeleted()
     let report = try model.addItem(text: "Report", toList: work)
-    try model.deleteItem(id: report, inList: work, at: now, throughLink: true)
+    try model.deleteItem(id: report, inList: work, at: now, by: .editLink)
     for round in 0..<40 {
       let item = try model.addItem(text: "g\(round)", toList: groceries)
-      try model.deleteItem(id: item, inList: groceries, at: now, throughLink: true)
+      try model.deleteItem(id: item, inList: groceries, at: now, by: .editLink)
     }
     #expect(model.deletions.contains { $0.isThroughLink(ofList: work) })
     // The owner's own deletions beyond their 100 push out the owner's
@@ -57,26 +57,52 @@ struct LinkDeletionsTests {
       model.deletions.filter { $0.throughLink }.count == Limits.maximumLinkDeletionsPerList + 1)
   }
 
+  @Test("A calendar app's 150 deletions leave the owner's and the links'; its last 100 stay")
+  func anAppNeverPushesOutTheOwners() throws {
+    var (model, groceries, _) = try ownerWithTaxesDeleted()
+    let shared = try model.addItem(text: "Shared", toList: groceries)
+    try model.deleteItem(id: shared, inList: groceries, at: now, by: .editLink)
+    for round in 0..<150 {
+      let item = try model.addItem(text: "synced \(round)", toList: groceries)
+      try model.deleteItem(id: item, inList: groceries, at: now, by: .app)
+    }
+    let list = try model.addList(name: "From the phone", icon: .none)
+    try model.deleteList(id: list, at: now, by: .app)
+    #expect(model.deletions.first?.listName == "Taxes")
+    #expect(model.deletions.contains { $0.isThroughLink(ofList: groceries) })
+    let throughApps = model.deletions.filter(\.throughApp)
+    #expect(throughApps.count == Limits.maximumAppDeletions)
+    #expect(throughApps.last?.list?.name == "From the phone")
+    #expect(throughApps.first?.items.first?.item.text == "synced 51")
+    // And the owner's own beyond their quota push out only the owner's.
+    for round in 0..<Limits.maximumDeletions {
+      let item = try model.addItem(text: "o\(round)", toList: groceries)
+      try model.deleteItem(id: item, inList: groceries, at: now)
+    }
+    #expect(model.deletions.filter(\.throughApp).count == Limits.maximumAppDeletions)
+  }
+
   @Test("A file read back keeps every quota's deletions and the mark")
   func readBack() throws {
     var (model, groceries, _) = try ownerWithTaxesDeleted()
     for round in 0..<Limits.maximumDeletions + Limits.maximumLinkDeletionsPerList {
       let item = try model.addItem(text: "x\(round)", toList: groceries)
       try model.deleteItem(
-        id: item, inList: groceries, at: now, throughLink: round % 2 == 0)
+        id: item, inList: groceries, at: now, by: [.editLink, .owner, .app][round % 3])
     }
     let data = try PropertyListEncoder().encode(model)
     let read = try PropertyListDecoder().decode(DataModel.self, from: data)
     #expect(read == model)
     #expect(read.deletions.count == model.deletions.count)
     #expect(read.deletions.first?.listName == "Taxes")
+    #expect(read.deletions.map(\.deleter) == model.deletions.map(\.deleter))
   }
 
   @Test("The owner may forget any deletion; a link only its own list's")
   func forgetting() throws {
     var (model, groceries, work) = try ownerWithTaxesDeleted()
     let item = try model.addItem(text: "Milk", toList: groceries)
-    try model.deleteItem(id: item, inList: groceries, at: now, throughLink: true)
+    try model.deleteItem(id: item, inList: groceries, at: now, by: .editLink)
     let forgotOthers = model.forgetOldestDeletion(among: { $0.isThroughLink(ofList: work) })
     #expect(!forgotOthers)
     let forgotOwn = model.forgetOldestDeletion(among: { $0.isThroughLink(ofList: groceries) })

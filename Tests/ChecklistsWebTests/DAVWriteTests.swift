@@ -121,6 +121,27 @@ import Testing
     #expect(DevicesTests().itemTexts(setup.owner) == ["Eggs"])
     #expect(setup.owner.text(setup.owner.get("/deleted")).contains("Milk &amp; &lt;honey&gt;"))
   }
+
+  /// SPEC §8: an app that deletes as much as it likes (a "clear
+  /// completed" of a long list) pushes out only what apps deleted before,
+  /// never what the owner deleted on the web.
+  @Test func anAppsDeletionsNeverPushOutTheOwners() throws {
+    let setup = try Setup()
+    #expect(setup.owner.post("/lists/1/items/1/delete").status == .seeOther)
+    let rounds = Limits.maximumAppDeletions + 10
+    for round in 0..<rounds {
+      let path = "/dav/lists/1/synced-\(round).ics"
+      let todo = Self.todo.replacingOccurrences(of: "6F1A-client", with: "synced-\(round)")
+        .replacingOccurrences(of: "Call the bakery", with: "Synced \(round)")
+      #expect(Self.send(setup, .put, path, todo, [.ifNoneMatch: "*"]).status == .created)
+      #expect(Self.send(setup, .delete, path).status == .noContent)
+    }
+    let deleted = setup.owner.text(setup.owner.get("/deleted"))
+    #expect(deleted.contains("Milk &amp; &lt;honey&gt;"))
+    #expect(deleted.contains("Synced \(rounds - 1)"))
+    #expect(deleted.contains("Synced 10<"))
+    #expect(!deleted.contains("Synced 9<") && !deleted.contains("Synced 9\""))
+  }
 }
 
 /// A client's changes to a list: a rename and the properties it keeps

@@ -211,6 +211,14 @@ enum FuzzTargets {
   /// A decoded model keeps what the store relies on (positive unique ids,
   /// counters above them) and survives a round trip through the encoder.
   static func checklistsPlist(_ bytes: [UInt8]) {
+    // The direct reader either leaves a file to the general one or reads
+    // exactly what that one reads.
+    if let direct = ChecklistsFile.decodeDirectly(bytes) {
+      let general = try? ChecklistsFile.decodeGenerally(bytes)
+      check(
+        general == direct && general?.lists.map(\.changes) == direct.lists.map(\.changes),
+        "the direct reader read another model than the general one")
+    }
     guard let model = try? ChecklistStore.decodeChecklistsFile(Data(bytes)) else { return }
     var listIDs = Set<Int>()
     var itemIDs = Set<Int>()

@@ -124,11 +124,11 @@ import Testing
         for text in ["by link, old", "by owner, old", "by link, new", "kept"] {
           try model.addItem(text: text, toList: list)
         }
-        try model.deleteItem(id: 1, inList: list, at: start, throughLink: true)
+        try model.deleteItem(id: 1, inList: list, at: start, by: .editLink)
         try model.deleteItem(id: 2, inList: list, at: start)
       }
       try store.update(directory, at: start + 10 * day) {
-        try $0.deleteItem(id: 3, inList: list, at: start + 10 * day, throughLink: true)
+        try $0.deleteItem(id: 3, inList: list, at: start + 10 * day, by: .editLink)
       }
     }
     let later = start + 31 * day

@@ -128,7 +128,8 @@ import Testing
         let items = model.checklist(id: list)!.items
         if let item = items.randomElement(using: &generator) {
           try model.deleteItem(
-            id: item.id, inList: list, at: Date(), throughLink: Bool.random(using: &generator))
+            id: item.id, inList: list, at: Date(),
+            by: [.owner, .editLink, .app].randomElement(using: &generator)!)
         }
         if Bool.random(using: &generator) {
           try model.deleteList(id: list, at: Date(timeIntervalSince1970: 1_790_000_000))

@@ -141,7 +141,7 @@ enum DAVCollectionChange {
       }
       try DAVWrite.update(context, account) { model throws(DAVRefusal) in
         do {
-          try model.deleteList(id: listID, at: context.now)
+          try model.deleteList(id: listID, at: context.now, by: .app)
         } catch {
           throw .notFound
         }

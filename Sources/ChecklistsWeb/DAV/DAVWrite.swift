@@ -87,7 +87,7 @@ enum DAVWrite {
         try checkPreconditions(
           context.request, current: DAVTodo(item, position: index, salt: salt, zone: zone))
         do {
-          try model.deleteItem(id: item.id, inList: listID, at: context.now)
+          try model.deleteItem(id: item.id, inList: listID, at: context.now, by: .app)
         } catch {
           throw .notFound
         }
@@ -145,8 +145,10 @@ enum DAVWrite {
   ) throws(DAVRefusal) -> T {
     let preferences = context.services.defaults.visitor(directory: account.owner.path)
     do {
+      // An app may forget only what apps deleted, to purge or to make
+      // room: the owner's Recently deleted and the links' are not its own.
       return try context.services.store.update(
-        account.owner, at: context.now, firstRun: preferences
+        account.owner, at: context.now, firstRun: preferences, forgettable: \.throughApp
       ) { model in try change(&model) }
     } catch let refusal as DAVRefusal {
       throw refusal

@@ -73,7 +73,7 @@ enum SharedListScreen {
     let itemID = try context.id(.item)
     try context.updateList { model in
       do {
-        _ = try model.deleteItem(id: itemID, inList: listID, at: context.now, throughLink: true)
+        _ = try model.deleteItem(id: itemID, inList: listID, at: context.now, by: .editLink)
       } catch ChecklistsError.noSuchItem {
         guard model.deletion(ofItem: itemID, inList: listID) != nil else {
           throw ChecklistsError.noSuchItem(itemID)

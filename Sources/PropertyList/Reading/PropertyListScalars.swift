@@ -5,13 +5,13 @@
 /// `CFGregorianDate`; Foundation on Linux writes dates before the reform of 1582 in the
 /// Julian calendar instead (1443-01-01 there is 1443-01-10 here), which no due date
 /// meets: the model keeps them between 1970 and 9999.
-enum PropertyListDate {
+package enum PropertyListDate {
   /// Seconds from 1970-01-01 to 2001-01-01, `NSDate`'s reference date.
   static let referenceDateSince1970: Int64 = 978_307_200
 
   /// The seconds since 2001-01-01 00:00:00 UTC of `text`, or nil when it is not a date of
   /// exactly that form, with years 0001 to 9999 and a day that exists.
-  static func seconds(iso8601 text: Substring) -> Double? {
+  package static func seconds(iso8601 text: Substring) -> Double? {
     let bytes = Array(text.utf8)
     guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
