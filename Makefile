@@ -34,6 +34,7 @@ bench:
 	scripts/bench-import
 	.build/release/bench-scale
 	.build/release/bench-web --interchange-only
+	.build/release/bench-search
 	.build/release/bench-transfer
 
 format:

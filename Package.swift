@@ -287,6 +287,13 @@ let package = Package(
       path: "Benchmarks/Web"
     ),
 
+    // Search over 12,000 items (the size cap's largest owner), in-process.
+    .executableTarget(
+      name: "bench-search",
+      dependencies: ["ChecklistsModel"],
+      path: "Benchmarks/Search"
+    ),
+
     // Settings → Import and Export of 5,000 items, in-process (make bench runs it).
     .executableTarget(
       name: "bench-transfer",

@@ -31,3 +31,22 @@ extension ChecklistItem {
     calendar?.resource ?? "\(id).ics"
   }
 }
+
+extension CalendarData {
+  /// The kept lines without the to-do's own properties named `name` (its
+  /// components', an alarm's `DESCRIPTION`, stay): what an edit on the web
+  /// of the field that property maps to leaves, so that the app gets the
+  /// item's new value, not the one it once wrote.
+  package func droppingProperty(named name: String) -> CalendarData {
+    var depth = 0
+    var lines: [Substring] = []
+    for line in kept.split(separator: "\n", omittingEmptySubsequences: false) {
+      let lineName = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+      if lineName == "BEGIN" { depth += 1 }
+      if depth == 0 && lineName == name { continue }
+      if lineName == "END" { depth = max(depth - 1, 0) }
+      lines.append(line)
+    }
+    return CalendarData(uid: uid, resource: resource, kept: lines.joined(separator: "\n"))
+  }
+}

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One line of a checklist: its text, its checkmark, and when it is due.
+/// One line of a checklist: its text, its checkmark, when it is due, and
+/// its note.
 package struct ChecklistItem: Sendable, Equatable {
   /// Stable within the visitor's data and never reused, even after deletion.
   package let id: Int
@@ -13,19 +14,23 @@ package struct ChecklistItem: Sendable, Equatable {
   package var dueDate: Date?
   /// Whether the visitor's calendar reminds them at the due date.
   package var shouldRemind: Bool
+  /// A note of several lines shown under the item (cleaned by
+  /// `NoteInput.clean`), empty for none; a calendar's `DESCRIPTION`.
+  package var notes: String
   /// What a calendar app wrote that the item does not hold, or nil for an
   /// item no app has written (see `CalendarData`).
   package var calendar: CalendarData?
 
   package init(
     id: Int, text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false,
-    calendar: CalendarData? = nil
+    notes: String = "", calendar: CalendarData? = nil
   ) {
     self.id = id
     self.text = text
     self.checked = checked
     self.dueDate = dueDate
     self.shouldRemind = shouldRemind
+    self.notes = notes
     self.calendar = calendar
   }
 
@@ -38,11 +43,11 @@ package struct ChecklistItem: Sendable, Equatable {
 
 extension ChecklistItem: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, text, checked, dueDate, shouldRemind, calendar
+    case id, text, checked, dueDate, shouldRemind, notes, calendar
   }
 
   /// Version 1 files have no `dueDate` or `shouldRemind`: an item read from
-  /// one has neither. Only an item a calendar app wrote has `calendar`. `shouldRemind` is written only when true (most items
+  /// one has neither. `notes` is written only when there is a note. Only an item a calendar app wrote has `calendar`. `shouldRemind` is written only when true (most items
   /// have no reminder; the key would cost a full visitor a fifth of the
   /// items their file holds).
   package init(from decoder: any Decoder) throws {
@@ -61,6 +66,7 @@ extension ChecklistItem: Codable {
       self.dueDate = nil
     }
     shouldRemind = try container.decodeIfPresent(Bool.self, forKey: .shouldRemind) ?? false
+    notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
     calendar = try container.decodeIfPresent(CalendarData.self, forKey: .calendar)
   }
 
@@ -70,6 +76,7 @@ extension ChecklistItem: Codable {
     try container.encode(checked, forKey: .checked)
     try container.encodeIfPresent(dueDate, forKey: .dueDate)
     try container.encode(id, forKey: .id)
+    if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
     if shouldRemind { try container.encode(true, forKey: .shouldRemind) }
     try container.encode(text, forKey: .text)
   }

@@ -7,15 +7,19 @@ package struct CalendarItemFields: Sendable, Equatable {
   package var checked: Bool
   package var dueDate: Date?
   package var shouldRemind: Bool
+  /// The to-do's `DESCRIPTION`, empty for none.
+  package var notes: String
   package var calendar: CalendarData
 
   package init(
-    text: String, checked: Bool, dueDate: Date?, shouldRemind: Bool, calendar: CalendarData
+    text: String, checked: Bool, dueDate: Date?, shouldRemind: Bool, notes: String = "",
+    calendar: CalendarData
   ) {
     self.text = text
     self.checked = checked
     self.dueDate = dueDate
     self.shouldRemind = shouldRemind
+    self.notes = notes
     self.calendar = calendar
   }
 }
@@ -62,12 +66,13 @@ extension DataModel {
     -> ChecklistItem
   {
     let text = try TextInput.clean(fields.text)
+    let notes = try NoteInput.clean(fields.notes)
     if let dueDate = fields.dueDate, !DueDate.range.contains(dueDate) {
       throw .dueDateOutOfRange
     }
     return ChecklistItem(
       id: id, text: text, checked: fields.checked,
       dueDate: fields.dueDate.map(DueDate.wholeSeconds),
-      shouldRemind: fields.shouldRemind, calendar: fields.calendar)
+      shouldRemind: fields.shouldRemind, notes: notes, calendar: fields.calendar)
   }
 }

@@ -4,11 +4,26 @@
 /// positive ids, counters above them) and re-sorts the lists, since the
 /// locale or the file may order them differently.
 extension DataModel: Codable {
-  /// The schema this code writes; older versions are migrated on read.
-  package static let currentVersion = 2
+  /// The newest schema this code reads; older versions are migrated on read.
+  package static let currentVersion = 3
+  /// Version 3 adds what a backend reading version 2 would drop unseen on
+  /// its next write (an item's `notes`, the `templates`), so a file is written as 3 only
+  /// when it holds one: such a backend then refuses it as newer
+  /// (`NewerVersion`, during a rolling upgrade) instead of losing it, and
+  /// reads every other file as before.
+  package var formatVersion: Int {
+    func hasNotes(_ items: [ChecklistItem]) -> Bool { items.contains { !$0.notes.isEmpty } }
+    let noted =
+      lists.contains { hasNotes($0.items) }
+      || deletions.contains { deletion in
+        deletion.list.map { hasNotes($0.items) } ?? false
+          || deletion.items.contains { !$0.item.notes.isEmpty }
+      }
+    return noted || !templates.isEmpty ? 3 : 2
+  }
 
   enum CodingKeys: String, CodingKey {
-    case version, nextListID, nextItemID, lists, deleted, nextDeletionID
+    case version, nextListID, nextItemID, lists, deleted, nextDeletionID, templates
   }
 
   /// A file that decodes as a plist but breaks the schema.
@@ -35,7 +50,8 @@ extension DataModel: Codable {
       deletions: try container.decodeIfPresent([Deletion].self, forKey: .deleted) ?? [],
       nextListID: try container.decode(Int.self, forKey: .nextListID),
       nextItemID: try container.decode(Int.self, forKey: .nextItemID),
-      nextDeletionID: try container.decodeIfPresent(Int.self, forKey: .nextDeletionID))
+      nextDeletionID: try container.decodeIfPresent(Int.self, forKey: .nextDeletionID),
+      templates: try container.decodeIfPresent([Checklist].self, forKey: .templates) ?? [])
   }
 
   /// Throws unless this code reads files of `version`.
@@ -45,14 +61,17 @@ extension DataModel: Codable {
   }
 
   /// The model of a file's parts, checked as the file is read (whoever
-  /// read it: the decoder above, or `ChecklistsXMLReader`'s direct path).
+  /// read it: the decoder above, or `ChecklistsXMLReader`'s direct path,
+  /// which reads no file with templates or notes: it leaves those to the
+  /// decoder).
   package init(
     checking lists: [Checklist], deletions: [Deletion], nextListID: Int, nextItemID: Int,
-    nextDeletionID: Int?
+    nextDeletionID: Int?, templates: [Checklist] = []
   ) throws {
     var listIDs = Set<Int>()
     var itemIDs = Set<Int>()
-    for list in lists {
+    // A template's ids are a list's and its items': unique among them all.
+    for list in lists + templates {
       guard list.id > 0, listIDs.insert(list.id).inserted else {
         throw SchemaError(description: "list id \(list.id) is not positive or not unique")
       }
@@ -76,16 +95,18 @@ extension DataModel: Codable {
       return list
     }
     self.lists = self.lists.withUnsafeBufferPointer { Array($0) }
+    self.templates = templates.sorted(by: DataModel.displayOrder)
   }
 
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(DataModel.currentVersion, forKey: .version)
+    try container.encode(formatVersion, forKey: .version)
     try container.encode(nextListID, forKey: .nextListID)
     try container.encode(nextItemID, forKey: .nextItemID)
     try container.encode(lists, forKey: .lists)
     try container.encode(deletions, forKey: .deleted)
     try container.encode(nextDeletionID, forKey: .nextDeletionID)
+    if !templates.isEmpty { try container.encode(templates, forKey: .templates) }
   }
 
   /// The deletions a restore can give back without two things sharing an

@@ -11,14 +11,19 @@ package struct ImportedList: Sendable, Equatable {
   package var sort: ItemSort
   /// The items in the file's order.
   package var items: [ImportedItem]
+  /// A template (JSON's `"template": true`), added to the templates, not
+  /// to the lists.
+  package var isTemplate: Bool
 
   package init(
-    name: String, icon: ChecklistIcon = .folder, sort: ItemSort = .own, items: [ImportedItem] = []
+    name: String, icon: ChecklistIcon = .folder, sort: ItemSort = .own, items: [ImportedItem] = [],
+    isTemplate: Bool = false
   ) {
     self.name = name
     self.icon = icon
     self.sort = sort
     self.items = items
+    self.isTemplate = isTemplate
   }
 }
 
@@ -30,14 +35,18 @@ package struct ImportedItem: Sendable, Equatable {
   /// Must be within `DueDate.range`; kept to whole seconds when added.
   package var dueDate: Date?
   package var shouldRemind: Bool
+  /// The note as the file has it; cleaned (`NoteInput.clean`) when added.
+  package var notes: String
 
   package init(
-    text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false
+    text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false,
+    notes: String = ""
   ) {
     self.text = text
     self.checked = checked
     self.dueDate = dueDate
     self.shouldRemind = shouldRemind
+    self.notes = notes
   }
 }
 
@@ -68,7 +77,8 @@ extension DataModel {
   /// ids, in one step: either every list is added or, when any name, text,
   /// due date or limit is refused, nothing is.
   ///
-  /// - Returns: the ids of the new lists, in the order of `imported`.
+  /// - Returns: the ids of the new lists, in the order of `imported`
+  ///   (templates, added to the templates, have none here).
   /// - Throws: the first refusal, naming its list and item.
   @discardableResult
   package mutating func addImported(_ imported: [ImportedList]) throws(ImportRefusal) -> [Int] {
@@ -81,8 +91,14 @@ extension DataModel {
       }
       let name: String
       do { name = try TextInput.clean(list.name) } catch { throw refused(item: nil, error) }
-      guard model.lists.count < Limits.maximumLists else {
-        throw refused(item: nil, .tooManyLists(limit: Limits.maximumLists))
+      if list.isTemplate {
+        guard model.templates.count < Limits.maximumTemplates else {
+          throw refused(item: nil, .tooManyTemplates(limit: Limits.maximumTemplates))
+        }
+      } else {
+        guard model.lists.count < Limits.maximumLists else {
+          throw refused(item: nil, .tooManyLists(limit: Limits.maximumLists))
+        }
       }
       guard list.items.count <= Limits.maximumItemsPerList else {
         throw refused(
@@ -98,15 +114,28 @@ extension DataModel {
         if let due = item.dueDate, !DueDate.range.contains(due) {
           throw refused(item: itemIndex + 1, .dueDateOutOfRange)
         }
+        var notes = ""
+        if !item.notes.isEmpty {
+          do { notes = try NoteInput.clean(item.notes) } catch {
+            throw refused(item: itemIndex + 1, error)
+          }
+        }
         items.append(
           ChecklistItem(
             id: model.nextItemID, text: text, checked: item.checked,
-            dueDate: item.dueDate.map(DueDate.wholeSeconds), shouldRemind: item.shouldRemind))
+            dueDate: item.dueDate.map(DueDate.wholeSeconds), shouldRemind: item.shouldRemind,
+            notes: notes))
         model.nextItemID += 1
       }
       let id = model.takeListID()
-      model.insert(Checklist(id: id, name: name, icon: list.icon, items: items, sort: list.sort))
-      ids.append(id)
+      let made = Checklist(id: id, name: name, icon: list.icon, items: items, sort: list.sort)
+      if list.isTemplate {
+        model.templates.append(made)
+        model.templates.sort(by: DataModel.displayOrder)
+      } else {
+        model.insert(made)
+        ids.append(id)
+      }
     }
     self = model
     return ids

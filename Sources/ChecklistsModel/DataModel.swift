@@ -16,6 +16,10 @@ package struct DataModel: Sendable, Equatable {
   package internal(set) var deletions: [Deletion]
   /// The id the next deletion gets; never reused.
   package internal(set) var nextDeletionID: Int
+  /// Lists kept to start new ones from (New List from a template), in
+  /// display order: never shown as lists, never in the calendar or over
+  /// CalDAV. Their ids are list ids, their items' item ids.
+  package internal(set) var templates: [Checklist]
 
   /// An empty model.
   package init() {
@@ -24,6 +28,7 @@ package struct DataModel: Sendable, Equatable {
     nextItemID = 1
     deletions = []
     nextDeletionID = 1
+    templates = []
   }
 
   /// What a brand-new visitor gets: one empty list named "List" with the
@@ -112,16 +117,27 @@ package struct DataModel: Sendable, Equatable {
     lists[row].items[index].text = text
   }
 
-  /// Replaces an item's text, due date (whole seconds) and Remind me.
+  /// Replaces an item's text, due date (whole seconds), Remind me and,
+  /// unless `notes` is nil (a form from before notes, which must not erase
+  /// one), its note.
   package mutating func editItem(
-    id: Int, inList listID: Int, text: String, dueDate: Date?, shouldRemind: Bool
+    id: Int, inList listID: Int, text: String, dueDate: Date?, shouldRemind: Bool,
+    notes: String? = nil
   ) throws(ChecklistsError) {
     let text = try TextInput.clean(text)
+    var cleanNotes: String?
+    if let notes { cleanNotes = try NoteInput.clean(notes) }
     if let dueDate, !DueDate.range.contains(dueDate) { throw .dueDateOutOfRange }
     let (row, index) = try locate(item: id, inList: listID)
     lists[row].items[index].text = text
     lists[row].items[index].dueDate = dueDate.map(DueDate.wholeSeconds)
     lists[row].items[index].shouldRemind = shouldRemind
+    if let cleanNotes, cleanNotes != lists[row].items[index].notes {
+      lists[row].items[index].notes = cleanNotes
+      // A calendar app's DESCRIPTION no longer says what the note says.
+      lists[row].items[index].calendar =
+        lists[row].items[index].calendar?.droppingProperty(named: "DESCRIPTION")
+    }
   }
 
   /// Checks or unchecks an item; returns its new state.

@@ -16,6 +16,16 @@ package enum Limits {
   /// above 12,000. Without it, 4,000 scalars of four bytes each (e.g.
   /// 4,000 skin-tone modifiers, 16 KB) would pass.
   package static let maximumTextBytes = 12_000
+  /// Characters (grapheme clusters) in an item's note: a few paragraphs
+  /// (a recipe's steps, a gate code and directions).
+  package static let maximumNoteLength = 4_000
+  /// Unicode scalars in a note, four per character as for a text.
+  package static let maximumNoteScalars = 16_000
+  /// UTF-8 bytes in a note. Fewer than four a character: a form posts a
+  /// byte outside ASCII as three (`%D0`), and the item's form, note and
+  /// text together at their most (3 × 16,000 + 3 × 12,000 bytes) must
+  /// stay inside the 64 KiB body a change may send.
+  package static let maximumNoteBytes = 16_000
   /// Bytes of one visitor's `Checklists.plist` (XML), counted as if every
   /// item were checked (see `StoredSize`). Without it, 500 lists × 5,000
   /// items made a file of tens of MB, re-encoded and flushed on every
@@ -25,6 +35,9 @@ package enum Limits {
   package static let maximumStoredBytes = 2 * 1024 * 1024
   /// Lists per visitor.
   package static let maximumLists = 500
+  /// Templates per visitor, beside their lists (each within
+  /// `maximumItemsPerList`, all within `maximumStoredBytes`).
+  package static let maximumTemplates = 50
   /// Items per list.
   package static let maximumItemsPerList = 5_000
   /// Deletions Recently deleted keeps (besides the 30 days); the oldest go

@@ -53,6 +53,8 @@ package struct ImportBudget: Sendable {
     var cost = Self.item + Self.escapedCount(item.text)
     if item.dueDate != nil { cost += Self.dueDate }
     if item.shouldRemind { cost += Self.shouldRemind }
+    // The note as the file has it: cleaning only ever shortens it.
+    if !item.notes.isEmpty { cost += Self.notes + Self.escapedCount(item.notes) }
     // The list's `<array/>` becomes `<array>` … `</array>` with its first item.
     if itemsInList == 0 { cost += Self.firstItem }
     try charge(cost, list: lists, item: itemsInList + 1)
@@ -98,4 +100,6 @@ package struct ImportBudget: Sendable {
   static let dueDate = 63
   /// An item's `shouldRemind` key and `<true/>`.
   static let shouldRemind = 42
+  /// An item's `notes` key and its `<string>`, the note aside.
+  static let notes = 45
 }

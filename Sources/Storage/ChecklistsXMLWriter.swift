@@ -53,7 +53,13 @@ enum ChecklistsXMLWriter {
       XML.appendInteger(key: "nextDeletionID", model.nextDeletionID, depth: depth, to: &out)
       XML.appendInteger(key: "nextItemID", model.nextItemID, depth: depth, to: &out)
       XML.appendInteger(key: "nextListID", model.nextListID, depth: depth, to: &out)
-      XML.appendInteger(key: "version", DataModel.currentVersion, depth: depth, to: &out)
+      if !model.templates.isEmpty {
+        XML.appendArray(key: "templates", model.templates, depth: depth, to: &out) {
+          template, depth, out in
+          write(template, depth: depth, into: &out)
+        }
+      }
+      XML.appendInteger(key: "version", model.formatVersion, depth: depth, to: &out)
     }
     XML.append(XML.epilogue, to: &out)
   }
@@ -110,16 +116,17 @@ enum ChecklistsXMLWriter {
   ) {
     write(
       item: item.text, checked: item.checked, dueDate: item.dueDate, id: item.id,
-      position: position, shouldRemind: item.shouldRemind, calendar: item.calendar, depth: depth,
-      into: &out)
+      position: position, shouldRemind: item.shouldRemind, notes: item.notes,
+      calendar: item.calendar, depth: depth, into: &out)
   }
 
   /// An item's dictionary, of a list or a deletion (with `id`) or of a pending import
-  /// (without): `shouldRemind` only when true and `calendar` only when there, as
-  /// `ChecklistItem` encodes them.
+  /// (without): `shouldRemind` only when true, `notes` only when not empty and
+  /// `calendar` only when there, as `ChecklistItem` encodes them.
   static func write(
     item text: String, checked: Bool, dueDate: Date?, id: Int?, position: Int? = nil,
-    shouldRemind: Bool, calendar: CalendarData? = nil, depth: Int, into out: inout XMLOutput
+    shouldRemind: Bool, notes: String = "", calendar: CalendarData? = nil, depth: Int,
+    into out: inout XMLOutput
   ) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
       if let calendar {
@@ -133,6 +140,7 @@ enum ChecklistsXMLWriter {
       XML.appendBool(key: "checked", checked, depth: depth, to: &out)
       if let dueDate { XML.appendDate(key: "dueDate", dueDate, depth: depth, to: &out) }
       if let id { XML.appendInteger(key: "id", id, depth: depth, to: &out) }
+      if !notes.isEmpty { XML.appendString(key: "notes", notes, depth: depth, to: &out) }
       if let position { XML.appendInteger(key: "position", position, depth: depth, to: &out) }
       if shouldRemind { XML.appendBool(key: "shouldRemind", true, depth: depth, to: &out) }
       XML.appendString(key: "text", text, depth: depth, to: &out)

@@ -17,7 +17,7 @@ enum PendingImportXMLWriter {
   static func document(_ pending: PendingImport) -> [UInt8]? {
     guard isPlain(pending.fileName), isPlain(pending.format),
       pending.lists.allSatisfy({ list in
-        isPlain(list.name) && list.items.allSatisfy { isPlain($0.text) }
+        isPlain(list.name) && list.items.allSatisfy { isPlain($0.text) && isPlainNote($0.notes) }
       })
     else { return nil }
     let items = pending.lists.reduce(0) { $0 + $1.items.count }
@@ -42,16 +42,23 @@ enum PendingImportXMLWriter {
       XML.appendArray(key: "items", list.items, depth: depth, to: &out) { item, depth, out in
         ChecklistsXMLWriter.write(
           item: item.text, checked: item.checked, dueDate: item.dueDate, id: nil,
-          shouldRemind: item.shouldRemind, depth: depth, into: &out)
+          shouldRemind: item.shouldRemind, notes: item.notes, depth: depth, into: &out)
       }
       XML.appendString(key: "name", list.name, depth: depth, to: &out)
       XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth, to: &out)
+      if list.isTemplate { XML.appendBool(key: "template", true, depth: depth, to: &out) }
     }
   }
 
   /// No control character (U+0000–U+001F, U+007F–U+009F: XML 1.0 allows
   /// only tab, LF and CR of them), looked at in UTF-8: U+0080–U+009F are
   /// 0xC2 followed by 0x80–0x9F.
+  /// A note's lines and tabs are written as they are, as the encoder writes
+  /// them; any other control character is not plain.
+  static func isPlainNote(_ notes: String) -> Bool {
+    isPlain(notes.replacing("\n", with: " ").replacing("\t", with: " "))
+  }
+
   static func isPlain(_ text: String) -> Bool {
     var previous: UInt8 = 0
     for byte in text.utf8 {

@@ -207,6 +207,8 @@ package struct PendingImports: Sendable {
       var name: String
       var icon: ChecklistIcon
       var sort: ItemSort
+      /// Written only for a template.
+      var template: Bool?
       var items: [Item]
     }
 
@@ -214,6 +216,8 @@ package struct PendingImports: Sendable {
       var text: String
       var checked: Bool
       var dueDate: Date?
+      /// Written only when there is a note, as `ChecklistItem` writes it.
+      var notes: String?
       var shouldRemind: Bool?
     }
 
@@ -225,11 +229,12 @@ package struct PendingImports: Sendable {
       lists = pending.lists.map { list in
         List(
           name: list.name, icon: list.icon, sort: list.sort,
+          template: list.isTemplate ? true : nil,
           items: list.items.map {
             // Whole seconds, as the model keeps them (a plist's <date> has no fraction).
             Item(
               text: $0.text, checked: $0.checked, dueDate: $0.dueDate.map(DueDate.wholeSeconds),
-              shouldRemind: $0.shouldRemind ? true : nil)
+              notes: $0.notes.isEmpty ? nil : $0.notes, shouldRemind: $0.shouldRemind ? true : nil)
           })
       }
     }
@@ -243,8 +248,8 @@ package struct PendingImports: Sendable {
             items: list.items.map {
               ImportedItem(
                 text: $0.text, checked: $0.checked, dueDate: $0.dueDate,
-                shouldRemind: $0.shouldRemind ?? false)
-            })
+                shouldRemind: $0.shouldRemind ?? false, notes: $0.notes ?? "")
+            }, isTemplate: list.template ?? false)
         })
     }
   }

@@ -25,6 +25,7 @@ import Testing
         ImportedItem(text: "Tickets"),
         ImportedItem(text: "漢字 é", dueDate: Date(timeIntervalSince1970: 1_800_000_000)),
         ImportedItem(text: "&&&", shouldRemind: true),
+        ImportedItem(text: "Bread", notes: "Rye, <sliced>\n& two loaves"),
       ]),
   ])
   func aListCostsWhatTheStoredFileGains(list: ImportedList) throws {

@@ -18,6 +18,14 @@ import WebTestSupport
       ("GET", "/lists/7/edit", "GET /lists/{list}/edit", [.list: 7]),
       ("POST", "/lists/7", "POST /lists/{list}", [.list: 7]),
       ("POST", "/lists/7/delete", "POST /lists/{list}/delete", [.list: 7]),
+      ("POST", "/lists/7/duplicate", "POST /lists/{list}/duplicate", [.list: 7]),
+      ("GET", "/search", "GET /search", [:]),
+      (
+        "POST", "/lists/7/save-as-template", "POST /lists/{list}/save-as-template",
+        [.list: 7]
+      ),
+      ("POST", "/templates/9/new-list", "POST /templates/{template}/new-list", [.template: 9]),
+      ("POST", "/templates/9/delete", "POST /templates/{template}/delete", [.template: 9]),
       ("POST", "/lists/7/share/read-only", "POST /lists/{list}/share/read-only", [.list: 7]),
       (
         "POST", "/lists/7/share/read-only/revoke", "POST /lists/{list}/share/read-only/revoke",
@@ -264,7 +272,9 @@ import WebTestSupport
   /// Each route of the table is reached by its own method at a path of its
   /// pattern (ids filled in), with those ids; none is shadowed by another.
   @Test func everyRouteOfTheTableIsReachable() throws {
-    let sample: [PathParameter: Int] = [.list: 7, .item: 42, .deletion: 5, .browser: 3, .app: 2]
+    let sample: [PathParameter: Int] = [
+      .list: 7, .item: 42, .deletion: 5, .browser: 3, .app: 2, .template: 9,
+    ]
     for route in RouteTable.checklists.routes {
       var path = route.pattern.description.replacing("{secret}", with: Self.sampleSecret)
         .replacing("{resource}", with: "todo.ics")
@@ -311,7 +321,7 @@ import WebTestSupport
       let path = route.pattern.description.replacing("{list}", with: "1")
         .replacing("{item}", with: "1").replacing("{deletion}", with: "1")
         .replacing("{browser}", with: "1").replacing("{app}", with: "1")
-        .replacing("{secret}", with: Self.sampleSecret)
+        .replacing("{template}", with: "1").replacing("{secret}", with: Self.sampleSecret)
       // An upload's form is multipart: without its token, refused the same.
       let response =
         route.maximumBodySize != nil

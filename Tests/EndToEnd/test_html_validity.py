@@ -41,12 +41,21 @@ def test_every_screen_is_valid_html(stack):
     visitor.add_item(1, "an item with <markup> & \"quotes\"")
     visitor.post("/lists/1/items/1/toggle")
     item = int(re.search(r'items/(\d+)/toggle"', visitor.get("/lists/1").text).group(1))
+    # A note under the item, on the owner's and the shared pages.
+    assert visitor.post(f"/lists/1/items/{item}", {
+        "text": "an item with <markup> & \"quotes\"", "dueDate": "",
+        "notes": "a note <b>\nwith two lines & more"}).status_code == 303
     pages = {
         "all lists": visitor.get("/lists"),
         "checklist": visitor.get("/lists/1"),
         "new list": visitor.get("/lists/new"),
         "edit list": visitor.get("/lists/1/edit"),
         "edit item": visitor.get(f"/lists/1/items/{item}/edit"),
+        "search": visitor.get("/search"),
+        "search results": visitor.get("/search", params={"q": "MARKUP"}),
+        "search, nothing found": visitor.get("/search", params={"q": "nowhere"}),
+        "refused note": visitor.post(f"/lists/1/items/{item}", {
+            "text": "x", "dueDate": "", "notes": "n" * 4001}),
         "settings": visitor.get("/settings?saved"),
         "settings with a calendar": (visitor.post("/settings/calendar"),
                                      visitor.get("/settings?calendar-created"))[1],
@@ -59,6 +68,10 @@ def test_every_screen_is_valid_html(stack):
         "404": visitor.get("/lists/999"),
         "403": visitor.post("/lists", {"name": "x"}, csrf="0" * 64),
     }
+    # New List offering a template (and the template limit's refusal page).
+    assert visitor.post("/lists/1/save-as-template").status_code == 303
+    pages["new list with a template"] = visitor.get("/lists/new")
+    assert 'id="templates"' in pages["new list with a template"].text
     # A shared list by each link, an edit link's item form and refusals.
     for kind in ("read-only", "edit"):
         assert visitor.post(f"/lists/1/share/{kind}").status_code == 303

@@ -40,8 +40,8 @@ struct RealTemplatesTests {
       try library().names == [
         "about", "all-lists", "checklist", "csrf-field", "devices", "devices-sign-out", "error",
         "export", "import", "import-preview", "item-form", "item-row", "layout", "link",
-        "list-form", "list-row", "recently-deleted", "reorder", "settings", "shared-item-form",
-        "shared-layout", "shared-list", "shared-row", "undo-notice",
+        "list-form", "list-row", "recently-deleted", "reorder", "search", "settings",
+        "shared-item-form", "shared-layout", "shared-list", "shared-row", "undo-notice",
       ])
   }
 

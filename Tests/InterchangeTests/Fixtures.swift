@@ -101,7 +101,8 @@ enum Fixtures {
         name: list.name, icon: list.icon, sort: list.sort,
         items: list.items.map {
           ImportedItem(
-            text: $0.text, checked: $0.checked, dueDate: $0.dueDate, shouldRemind: $0.shouldRemind)
+            text: $0.text, checked: $0.checked, dueDate: $0.dueDate, shouldRemind: $0.shouldRemind,
+            notes: $0.notes)
         })
     }
   }

@@ -28,6 +28,10 @@ import Testing
     let first = try model.addItem(text: "a < b && c > d", toList: groceries)
     _ = try model.addItem(text: "]]> <![CDATA[ x", toList: groceries)
     _ = try model.toggleItem(id: first, inList: groceries)
+    let noted = try model.addItem(text: "Noted", toList: groceries)
+    try model.editItem(
+      id: noted, inList: groceries, text: "Noted", dueDate: nil, shouldRemind: true,
+      notes: "a & <b>\n\tc ]]> \"d\"\n\nÄ")
     let document = ChecklistsXMLWriter.document(model)
     #expect(
       String(decoding: document, as: UTF8.self)

@@ -119,6 +119,7 @@ import Testing
   @Test func theWriterWritesWhatTheEncoderWritesAndTheCacheWhatAReaderReads() throws {
     var pending = Self.sample
     pending.lists[0].items[1].dueDate = Date(timeIntervalSince1970: 0)
+    pending.lists[0].items[0].notes = "line & <one>\n\tindented\n\nlast"
     pending.lists.append(
       ImportedList(name: "Ünïcödé ✓ 🎒", icon: .none, items: [ImportedItem(text: "é")]))
     let written = try #require(PendingImportXMLWriter.document(pending))
@@ -141,6 +142,15 @@ import Testing
       #expect(PendingImportXMLWriter.document(pending) == nil, "\(text.debugDescription)")
       let bytes = try PendingImports.encode(pending)
       #expect(try PendingImports.decode(Data(bytes)).lists[0].items[0].text == text)
+    }
+    // A note's line breaks and tabs are plain; a bell or a carriage return is not.
+    for (notes, plain) in [("a\n\tb", true), ("bell \u{7}", false), ("cr\r\nlf", false)] {
+      var pending = Self.sample
+      pending.lists[0].items[0].notes = notes
+      #expect(
+        (PendingImportXMLWriter.document(pending) != nil) == plain, "\(notes.debugDescription)")
+      let bytes = try PendingImports.encode(pending)
+      #expect(try PendingImports.decode(Data(bytes)).lists[0].items[0].notes == notes)
     }
     #expect(PendingImportXMLWriter.isPlain("é ✓ \u{A0} 🎒"))
   }

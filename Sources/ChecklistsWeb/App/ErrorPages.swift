@@ -26,6 +26,7 @@ struct ErrorPages: Sendable {
       switch error {
       case .noSuchList: return .listNotFound
       case .noSuchItem: return .itemNotFound
+      case .noSuchTemplate: return .templateNotFound
       default: return .unprocessable(error.message, backHref: "/lists", backLabel: "All Lists")
       }
     // An unreachable store logs each outage once, when it starts and ends

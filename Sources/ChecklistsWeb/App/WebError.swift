@@ -22,6 +22,11 @@ struct WebError: Error, Sendable {
     message: translatable(
       "This item does not exist. It may have been deleted, or the address is mistyped."))
 
+  static let templateNotFound = WebError(
+    status: .notFound, title: "Template not found",
+    message: "This template does not exist. It may have been deleted, or the address is mistyped.",
+    backHref: "/lists/new", backLabel: "New List")
+
   static let pageNotFound = WebError(
     status: .notFound, title: translatable("Page not found"),
     message: translatable("There is nothing at this address."))

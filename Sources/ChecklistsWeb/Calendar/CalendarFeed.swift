@@ -129,7 +129,13 @@ package struct CalendarFeed {
       writer.line("DTSTART", utc: event.dueSeconds)
       writer.raw(duration)
       writer.textLine("SUMMARY", event.item.text, then: lists[event.list].summarySuffix)
-      writer.raw(lists[event.list].description)
+      if event.item.notes.isEmpty {
+        writer.raw(lists[event.list].description)
+      } else {
+        // The item's note after the list's name, as a calendar app shows it.
+        writer.textLine(
+          "DESCRIPTION", "Due in the list ", listNames[event.list], "\n\n", event.item.notes)
+      }
       writer.raw(alarm)
       writer.textLine("DESCRIPTION", event.item.text)
       writer.raw(end)

@@ -96,6 +96,7 @@ enum ChecklistScreen {
     static let text = TemplateKey("text")
     static let checked = TemplateKey("checked")
     static let due = TemplateKey("due")
+    static let notes = TemplateKey("notes")
     static let iso = TemplateKey("iso")
     static let label = TemplateKey("label")
     static let overdue = TemplateKey("overdue")
@@ -131,7 +132,7 @@ enum ChecklistScreen {
     var rows: [TemplateValue] = []
     rows.reserveCapacity(page.rows.count)
     for row in page.rows {
-      var fields = TemplateObject(capacity: 4)
+      var fields = TemplateObject(capacity: 5)
       fields.append(Key.id, .int(row.item.id))
       fields.append(Key.text, .string(row.item.text))
       fields.append(Key.checked, .bool(row.item.checked))
@@ -142,6 +143,7 @@ enum ChecklistScreen {
         values.append(Key.overdue, .bool(due.isOverdue))
         fields.append(Key.due, .object(values))
       }
+      if !row.item.notes.isEmpty { fields.append(Key.notes, .string(row.item.notes)) }
       rows.append(.object(fields))
     }
     return rows

@@ -18,6 +18,9 @@ enum ItemFormScreen {
     /// zone, or exactly what was typed when it comes back refused.
     var dueDate: String
     var shouldRemind: Bool
+    /// The note's field, or nil when the form had none (a page from
+    /// before notes: saving it keeps the note).
+    var notes: String?
   }
 
   /// The due date a form's fields name, read in the zone the form was
@@ -58,7 +61,16 @@ enum ItemFormScreen {
 
   /// Why a submission came back, and which field it is about.
   struct Refusal {
-    enum Field: String { case text, dueDate }
+    enum Field: String { case text, dueDate, notes }
+
+    /// The field a refusal of the model's is about.
+    static func field(of error: ChecklistsError) -> Field {
+      switch error {
+      case .dueDateOutOfRange: .dueDate
+      case .noteTooLong, .noteTooLarge: .notes
+      default: .text
+      }
+    }
     var field: Field
     var message: String
     /// The due date is not a date at all (not merely out of range).
@@ -72,7 +84,7 @@ enum ItemFormScreen {
     let zone = VisitorTimeZone.zone(named: zoneName)!
     let fields = Fields(
       text: item.text, dueDate: item.dueDate.map { WallClockTime($0, in: zone).formValue } ?? "",
-      shouldRemind: item.shouldRemind)
+      shouldRemind: item.shouldRemind, notes: item.notes)
     let values = pageContext(
       list: list, item: item, fields: fields, zone: zoneName, refusal: nil,
       csrf: context.csrfToken)
@@ -81,8 +93,9 @@ enum ItemFormScreen {
 
   /// `POST /lists/{list}/items/{item}`: save an item's text (field `text`),
   /// due date (`dueDate`, empty for none, a wall-clock time in the zone the
-  /// form was shown in, `dueDateZone`) and Remind me (`shouldRemind` sent
-  /// when checked). A due date that is not one, or falls outside 1970-9999,
+  /// form was shown in, `dueDateZone`), Remind me (`shouldRemind` sent
+  /// when checked) and note (`notes`, empty for none; left as it is when
+  /// the form sends no such field). A due date that is not one, or falls outside 1970-9999,
   /// is `400`; a text refused by the model `422`; either way the form comes
   /// back with everything as it was typed, and nothing is stored.
   ///
@@ -109,10 +122,10 @@ enum ItemFormScreen {
       try context.updateModel { model in
         try model.editItem(
           id: itemID, inList: listID, text: fields.text, dueDate: dueDate,
-          shouldRemind: fields.shouldRemind)
+          shouldRemind: fields.shouldRemind, notes: fields.notes)
       }
     } catch let error as ChecklistsError where error.isRefusedInput {
-      let field: Refusal.Field = error == .dueDateOutOfRange ? .dueDate : .text
+      let field = Refusal.field(of: error)
       return try refused(
         context, fields: fields, zone: zoneName, Refusal(field: field, message: error.message),
         status: field == .dueDate ? .badRequest : .unprocessableContent)
@@ -164,9 +177,12 @@ enum ItemFormScreen {
       "text": .string(fields.text),
       "dueDate": .string(fields.dueDate),
       "shouldRemind": .bool(fields.shouldRemind),
+      "notes": .string(fields.notes ?? item.notes),
       "timeZone": .string(zone),
       "csrf": .string(csrf),
-      "limits": ["itemText": .int(Limits.maximumTextLength)],
+      "limits": [
+        "itemText": .int(Limits.maximumTextLength), "notes": .int(Limits.maximumNoteLength),
+      ],
     ]
     if let refusal {
       values["error"] = .string(refusal.message)
@@ -179,10 +195,11 @@ enum ItemFormScreen {
 }
 
 extension ItemFormScreen.Fields {
-  /// The item form's fields, as posted (`text`, `dueDate`, `shouldRemind`).
+  /// The item form's fields, as posted (`text`, `dueDate`, `shouldRemind`,
+  /// `notes`).
   init(_ form: FormData) {
     self.init(
       text: form["text"] ?? "", dueDate: form["dueDate"] ?? "",
-      shouldRemind: form.contains("shouldRemind"))
+      shouldRemind: form.contains("shouldRemind"), notes: form["notes"])
   }
 }

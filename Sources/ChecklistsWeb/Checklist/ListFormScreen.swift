@@ -14,11 +14,12 @@ enum ListFormScreen {
     list == nil ? "New List" : "Edit List"
   }
 
-  /// `GET /lists/new`: an empty form; a new list gets Folder.
+  /// `GET /lists/new`: an empty form; a new list gets Folder. Below it,
+  /// the templates to start from (`TemplatesScreen`).
   static func newList(_ context: ScreenContext) throws -> Response {
     let values = pageContext(
       editing: nil, name: "", icon: .folder, error: nil, csrf: context.csrfToken,
-      icons: context.icons)
+      icons: context.icons, templates: TemplatesScreen.choices(context.model, icons: context.icons))
     return try context.page(template, title: title(editing: nil), values)
   }
 
@@ -82,17 +83,23 @@ enum ListFormScreen {
     _ context: ChangeContext, editing list: Checklist?, name: String, icon: ChecklistIcon,
     error: ChecklistsError
   ) throws -> Response {
+    let templates =
+      list == nil
+      ? TemplatesScreen.choices(try context.currentModel().model, icons: context.icons) : []
     let values = pageContext(
       editing: list, name: name, icon: icon, error: error.message, csrf: context.csrfToken,
-      icons: context.icons, share: try list.map { try shareContext(context, listID: $0.id) })
+      icons: context.icons, share: try list.map { try shareContext(context, listID: $0.id) },
+      templates: templates)
     return try context.refusedForm(template, title: title(editing: list), values)
   }
 
-  /// - Parameter share: the Share section's values (`shareContext`), for
-  ///   a list that exists.
+  /// - Parameters:
+  ///   - share: the Share section's values (`shareContext`), for a list
+  ///     that exists.
+  ///   - templates: New List's templates (`TemplatesScreen.choices`).
   static func pageContext(
     editing list: Checklist?, name: String, icon: ChecklistIcon, error: String?, csrf: String,
-    icons: IconLibrary, share: TemplateValue? = nil
+    icons: IconLibrary, share: TemplateValue? = nil, templates: [TemplateValue] = []
   ) -> TemplateValue {
     let choices: [TemplateValue] = ChecklistIcon.allCases.map { choice in
       [
@@ -113,6 +120,10 @@ enum ListFormScreen {
     }
     if let error { context["error"] = .string(error) }
     if let share { context["share"] = share }
+    if !templates.isEmpty {
+      context["hasTemplates"] = true
+      context["templates"] = .list(templates)
+    }
     return .object(TemplateObject(context))
   }
 }

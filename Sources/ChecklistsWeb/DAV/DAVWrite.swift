@@ -183,7 +183,7 @@ enum DAVWrite {
     case .syntax, .notACalendar: name = "valid-calendar-data"
     case .unsupportedComponent, .noTodo: name = "supported-calendar-component"
     case .tooMuchKept: name = "max-resource-size"
-    case .moreThanOneTodo, .badUID, .noSummary, .text, .badDueDate:
+    case .moreThanOneTodo, .badUID, .noSummary, .text, .notes, .badDueDate:
       name = "valid-calendar-object-resource"
     }
     return .refused(.forbidden, name, namespace: DAVProperty.calDAV, message: error.message)

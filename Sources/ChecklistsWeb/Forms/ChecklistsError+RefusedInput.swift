@@ -5,7 +5,7 @@ extension ChecklistsError {
   /// comes back with the reason. Unknown ids are `404` pages instead.
   var isRefusedInput: Bool {
     switch self {
-    case .noSuchList, .noSuchItem: false
+    case .noSuchList, .noSuchItem, .noSuchTemplate: false
     default: true
     }
   }

@@ -86,7 +86,8 @@ enum ImportScreen {
     if let full = ChecklistStore.sizeRefusal(trial, replacing: model) {
       return .refused(full.message + " Nothing was changed.")
     }
-    // The new lists are the last ones added: at most one look-up each.
+    // The new lists are the last ones added: at most one look-up each;
+    // the file's templates as read (their texts cleaned on Confirm).
     return .accepted(
       ids.compactMap(trial.checklist(id:)).map { list in
         ImportedList(
@@ -94,9 +95,9 @@ enum ImportScreen {
           items: list.items.map {
             ImportedItem(
               text: $0.text, checked: $0.checked, dueDate: $0.dueDate,
-              shouldRemind: $0.shouldRemind)
+              shouldRemind: $0.shouldRemind, notes: $0.notes)
           })
-      })
+      } + lists.filter(\.isTemplate))
   }
 
   /// `POST /settings/import/confirm` (`digest`): the lists the preview

@@ -5,6 +5,8 @@
 package enum PathParameter: String, Sendable, Hashable, CaseIterable {
   case list
   case item
+  /// One of the owner's templates (`DataModel.templates`, a list id).
+  case template
   /// An entry of Recently deleted (`Deletion.id`).
   case deletion
   /// One of the owner's browsers on the Devices screen (`Devices.Browser.id`).

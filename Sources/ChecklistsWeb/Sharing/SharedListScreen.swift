@@ -91,15 +91,15 @@ enum SharedListScreen {
     let zone = VisitorTimeZone.zone(named: context.input.zoneName)!
     let fields = ItemFormScreen.Fields(
       text: item.text, dueDate: item.dueDate.map { WallClockTime($0, in: zone).formValue } ?? "",
-      shouldRemind: item.shouldRemind)
+      shouldRemind: item.shouldRemind, notes: item.notes)
     let values = itemContext(
       list: context.list, item: item, fields: fields, zone: context.input.zoneName, refusal: nil,
       token: context.token, csrf: context.csrfToken)
     return try context.page(itemTemplate, title: itemTitle, values)
   }
 
-  /// `POST /s/{secret}/items/{item}`: save an item's text, due date and
-  /// Remind me, read as the owner's item form reads them (the date in the
+  /// `POST /s/{secret}/items/{item}`: save an item's text, due date,
+  /// Remind me and note, read as the owner's item form reads them (the date in the
   /// zone the form was shown in); refused input comes back as typed.
   static func saveItem(_ context: SharedChangeContext) throws -> Response {
     let listID = context.access.listID
@@ -117,12 +117,12 @@ enum SharedListScreen {
         try context.updateList { model in
           try model.editItem(
             id: itemID, inList: listID, text: fields.text, dueDate: dueDate,
-            shouldRemind: fields.shouldRemind)
+            shouldRemind: fields.shouldRemind, notes: fields.notes)
         }
         return .redirect(to: context.pagePath)
       } catch let error as ChecklistsError where error.isRefusedInput {
         refusal = ItemFormScreen.Refusal(
-          field: error == .dueDateOutOfRange ? .dueDate : .text, message: error.message)
+          field: ItemFormScreen.Refusal.field(of: error), message: error.message)
       }
     }
     let item = try Self.item(itemID, in: shown.list)

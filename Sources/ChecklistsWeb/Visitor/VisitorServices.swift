@@ -29,6 +29,8 @@ final class VisitorServices: Sendable {
   let shares: ShareLinks
   /// The owners' pending imports, waiting for their Confirm.
   let pendingImports: PendingImports
+  /// The owners' search indexes, kept while their files are unchanged.
+  let searchIndexes = SearchIndexes()
 
   init(
     configuration: ApplicationConfiguration, renderer: PageRenderer, icons: IconLibrary,

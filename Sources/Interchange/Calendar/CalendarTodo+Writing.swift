@@ -34,7 +34,7 @@ extension CalendarTodo {
   ///
   /// `UID` and `X-APPLE-SORT-ORDER` first (the place is never kept: it is
   /// the list's), then the item's own lines where no kept line still says
-  /// the same (`DTSTAMP`, `SUMMARY`, `DUE`, the status), the export's
+  /// the same (`DTSTAMP`, `SUMMARY`, `DUE`, the status, `DESCRIPTION`), the export's
   /// `CATEGORIES`, then every kept property in its order (the mapped ones
   /// only while they still hold), then the alarms and any other component:
   /// a to-do read, stored and written back unedited keeps its lines' order,
@@ -64,11 +64,18 @@ extension CalendarTodo {
     let status = kept.properties.filter { statusNames.contains($0.name) }
     let statusKept = !status.isEmpty && isCompleted(status) == item.checked
     if !statusKept { writer.line("STATUS", item.checked ? "COMPLETED" : "NEEDS-ACTION") }
+    // A kept DESCRIPTION with no note is an item stored before notes were
+    // (a note cleared on the web drops the kept line: `editItem`).
+    let notesKept = kept.first("DESCRIPTION").map {
+      item.notes.isEmpty || (try? NoteInput.clean($0.textValue)) == item.notes
+    }
+    if notesKept != true, !item.notes.isEmpty { writer.textLine("DESCRIPTION", item.notes) }
     if let category { writer.textLine("CATEGORIES", category) }
     for line in kept.properties {
       switch line.name {
       case "SUMMARY": if summaryKept == true { writer.append(line) }
       case "DUE": if dueKept == true { writer.append(line) }
+      case "DESCRIPTION": if notesKept == true { writer.append(line) }
       case _ where statusNames.contains(line.name): if statusKept { writer.append(line) }
       default: writer.append(line)
       }

@@ -7,6 +7,7 @@ import Support
 /// between a `VTODO` and a checklist item, both ways:
 ///
 /// - `SUMMARY` ↔ the text (cleaned as a typed text is);
+/// - `DESCRIPTION` ↔ the note (cleaned as a typed note is; none without one);
 /// - `STATUS:COMPLETED` (or a `COMPLETED` date without a `STATUS`) ↔ checked;
 /// - `DUE` ↔ the due date: a date-time in UTC as it is, one with a `TZID`
 ///   in that zone (the owner's when the server does not know it), a
@@ -17,7 +18,7 @@ import Support
 ///
 /// Every other line the app wrote is kept (`kept`, stored with the item as
 /// `CalendarData`) and written back unchanged, in its order and spelling:
-/// `DESCRIPTION`, `PRIORITY`, `RRULE`, `CATEGORIES`, `RELATED-TO`, the
+/// `PRIORITY`, `RRULE`, `CATEGORIES`, `RELATED-TO`, the
 /// alarms, unknown `X-` properties and parameters, and the `VTIMEZONE`s the
 /// resource carried. The mapped lines are kept too: one is written back as
 /// it was as long as it still says what the item says (a `DUE` in Berlin's
@@ -30,6 +31,8 @@ package struct CalendarTodo: Sendable, Equatable {
   package var checked: Bool
   package var dueDate: Date?
   package var shouldRemind: Bool
+  /// `DESCRIPTION`, cleaned as a note; empty without one.
+  package var notes: String
   /// `X-APPLE-SORT-ORDER`, when the app sent one.
   package var sortOrder: Int?
   /// The lines kept, unfolded, one a line (see `CalendarData.kept`).
@@ -61,6 +64,8 @@ package enum CalendarTodoError: Error, Equatable, Sendable {
   case noSummary
   /// The `SUMMARY` is refused as a typed text would be.
   case text(ChecklistsError)
+  /// The `DESCRIPTION` is refused as a typed note would be.
+  case notes(ChecklistsError)
   /// `DUE` is not a date or date-time, or falls outside 1970-9999.
   case badDueDate
   /// The lines kept with the item would pass `CalendarTodo.maximumKeptBytes`.
@@ -77,6 +82,7 @@ package enum CalendarTodoError: Error, Equatable, Sendable {
     case .badUID: "the VTODO needs a UID of at most \(CalendarTodo.maximumUIDBytes) bytes"
     case .noSummary: "the VTODO needs a SUMMARY"
     case .text(let error): "SUMMARY: \(error.message)"
+    case .notes(let error): "DESCRIPTION: \(error.message)"
     case .badDueDate: "DUE must be a date or date-time between 1970 and 9999"
     case .tooMuchKept(let limit): "the to-do holds more than \(limit) bytes besides its title"
     }
@@ -132,6 +138,14 @@ extension CalendarTodo {
     } catch {
       throw .text(error)
     }
+    var notes = ""
+    if let description = todo.property("DESCRIPTION") {
+      do {
+        notes = try NoteInput.clean(description.textValue)
+      } catch {
+        throw .notes(error)
+      }
+    }
     var dueDate: Date?
     if let due = todo.property("DUE") {
       guard let date = Self.dueDate(due, zone: zone) else { throw .badDueDate }
@@ -156,7 +170,7 @@ extension CalendarTodo {
     }
     return CalendarTodo(
       uid: uid, text: text, checked: isCompleted(todo.properties), dueDate: dueDate,
-      shouldRemind: todo.components.contains { $0.name == "VALARM" },
+      shouldRemind: todo.components.contains { $0.name == "VALARM" }, notes: notes,
       sortOrder: todo.property("X-APPLE-SORT-ORDER").flatMap { Int($0.value) },
       kept: keptText)
   }
@@ -208,7 +222,7 @@ extension CalendarTodo {
   /// The item's fields this to-do sets, for `resource` in its collection.
   package func fields(resource: String) -> CalendarItemFields {
     CalendarItemFields(
-      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, notes: notes,
       calendar: CalendarData(uid: uid, resource: resource, kept: kept))
   }
 }

@@ -33,7 +33,9 @@ package enum JSONExport {
     writer.raw(",\n  \"exportedAt\": ")
     writer.date(exportedAt.timeIntervalSince1970)
     writer.raw(",\n  \"lists\": [")
-    for (index, list) in model.lists.enumerated() {
+    // The templates after the lists, each marked `"template": true`.
+    let all = model.lists.map { ($0, false) } + model.templates.map { ($0, true) }
+    for (index, (list, isTemplate)) in all.enumerated() {
       writer.raw(index == 0 ? "\n    {\n      \"id\": " : ",\n    {\n      \"id\": ")
       writer.number(list.id)
       writer.raw(",\n      \"name\": ")
@@ -42,6 +44,7 @@ package enum JSONExport {
       writer.string(list.icon.rawValue)
       writer.raw(",\n      \"sort\": ")
       writer.string(list.sort.rawValue)
+      if isTemplate { writer.raw(",\n      \"template\": true") }
       if list.items.isEmpty {
         writer.raw(",\n      \"items\": []\n    }")
         continue
@@ -60,11 +63,15 @@ package enum JSONExport {
         }
         writer.raw(", \"shouldRemind\": ")
         writer.bool(item.shouldRemind)
+        if !item.notes.isEmpty {
+          writer.raw(", \"notes\": ")
+          writer.string(item.notes)
+        }
         writer.raw("}")
       }
       writer.raw("\n      ]\n    }")
     }
-    writer.raw(model.lists.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+    writer.raw(all.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
     return writer.bytes
   }
 }

@@ -163,6 +163,11 @@ private struct ExportReader {
       }
       list.sort = sort
     }
+    if let template = try optional(
+      "template", members[4], .bool, subject: subject, "true or false")
+    {
+      list.isTemplate = isTrue(template)
+    }
     let itemsOffset = try required(
       "items", members[3], .array, subject: subject, "an array of items")
     let elements = cursor.elements(ofArrayAt: itemsOffset, limit: Limits.maximumItemsPerList + 1)
@@ -217,6 +222,11 @@ private struct ExportReader {
       "shouldRemind", members[3], .bool, subject: subject(), "true or false")
     {
       item.shouldRemind = isTrue(remind)
+    }
+    if let notes = try optional(
+      "notes", members[4], .string, subject: subject(), "a text in quotes")
+    {
+      item.notes = cursor.string(at: notes)
     }
     return item
   }
@@ -306,8 +316,8 @@ private struct ExportReader {
 /// The members the reader looks for, as UTF-8.
 private enum Names {
   static let document = ["format", "version", "lists"].map { Array($0.utf8) }
-  static let list = ["name", "icon", "sort", "items"].map { Array($0.utf8) }
-  static let item = ["text", "checked", "dueDate", "shouldRemind"].map { Array($0.utf8) }
+  static let list = ["name", "icon", "sort", "items", "template"].map { Array($0.utf8) }
+  static let item = ["text", "checked", "dueDate", "shouldRemind", "notes"].map { Array($0.utf8) }
 }
 
 /// `5000` as "5,000".
