@@ -219,7 +219,13 @@ extension ResponseMemo {
     browser.post("/lists/1/items", [("text", "eggs")])
     let id = String(try #require(browser.cookies["visitor"]).prefix(32))
     let visitor = VisitorDirectory(dataDirectory: browser.data, visitorID: id)
-    let due = Date().addingTimeInterval(3_600).timeIntervalSince1970.rounded(.down)
+    // A minute from now: before the visitor's next midnight (UTC), which
+    // also ends a kept page (its "Today" and "Tomorrow"), on all but the
+    // day's last minute, when that midnight is what ends it.
+    let now = Date().timeIntervalSince1970.rounded(.down)
+    let due = now + 60
+    let midnight = ((now / 86_400).rounded(.down) + 1) * 86_400
+    let until = Int64(min(due, midnight))
     try browser.application.store.update(
       visitor, initial: { $0! },
       { model in
@@ -236,7 +242,8 @@ extension ResponseMemo {
     browser.application.respond(to: request)
     let key = try #require(ResponseMemo.Key(request))
     let kept = try #require(browser.application.memo.entry(for: key))
-    #expect(kept.until == Int64(due))
-    #expect(browser.application.memo.entry(for: key, now: Int64(due)) == nil)
+    #expect(kept.until == until)
+    #expect(browser.application.memo.entry(for: key, now: until) == nil)
+    #expect(browser.application.memo.entry(for: key, now: until - 1) != nil)
   }
 }
