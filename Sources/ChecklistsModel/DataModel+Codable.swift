@@ -61,9 +61,7 @@ extension DataModel: Codable {
   }
 
   /// The model of a file's parts, checked as the file is read (whoever
-  /// read it: the decoder above, or `ChecklistsXMLReader`'s direct path,
-  /// which reads no file with templates or notes: it leaves those to the
-  /// decoder).
+  /// read it: the decoder above, or `ChecklistsXMLReader`'s direct path).
   package init(
     checking lists: [Checklist], deletions: [Deletion], nextListID: Int, nextItemID: Int,
     nextDeletionID: Int?, templates: [Checklist] = []

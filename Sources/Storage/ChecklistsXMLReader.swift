@@ -25,9 +25,11 @@ enum ChecklistsXMLReader {
     var nextListID: Int?
     var nextItemID: Int?
     var nextDeletionID: Int?
+    var templates: [Checklist] = []
     let read = cursor.dictionary { cursor, key in
       switch key {
       case .deleted: return cursor.array(&deletions) { deletion(&$0) }
+      case .templates: return cursor.array(&templates) { list(&$0) }
       case .lists:
         var read: [Checklist] = []
         defer { lists = read }
@@ -44,7 +46,7 @@ enum ChecklistsXMLReader {
     else { return nil }
     return try? DataModel(
       checking: lists, deletions: deletions, nextListID: nextListID, nextItemID: nextItemID,
-      nextDeletionID: nextDeletionID)
+      nextDeletionID: nextDeletionID, templates: templates)
   }
 
   private static func list(_ cursor: inout Cursor) -> Checklist? {
@@ -103,6 +105,7 @@ enum ChecklistsXMLReader {
     var dueDate: Date?
     var shouldRemind = false
     var calendar: CalendarData?
+    var notes: String?
     var position: Int?
     let read = cursor.dictionary { cursor, key in
       switch key {
@@ -116,6 +119,7 @@ enum ChecklistsXMLReader {
         dueDate = stored
         return true
       case .id: return cursor.integer(into: &id)
+      case .notes: return cursor.string(into: &notes)
       case .position: return expected == true && cursor.integer(into: &position)
       case .shouldRemind:
         var flag: Bool?
@@ -132,7 +136,7 @@ enum ChecklistsXMLReader {
     return (
       ChecklistItem(
         id: id, text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
-        calendar: calendar),
+        notes: notes ?? "", calendar: calendar),
       position
     )
   }
@@ -246,8 +250,9 @@ enum ChecklistsXMLReader {
 private enum FileKey: Int, CaseIterable {
   case calendar, calendarName, changes, checked, deleted, deletedAt, dueDate, icon, id, items, kept,
     list
-  case listID, listName, lists, name, namespace, nextDeletionID, nextItemID, nextListID
-  case position, properties, resource, revision, shouldRemind, since, sort, text, throughApp
+  case listID, listName, lists, name, namespace, notes, nextDeletionID, nextItemID, nextListID
+  case position, properties, resource, revision, shouldRemind, since, sort, templates, text,
+    throughApp
   case throughLink, uid, value, version
 
   var spelling: StaticString {
@@ -269,6 +274,7 @@ private enum FileKey: Int, CaseIterable {
     case .lists: "lists"
     case .name: "name"
     case .namespace: "namespace"
+    case .notes: "notes"
     case .nextDeletionID: "nextDeletionID"
     case .nextItemID: "nextItemID"
     case .nextListID: "nextListID"
@@ -278,6 +284,7 @@ private enum FileKey: Int, CaseIterable {
     case .revision: "revision"
     case .shouldRemind: "shouldRemind"
     case .since: "since"
+    case .templates: "templates"
     case .sort: "sort"
     case .text: "text"
     case .throughApp: "throughApp"

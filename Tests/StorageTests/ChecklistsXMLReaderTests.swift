@@ -54,7 +54,8 @@ import Testing
           let seconds = Double.random(in: 0...253_402_300_799.9, using: &generator)
           try model.editItem(
             id: item, inList: list, text: text(), dueDate: Date(timeIntervalSince1970: seconds),
-            shouldRemind: Bool.random(using: &generator))
+            shouldRemind: Bool.random(using: &generator),
+            notes: Bool.random(using: &generator) ? text() + "\n" + text() : nil)
         }
       }
       if Bool.random(using: &generator) { model.recordChanges(since: stored) }
@@ -65,6 +66,7 @@ import Testing
           removing: [])
       }
       if Bool.random(using: &generator) { try model.setSort(.dueDate, ofList: list) }
+      if Bool.random(using: &generator) { _ = try model.saveAsTemplate(listID: list) }
       if let item = model.checklist(id: list)!.items.randomElement(using: &generator) {
         try model.deleteItem(
           id: item.id, inList: list, at: Date(),
@@ -89,6 +91,7 @@ import Testing
       #expect(read.lists.map(\.calendarName) == model.lists.map(\.calendarName))
       #expect(read.lists.map(\.changes) == model.lists.map(\.changes), "round \(round)")
       #expect(read.deletions.map(\.deleter) == model.deletions.map(\.deleter), "round \(round)")
+      #expect(read.templates == model.templates, "round \(round)")
       #expect(try ChecklistsFile.decode(Data(document)) == model)
     }
   }
