@@ -12,6 +12,18 @@ struct ErrorPages: Sendable {
   let renderer: PageRenderer
   let logger: Logger
 
+  /// The answer of an address no route takes (`page`: `404`, or `405`
+  /// with its `Allow`), in the browser's language: no visitor is looked up
+  /// for it. A calendar address that is nobody's gets this very answer, so
+  /// that nothing tells it from any other unknown address.
+  func unknownAddress(_ request: Request, page: WebError = .pageNotFound) -> Response {
+    let language =
+      AcceptLanguage.preferred(request.headerFields.value(of: .acceptLanguage)) ?? .english
+    var response = renderer.errorResponse(page, language: language)
+    response.headerFields.append(LanguageChoice.vary)
+    return SecurityHeaders.applying(to: response)
+  }
+
   /// The error page of `error` in the site's layout, in `language`.
   func response(for error: any Error, route: Route, language: Language = .english) -> Response {
     renderer.errorResponse(page(for: error, route: route), language: language)

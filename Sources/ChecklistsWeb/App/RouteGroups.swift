@@ -30,12 +30,6 @@ struct RouteGroups: Sendable {
       page = .pageNotFound
     }
     if SharedPages.isShared(request.path) { return shared.unrouted(request, page) }
-    // No visitor is looked up for an address no route takes: the page is
-    // in the browser's language.
-    let language =
-      AcceptLanguage.preferred(request.headerFields.value(of: .acceptLanguage)) ?? .english
-    var response = errors.renderer.errorResponse(page, language: language)
-    response.headerFields.append(LanguageChoice.vary)
-    return SecurityHeaders.applying(to: response)
+    return errors.unknownAddress(request, page: page)
   }
 }

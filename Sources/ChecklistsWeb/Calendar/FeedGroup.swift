@@ -29,15 +29,19 @@ final class FeedGroup: Sendable {
   func respond(
     to request: Request, match: RouteTable.Match, arrival: Arrival, endpoint: FeedEndpoint
   ) -> Response {
-    guard let secret = match.parameters.secret else {
-      return SecurityHeaders.applying(to: errors.renderer.errorResponse(.pageNotFound))
-    }
+    guard let secret = match.parameters.secret else { return errors.unknownAddress(request) }
     let context = FeedContext(
       request: request, route: match.route, secret: secret, services: services, now: arrival.now)
     do {
-      return try pipeline.respond(to: request, context: context) { _, context in
-        try endpoint.handler(context) ?? errors.renderer.errorResponse(.pageNotFound)
+      var isNobodys = false
+      let response = try pipeline.respond(to: request, context: context) { _, context in
+        guard let feed = try endpoint.handler(context) else {
+          isNobodys = true
+          return Response(status: .notFound)
+        }
+        return feed
       }
+      return isNobodys ? errors.unknownAddress(request) : response
     } catch {
       // The error stage catches what the handler throws.
       return SecurityHeaders.applying(to: errors.response(for: error, route: match.route))
