@@ -47,9 +47,7 @@ enum DAVCalendarMaking {
           throw DAVWrite.refusal(error)
         }
         guard fitted else {
-          throw .refused(
-            .insufficientStorage, "properties", namespace: DAVProperty.dav,
-            message: "a calendar keeps at most \(CollectionProperty.maximumCount) properties")
+          throw .tooManyProperties
         }
       }
       return Response(

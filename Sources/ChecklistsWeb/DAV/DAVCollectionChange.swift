@@ -73,9 +73,7 @@ enum DAVCollectionChange {
           }
           // Another request filled the list's properties meanwhile.
           guard fitted else {
-            throw .refused(
-              .insufficientStorage, "properties", namespace: DAVProperty.dav,
-              message: "a calendar keeps at most \(CollectionProperty.maximumCount) properties")
+            throw .tooManyProperties
           }
         }
       }

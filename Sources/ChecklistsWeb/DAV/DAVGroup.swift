@@ -1,3 +1,4 @@
+import ChecklistsModel
 import Documents
 import FastCGI
 import Foundation
@@ -218,6 +219,12 @@ enum DAVRefusal: Error {
   case store(StoreError)
   /// The owner's settings cannot be reached just now.
   case unavailable
+
+  /// A collection that would keep more than `CollectionProperty.maximumCount`
+  /// properties (another request filled them meanwhile): `507`.
+  static let tooManyProperties = DAVRefusal.refused(
+    .insufficientStorage, "properties", namespace: DAVProperty.dav,
+    message: "a calendar keeps at most \(CollectionProperty.maximumCount) properties")
 
   var response: Response {
     switch self {
