@@ -462,12 +462,8 @@ private struct Cursor {
         continue
       }
       let rest = raw[index...]
-      let references: [(StaticString, UInt8)] = [
-        ("&amp;", UInt8(ascii: "&")), ("&lt;", UInt8(ascii: "<")), ("&gt;", UInt8(ascii: ">")),
-        ("&#13;", UInt8(ascii: "\r")),
-      ]
       guard
-        let (reference, character) = references.first(where: { reference, _ in
+        let (reference, character) = Self.references.first(where: { reference, _ in
           rest.starts(
             with: UnsafeBufferPointer(
               start: reference.utf8Start, count: reference.utf8CodeUnitCount))
@@ -478,6 +474,12 @@ private struct Cursor {
     }
     return String(decoding: resolved, as: UTF8.self)
   }
+
+  /// The references the writer makes, and the byte each stands for.
+  static let references: [(StaticString, UInt8)] = [
+    ("&amp;", UInt8(ascii: "&")), ("&lt;", UInt8(ascii: "<")), ("&gt;", UInt8(ascii: ">")),
+    ("&#13;", UInt8(ascii: "\r")),
+  ]
 
   /// `<true/>` or `<false/>`, into `value` (which must be nil yet).
   mutating func bool(into value: inout Bool?) -> Bool {
