@@ -249,6 +249,8 @@ import WebTestSupport
     let accented = browser.text(Self.get(browser, "/lists", language: "en-XA"))
     #expect(accented.contains(#"<html lang="en-XA">"#))
     #expect(accented.contains("<h1>[Àļļ Ļîšţš ~~~~]</h1>"))
+    #expect(PseudoLocale.padding(16) == "~~~~~~~ ~~~~~~~ ~~")
+    #expect(PseudoLocale.padding(7) == "~~~~~~~")
     let mirrored = browser.text(Self.get(browser, "/lists", language: "ar-XB"))
     #expect(mirrored.contains(#"<html lang="ar-XB" dir="rtl">"#))
   }

@@ -1,6 +1,6 @@
 /// The pseudo-locales' text, made from the English: every ASCII letter
 /// accented and the phrase padded to 40% longer between brackets
-/// (`[Àļļ Ļîšţš ~~~~]`), so that a phrase left in plain English, a label
+/// (`[Àļļ Ļîšţš ~~~~]`, the padding in words of up to seven tildes), so that a phrase left in plain English, a label
 /// cut short or a layout that does not wrap shows at a glance; the
 /// right-to-left one is also wrapped in a right-to-left override, so the
 /// page reads mirrored. Tags (`{{name}}`), markup (`<code>`) and
@@ -26,8 +26,21 @@ enum PseudoLocale {
       }
       previous = character
     }
-    result += " " + String(repeating: "~", count: (letters * 4 + 9) / 10) + "]"
+    result += " " + padding((letters * 4 + 9) / 10) + "]"
     return language == .pseudoRightToLeft ? "\u{202E}" + result + "\u{202C}" : result
+  }
+
+  /// `count` tildes in words of at most seven: padding in one long run
+  /// would be a word no real language has, which no layout can wrap (a
+  /// paragraph of Settings padded by 40 tildes overflowed a phone's width).
+  static func padding(_ count: Int) -> String {
+    var words: [String] = []
+    var left = count
+    while left > 0 {
+      words.append(String(repeating: "~", count: min(left, 7)))
+      left -= 7
+    }
+    return words.joined(separator: " ")
   }
 
   private static let accents: [Character: Character] = {
