@@ -68,6 +68,38 @@
  * No inline script, no eval: it runs under the site's
  * Content-Security-Policy (script-src 'self'; connect-src 'self').
  */
+
+/* The page's sentences in its language (ScriptPhrases on the server,
+   from the same catalogue as the page): say(key, {name: value}) fills
+   each {{name}}; a counted one takes its form by the language's plural
+   rule. */
+var checklistsPhrases = null;
+
+function checklistsSay(key, values, count) {
+  if (!checklistsPhrases) {
+    var island = document.getElementById("phrases");
+    try {
+      checklistsPhrases = island ? JSON.parse(island.textContent) : {};
+    } catch (error) {
+      checklistsPhrases = {};
+    }
+  }
+  var text = checklistsPhrases[key] || "";
+  if (typeof text === "object") {
+    var category = "other";
+    try {
+      category = new Intl.PluralRules(document.documentElement.lang).select(count);
+    } catch (error) {
+      category = count === 1 ? "one" : "other";
+    }
+    text = text[category] || text.other || text.many || "";
+    values = Object.assign({ count: String(count) }, values);
+  }
+  return text.replace(/\{\{(\w+)\}\}/g, function (tag, name) {
+    return values && name in values ? values[name] : tag;
+  });
+}
+
 (function () {
   "use strict";
 
@@ -178,36 +210,7 @@
     }, 50);
   }
 
-  /* The page's sentences in its language (ScriptPhrases on the server,
-     from the same catalogue as the page): say(key, {name: value}) fills
-     each {{name}}; a counted one takes its form by the language's plural
-     rule. */
-  var phrases = null;
-
-  function say(key, values, count) {
-    if (!phrases) {
-      var island = document.getElementById("phrases");
-      try {
-        phrases = island ? JSON.parse(island.textContent) : {};
-      } catch (error) {
-        phrases = {};
-      }
-    }
-    var text = phrases[key] || "";
-    if (typeof text === "object") {
-      var category = "other";
-      try {
-        category = new Intl.PluralRules(document.documentElement.lang).select(count);
-      } catch (error) {
-        category = count === 1 ? "one" : "other";
-      }
-      text = text[category] || text.other || text.many || "";
-      values = Object.assign({ count: String(count) }, values);
-    }
-    return text.replace(/\{\{(\w+)\}\}/g, function (tag, name) {
-      return values && name in values ? values[name] : tag;
-    });
-  }
+  var say = checklistsSay;
 
   function quoted(text) {
     return say("quoted", { text: text });
@@ -1145,6 +1148,8 @@
 (function () {
   "use strict";
 
+  var say = checklistsSay;
+
   if (!navigator.clipboard || !navigator.clipboard.writeText) {
     return;
   }
@@ -1185,6 +1190,8 @@
  */
 (function () {
   "use strict";
+
+  var say = checklistsSay;
 
   if (!("serviceWorker" in navigator) || !document.querySelector('link[rel="manifest"]')) {
     return;

@@ -349,3 +349,56 @@ def test_translated_pages_are_valid_html_in_every_language(stack):
             if report:
                 problems[f"{language} {path}"] = report
     assert problems == {}
+
+
+@pytest.mark.parametrize("language", ["ru", "de", "en-XA", "ar-XB"])
+def test_screenshots_in_each_language_fit_phone_and_desktop_light_and_dark(stack, language, tmp_path):
+    """Chromium asking in `language`: each screen saved at phone and desktop
+    width (light, and dark for a few) under artifacts/screenshots/languages/,
+    none wider than the window (German's and the accented locale's longer
+    words must wrap), the right-to-left one laid out right to left."""
+    from selenium.webdriver.common.by import By
+    from test_browser import DESKTOP, PHONE, SCREENSHOTS, add_item, chromium, wait
+    folder = SCREENSHOTS / "languages"
+    folder.mkdir(parents=True, exist_ok=True)
+    driver = chromium(tmp_path / "profile", javascript=True)
+    try:
+        agent = driver.execute_script("return navigator.userAgent")
+        driver.execute_cdp_cmd("Emulation.setUserAgentOverride",
+                               {"userAgent": agent, "acceptLanguage": language})
+        driver.get(stack.url("/"))
+        add_item(driver, "Milk", True)
+        add_item(driver, "Bread with a rather long name that wraps on a narrow phone screen", True)
+        list_url = driver.current_url
+        item_edit = driver.find_element(By.CSS_SELECTOR, "a.edit").get_attribute("href")
+        driver.find_element(By.CSS_SELECTOR, "button.del").click()
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "button.check")) == 1)
+        screens = {"checklist": list_url, "edit-list": list_url + "/edit", "edit-item": item_edit,
+                   "new-list": stack.url("/lists/new"), "settings": stack.url("/settings"),
+                   "devices": stack.url("/settings/devices"), "import": stack.url("/settings/import"),
+                   "export": stack.url("/settings/export"), "deleted": stack.url("/deleted"),
+                   "link": stack.url("/link"), "about": stack.url("/about.html")}
+        wide = []
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            for name, address in screens.items():
+                if scheme == "dark" and name not in ("checklist", "edit-list", "devices"):
+                    continue
+                driver.get(address)
+                if name == "about" and language not in ("ru", "de"):
+                    continue  # nginx's own pages are in the offered languages only
+                assert driver.execute_script("return document.documentElement.lang") == language
+                if language == "ar-XB":
+                    assert driver.execute_script(
+                        "return getComputedStyle(document.body).direction") == "rtl", name
+                for label, (width, height) in (("phone", PHONE), ("desktop", DESKTOP)):
+                    driver.set_window_size(width, height)
+                    driver.save_screenshot(str(folder / f"{language}-{name}-{scheme}-{label}.png"))
+                    scroll = driver.execute_script("return document.documentElement.scrollWidth")
+                    client = driver.execute_script("return document.documentElement.clientWidth")
+                    if scroll > client:
+                        wide.append(f"{name} at {label} width ({scroll} > {client})")
+        assert wide == []
+    finally:
+        driver.quit()
