@@ -398,7 +398,14 @@ def test_screenshots_in_each_language_fit_phone_and_desktop_light_and_dark(stack
                     scroll = driver.execute_script("return document.documentElement.scrollWidth")
                     client = driver.execute_script("return document.documentElement.clientWidth")
                     if scroll > client:
-                        wide.append(f"{name} at {label} width ({scroll} > {client})")
+                        culprit = driver.execute_script(
+                            "var width = document.documentElement.clientWidth, found = null;"
+                            "document.querySelectorAll('body *').forEach(function (e) {"
+                            "  if (e.scrollWidth > width + 1 || e.getBoundingClientRect().right > width + 1) {"
+                            "    found = e.tagName + '.' + e.className + ' ' + e.scrollWidth + ': '"
+                            "      + e.textContent.slice(0, 60); }"
+                            "}); return found;")
+                        wide.append(f"{name} at {label} width ({scroll} > {client}): {culprit}")
         assert wide == []
     finally:
         driver.quit()
