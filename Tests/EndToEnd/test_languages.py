@@ -370,8 +370,9 @@ def test_screenshots_in_each_language_fit_phone_and_desktop_light_and_dark(stack
         add_item(driver, "Milk", True)
         add_item(driver, "Bread with a rather long name that wraps on a narrow phone screen", True)
         list_url = driver.current_url
-        item_edit = driver.find_element(By.CSS_SELECTOR, "a.edit").get_attribute("href")
-        driver.find_element(By.CSS_SELECTOR, "button.del").click()
+        # The last row's form, and the first row deleted (for Recently Deleted).
+        item_edit = driver.find_elements(By.CSS_SELECTOR, "a.edit")[-1].get_attribute("href")
+        driver.find_elements(By.CSS_SELECTOR, "button.del")[0].click()
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "button.check")) == 1)
         screens = {"checklist": list_url, "edit-list": list_url + "/edit", "edit-item": item_edit,
                    "new-list": stack.url("/lists/new"), "settings": stack.url("/settings"),
@@ -389,6 +390,7 @@ def test_screenshots_in_each_language_fit_phone_and_desktop_light_and_dark(stack
                 if name == "about" and language not in ("ru", "de"):
                     continue  # nginx's own pages are in the offered languages only
                 assert driver.execute_script("return document.documentElement.lang") == language
+                assert driver.find_elements(By.CSS_SELECTOR, "main .status") == [], name  # no error page
                 if language == "ar-XB":
                     assert driver.execute_script(
                         "return getComputedStyle(document.body).direction") == "rtl", name
