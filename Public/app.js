@@ -68,6 +68,38 @@
  * No inline script, no eval: it runs under the site's
  * Content-Security-Policy (script-src 'self'; connect-src 'self').
  */
+
+/* The page's sentences in its language (ScriptPhrases on the server,
+   from the same catalogue as the page): say(key, {name: value}) fills
+   each {{name}}; a counted one takes its form by the language's plural
+   rule. */
+var checklistsPhrases = null;
+
+function checklistsSay(key, values, count) {
+  if (!checklistsPhrases) {
+    var island = document.getElementById("phrases");
+    try {
+      checklistsPhrases = island ? JSON.parse(island.textContent) : {};
+    } catch (error) {
+      checklistsPhrases = {};
+    }
+  }
+  var text = checklistsPhrases[key] || "";
+  if (typeof text === "object") {
+    var category = "other";
+    try {
+      category = new Intl.PluralRules(document.documentElement.lang).select(count);
+    } catch (error) {
+      category = count === 1 ? "one" : "other";
+    }
+    text = text[category] || text.other || text.many || "";
+    values = Object.assign({ count: String(count) }, values);
+  }
+  return text.replace(/\{\{(\w+)\}\}/g, function (tag, name) {
+    return values && name in values ? values[name] : tag;
+  });
+}
+
 (function () {
   "use strict";
 
@@ -178,8 +210,10 @@
     }, 50);
   }
 
+  var say = checklistsSay;
+
   function quoted(text) {
-    return "\u201c" + text + "\u201d";
+    return say("quoted", { text: text });
   }
 
   /* A checklist row: its toggle, id, text and checkmark. */
@@ -212,7 +246,7 @@
 
   function position(row) {
     var rows = Array.prototype.slice.call(row.parentNode.children);
-    return " to position " + (rows.indexOf(row) + 1) + " of " + rows.length;
+    return { position: String(rows.indexOf(row) + 1), count: String(rows.length) };
   }
 
   /* What to focus and say once the new <main> is in, for a submission by
@@ -223,7 +257,7 @@
       var text = form.elements.text ? form.elements.text.value : "";
       return function (main) {
         if (text) {
-          announce("Added " + text);
+          announce(say("added", { text: text }));
         }
         return main.querySelector("form.add-item input[name=text]");
       };
@@ -252,7 +286,7 @@
         if (!row) {
           return null;
         }
-        announce("Moved " + quoted(name) + position(row));
+        announce(say("moved", Object.assign({ text: quoted(name) }, position(row))));
         var same = row.querySelector(up ? "button.up" : "button.down");
         return same.disabled ? row.querySelector(up ? "button.down" : "button.up") : same;
       };
@@ -262,8 +296,8 @@
     // item is checked), and what it did, in words.
     var kind = /\/(sort|check-all|uncheck-all)$/.exec(action)[1];
     var said = kind === "sort"
-      ? (submitter.value === "dueDate" ? "Sorted by due date" : "Shown in your order")
-      : kind === "check-all" ? "Every item checked" : "Every item unchecked";
+      ? say(submitter.value === "dueDate" ? "sortedByDueDate" : "shownInYourOrder")
+      : say(kind === "check-all" ? "everyItemChecked" : "everyItemUnchecked");
     var place = Array.prototype.indexOf.call(submitter.parentNode.children, submitter);
     return function (main) {
       announce(said);
@@ -418,7 +452,7 @@
       if (!moved) {
         return null;
       }
-      announce("Moved " + quoted(text) + position(moved));
+      announce(say("moved", Object.assign({ text: quoted(text) }, position(moved))));
       return moved.querySelector(control) || toggleOf(moved);
     }, function () {
       var button = document.createElement("button");
@@ -456,7 +490,7 @@
     var up = event.key === "ArrowUp";
     var neighbour = up ? row.previousElementSibling : row.nextElementSibling;
     if (!canMoveNextTo(row, neighbour)) {
-      announce(quoted(textOf(row)) + " is already " + (up ? "first" : "last"));
+      announce(say(up ? "alreadyFirst" : "alreadyLast", { text: quoted(textOf(row)) }));
       return;
     }
     var kind = control.classList.contains("edit") ? "a.edit"
@@ -658,7 +692,7 @@
     if (changed.some(function (index) {
       return !isUnseen(placed[index]);
     })) {
-      announce("List updated");
+      announce(say("listUpdated"));
     }
     return true;
   }
@@ -708,9 +742,8 @@
           throw new Error("status " + response.status);
         }
         if (response.status !== 200) {
-          stopLive(response.status === 404 || response.status === 410
-            ? "This list is no longer available."
-            : "This page no longer updates by itself: reload it to see the latest.");
+          stopLive(say(response.status === 404 || response.status === 410
+            ? "listGone" : "liveStopped"));
           return;
         }
         return response.text().then(function (html) {
@@ -719,7 +752,7 @@
           }
           var next = new DOMParser().parseFromString(html, "text/html");
           if (!showLive(next, response.headers.get("ETag") || "")) {
-            stopLive("This page has changed: reload it to see the latest.");
+            stopLive(say("pageChanged"));
           }
         });
       })
@@ -834,17 +867,17 @@
   /* What a change asked for, in words, from the page it was made on. */
   function describe(path, body) {
     var heading = document.querySelector("main h1");
-    var list = heading ? quoted(heading.textContent.trim()) : "the list";
+    var list = heading ? quoted(heading.textContent.trim()) : say("theList");
     var toggle = /\/items\/(\d+)\/toggle$/.exec(path);
     if (toggle) {
       var row = rowWithID(document.querySelector("main"), toggle[1]);
-      var name = row ? quoted(textOf(row)) : "an item";
-      return (body.get("check") === "0" ? "Uncheck " : "Check ") + name + " in " + list;
+      var name = row ? quoted(textOf(row)) : say("anItem");
+      return say(body.get("check") === "0" ? "uncheckIn" : "checkIn", { item: name, list: list });
     }
     if (/\/items$/.test(path)) {
-      return "Add " + quoted(body.get("text") || "") + " to " + list;
+      return say("addTo", { item: quoted(body.get("text") || ""), list: list });
     }
-    return (/uncheck-all$/.test(path) ? "Uncheck all in " : "Check all in ") + list;
+    return say(/uncheck-all$/.test(path) ? "uncheckAllIn" : "checkAllIn", { list: list });
   }
 
   function queueChange(action, body) {
@@ -867,11 +900,11 @@
         form.reset();
         form.querySelector("input[name=text]").focus();
       }
-      announce("Saved on this device: it will be sent when you are back online");
+      announce(say("savedOffline"));
       scheduleSend(1000);
     }, function () {
       queued.count -= 1;
-      announce("This change could not be kept on this device. Try again when you are online.");
+      announce(say("notKeptOffline"));
     });
   }
 
@@ -895,7 +928,7 @@
       }
       var added = document.createElement("ul");
       added.className = "rows queued-items";
-      added.setAttribute("aria-label", "Waiting to be sent");
+      added.setAttribute("aria-label", say("waitingLabel"));
       var form = main.querySelector("form.add-item");
       var nonce = form ? form.querySelector("input[name=nonce]") : null;
       mine.forEach(function (entry) {
@@ -929,7 +962,7 @@
           item.className = "queued";
           item.textContent = body.get("text") || "";
           waiting.className = "queued-note";
-          waiting.textContent = "waiting to be sent";
+          waiting.textContent = say("waiting");
           item.appendChild(waiting);
           added.appendChild(item);
           if (nonce && Number(body.get("nonce")) >= Number(nonce.value)) {
@@ -958,9 +991,7 @@
       box.className = "notice refused-changes";
       box.setAttribute("role", "alert");
       var title = document.createElement("p");
-      title.textContent = refused.length === 1
-        ? "A change made offline was not saved:"
-        : refused.length + " changes made offline were not saved:";
+      title.textContent = say("notSaved", {}, refused.length);
       var list = document.createElement("ul");
       refused.forEach(function (entry) {
         var item = document.createElement("li");
@@ -969,7 +1000,7 @@
       });
       var dismiss = document.createElement("button");
       dismiss.type = "button";
-      dismiss.textContent = "Dismiss";
+      dismiss.textContent = say("dismiss");
       dismiss.addEventListener("click", function () {
         withStores(["refused"], "readwrite", function (store) {
           return store.clear();
@@ -989,7 +1020,7 @@
       .filter(Boolean).map(function (element) {
         return element.textContent.trim();
       }).filter(Boolean);
-    return words.length > 0 ? words.join(": ") : "refused by the server (" + status + ")";
+    return words.length > 0 ? words.join(": ") : say("refusedByServer", { status: String(status) });
   }
 
   function scheduleSend(delay) {
@@ -1117,6 +1148,8 @@
 (function () {
   "use strict";
 
+  var say = checklistsSay;
+
   if (!navigator.clipboard || !navigator.clipboard.writeText) {
     return;
   }
@@ -1132,17 +1165,17 @@
       return;
     }
     var status = button.closest(".field") ? button.closest(".field").querySelector(".copy-status") : null;
-    function say(text) {
+    function tell(text) {
       if (status) {
         status.textContent = text;
       }
     }
     navigator.clipboard.writeText(field.value).then(function () {
-      say(button.getAttribute("data-copied") || "Address copied.");
+      tell(button.getAttribute("data-copied") || say("addressCopied"));
     }, function () {
       field.focus();
       field.select();
-      say("Copying was not allowed: it is selected, copy it with your keyboard.");
+      tell(say("copyRefused"));
     });
   });
 })();
@@ -1158,6 +1191,8 @@
 (function () {
   "use strict";
 
+  var say = checklistsSay;
+
   if (!("serviceWorker" in navigator) || !document.querySelector('link[rel="manifest"]')) {
     return;
   }
@@ -1170,7 +1205,7 @@
       banner.className = "offline-banner";
       banner.setAttribute("role", "status");
       banner.hidden = true;
-      banner.textContent = "Offline \u2014 changes will be sent when you are back";
+      banner.textContent = say("offline");
       document.body.insertBefore(banner, document.querySelector("main"));
     }
     banner.hidden = !offline;

@@ -30,15 +30,19 @@ package enum FirstRun {
   /// to 0 and FirstTime to false. Otherwise returns `stored ?? DataModel()`
   /// (and, when `commit` is true and FirstTime is still true, clears it:
   /// stored data always wins over a first-run list).
+  ///
+  /// - Parameter listName: the first-run list's name, in the visitor's
+  ///   language; stored as it is once the first change is made.
   package static func model(
-    stored: DataModel?, preferences: ChecklistPreferences, commit: Bool
+    stored: DataModel?, preferences: ChecklistPreferences, commit: Bool,
+    listName: String = DataModel.firstListName
   ) -> DataModel {
     let firstTime = preferences.bool(forKey: PreferenceKey.firstTime)
     if commit && firstTime {
       if stored == nil { preferences.set(0, forKey: PreferenceKey.checklistIndex) }
       preferences.set(false, forKey: PreferenceKey.firstTime)
     }
-    if firstTime && stored == nil { return DataModel.firstRun() }
+    if firstTime && stored == nil { return DataModel.firstRun(name: listName) }
     return stored ?? DataModel()
   }
 

@@ -31,13 +31,17 @@ package struct DataModel: Sendable, Equatable {
     templates = []
   }
 
-  /// What a brand-new visitor gets: one empty list named "List" with the
-  /// icon a new list gets (Folder).
-  package static func firstRun() -> DataModel {
+  /// What a brand-new visitor gets: one empty list named `name` ("List"
+  /// in English; the web layer passes the visitor's language's word) with
+  /// the icon a new list gets (Folder).
+  package static func firstRun(name: String = firstListName) -> DataModel {
     var model = DataModel()
-    model.insert(Checklist(id: model.takeListID(), name: "List"))
+    model.insert(Checklist(id: model.takeListID(), name: name))
     return model
   }
+
+  /// The first-run list's English name.
+  package static let firstListName = "List"
 
   // MARK: Reading
 

@@ -12,7 +12,8 @@ extension ChecklistStore {
   ///   never brings back what the screen no longer shows. No thread runs for
   ///   it; an owner who changes nothing keeps their file as it was. Only
   ///   `forgettable` deletions go: a link never purges what it did not delete.
-  /// - With `firstRun`, the first-run list the visitor was shown is where
+  /// - With `firstRun`, the first-run list the visitor was shown (named
+  ///   `firstListName`, in their language) is where
   ///   the change starts while nothing is stored, and the first run is
   ///   committed to the preferences (ChecklistIndex 0, FirstTime false) only
   ///   once the change is made, so a refused first change leaves it pending
@@ -23,6 +24,7 @@ extension ChecklistStore {
   package func update<T>(
     _ owner: VisitorDirectory, at now: Date,
     firstRun preferences: (any ChecklistPreferences)? = nil,
+    firstListName: String = DataModel.firstListName,
     forgettable: (Deletion) -> Bool = { _ in true }, _ change: (inout DataModel) throws -> T
   ) throws -> T {
     var pending = false
@@ -31,7 +33,8 @@ extension ChecklistStore {
       initial: { stored in
         guard let preferences else { return stored ?? DataModel() }
         pending = FirstRun.isPending(stored: stored, preferences: preferences)
-        return FirstRun.model(stored: stored, preferences: preferences, commit: false)
+        return FirstRun.model(
+          stored: stored, preferences: preferences, commit: false, listName: firstListName)
       }, forgettable: forgettable,
       { model in
         model.purgeDeletions(at: now, among: forgettable)

@@ -249,9 +249,57 @@ import WebTestSupport
     let accented = browser.text(Self.get(browser, "/lists", language: "en-XA"))
     #expect(accented.contains(#"<html lang="en-XA">"#))
     #expect(accented.contains("<h1>[Àļļ Ļîšţš ~~~~]</h1>"))
-    #expect(PseudoLocale.padding(16) == "~~~~~~~ ~~~~~~~ ~~")
-    #expect(PseudoLocale.padding(7) == "~~~~~~~")
     let mirrored = browser.text(Self.get(browser, "/lists", language: "ar-XB"))
     #expect(mirrored.contains(#"<html lang="ar-XB" dir="rtl">"#))
+  }
+
+  // MARK: Phrases made in Swift
+
+  /// Every refusal of the model reads, in English, exactly as the model
+  /// words it: the catalogue's copy of each sentence is the same one.
+  @Test func theModelsRefusalsAreTheCataloguesPhrases() throws {
+    let translations = try Translations(templatesDirectory: Self.templates)
+    let errors: [ChecklistsError] = [
+      .emptyText, .textTooLong(limit: 200), .textTooLarge, .noteTooLong(limit: 4000),
+      .noteTooLarge, .tooManyLists(limit: 200), .tooManyItems(limit: 5000),
+      .storageFull(limit: 2 << 20), .sharedListFull(limit: 256 << 10), .ownersStorageFull,
+      .tooManyTemplates(limit: 50), .noSuchTemplate(1), .noSuchList(1), .noSuchItem(1),
+      .dueDateOutOfRange, .deletedItemsListGone(listName: "Groceries"),
+    ]
+    for error in errors {
+      #expect(error.message(in: translations[.english]) == error.message)
+      let russian = error.message(in: translations[.russian])
+      #expect(russian != error.message, "\(error) is not translated")
+      #expect(!russian.contains("{{"), "\(error): \(russian)")
+    }
+    #expect(
+      ChecklistsError.textTooLong(limit: 200).message(in: translations[.german])
+        == "Der Text ist zu lang: höchstens 200 Zeichen, bitte.")
+    #expect(
+      ChecklistsError.deletedItemsListGone(listName: "Groceries").message(
+        in: translations[.russian]
+      ).contains("«Groceries»"))
+  }
+
+  /// The script's phrases: JSON no text can end the `<script>` it is in,
+  /// with the same keys in every language and Russian's three forms.
+  @Test func theScriptsPhrasesAreJSONWithTheSameKeysInEveryLanguage() throws {
+    #expect(ScriptPhrases.quoted("</script>\"\\\n") == #""\u003c/script>\"\\\u000a""#)
+    let translations = try Translations(templatesDirectory: Self.templates)
+    func island(_ language: Language) throws -> [String: Any] {
+      let json = ScriptPhrases.json(translations[language])
+      #expect(!json.contains("<"))
+      return try #require(
+        try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    }
+    let english = try island(.english)
+    let russian = try island(.russian)
+    #expect(Set(english.keys) == Set(russian.keys))
+    #expect(Set(english.keys) == Set(try island(.german).keys))
+    #expect(english["listUpdated"] as? String == "List updated")
+    #expect(russian["listUpdated"] as? String == "Список обновлён")
+    let forms = try #require(russian["notSaved"] as? [String: String])
+    #expect(Set(forms.keys) == ["one", "few", "many"])
+    #expect(forms.values.allSatisfy { $0.contains("{{count}}") })
   }
 }

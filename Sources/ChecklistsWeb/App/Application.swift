@@ -104,7 +104,9 @@ package final class Application: Sendable {
         services: SharedServices(
           renderer: renderer, csrf: csrf, store: store, shares: shares, defaults: defaults),
         memo: sharedPages, errors: errors),
-      feed: FeedGroup(services: FeedServices(calendars: calendars, store: store), errors: errors),
+      feed: FeedGroup(
+        services: FeedServices(
+          calendars: calendars, store: store, translations: renderer.translations), errors: errors),
       dav: DAVGroup(services: DAVServices(devices: devices, store: store, defaults: defaults)),
       errors: errors)
     front = Pipeline([

@@ -39,7 +39,8 @@ struct ErrorPages: Sendable {
       case .noSuchList: return .listNotFound
       case .noSuchItem: return .itemNotFound
       case .noSuchTemplate: return .templateNotFound
-      default: return .unprocessable(error.message, backHref: "/lists", backLabel: "All Lists")
+      default:
+        return .unprocessable(error, backHref: "/lists", backLabel: translatable("All Lists"))
       }
     // An unreachable store logs each outage once, when it starts and ends
     // (`DatabaseReadiness`), not once a request.

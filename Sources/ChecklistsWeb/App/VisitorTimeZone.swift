@@ -72,8 +72,9 @@ enum VisitorTimeZone {
     guard let chosen = form[settingsField] else { return nil }
     guard zone(named: chosen) != nil else {
       throw WebError.badRequest(
-        "The time zone “\(chosen.prefix(60))” is not one this site knows. Choose one from the list on Settings."
-      )
+        translatable(
+          "The time zone “{{zone}}” is not one this site knows. Choose one from the list on Settings."
+        ), [("zone", String(chosen.prefix(60)))])
     }
     return chosen
   }

@@ -1,11 +1,18 @@
+import ChecklistsModel
 import HTTPTypes
 
 /// A request that cannot be answered with the page it asked for: the
 /// status and the sentence the error page shows.
 struct WebError: Error, Sendable {
   var status: HTTPResponse.Status
+  /// The title and the sentence, in English: the catalogue's phrases,
+  /// translated as the page is made.
   var title: String
   var message: String
+  /// The values of the message's `{{tags}}`, filled in after its lookup.
+  var messageValues: [(name: String, value: String)] = []
+  /// The page adds "Nothing was changed." (translated) to the message.
+  var nothingChanged = false
   /// Where the page's way back leads.
   var backHref = "/lists"
   var backLabel = translatable("All Lists")
@@ -55,17 +62,38 @@ struct WebError: Error, Sendable {
     message: translatable(
       "The form was sent in an encoding this site does not read. Nothing was changed."))
 
-  static func badRequest(_ message: String) -> WebError {
+  /// - Parameters:
+  ///   - message: the catalogue's phrase; `values` fill its `{{tags}}`.
+  static func badRequest(_ message: String, _ values: [(name: String, value: String)] = [])
+    -> WebError
+  {
     WebError(
-      status: .badRequest, title: translatable("Bad request"),
-      message: message + " Nothing was changed.")
+      status: .badRequest, title: translatable("Bad request"), message: message,
+      messageValues: values, nothingChanged: true)
   }
 
-  static func unprocessable(_ message: String, backHref: String, backLabel: String) -> WebError {
+  static func unprocessable(
+    _ message: String, _ values: [(name: String, value: String)] = [], backHref: String,
+    backLabel: String
+  ) -> WebError {
     WebError(
-      status: .unprocessableContent, title: translatable("Not saved"),
-      message: message + " Nothing was changed.",
-      backHref: backHref, backLabel: backLabel)
+      status: .unprocessableContent, title: translatable("Not saved"), message: message,
+      messageValues: values, nothingChanged: true, backHref: backHref, backLabel: backLabel)
+  }
+
+  /// What the model refused, in the visitor's language.
+  static func unprocessable(_ error: ChecklistsError, backHref: String, backLabel: String)
+    -> WebError
+  {
+    let (phrase, values) = error.phrase
+    return unprocessable(phrase, values, backHref: backHref, backLabel: backLabel)
+  }
+
+  /// The message in `catalogue`'s language.
+  func message(in catalogue: Catalogue) -> String {
+    let text = catalogue.text(message, messageValues)
+    guard nothingChanged else { return text }
+    return text + " " + catalogue.text(translatable("Nothing was changed."))
   }
 
   static let unreadableData = WebError(

@@ -95,8 +95,20 @@ final class ResponseMemo: Sendable {
     /// of the token (`linkDigest`), so that looking it up never compares a
     /// presented token byte by byte.
     init?(sharedPage linkDigest: String, _ request: Request) {
+      var acceptLanguage: Int?
+      self.init(sharedPage: linkDigest, request, acceptLanguage: &acceptLanguage)
+    }
+
+    /// The same, and where the request's `Accept-Language` field is (nil
+    /// for none, -1 for several): a shared page is in the browser's
+    /// language, given again only to the same value (`Entry.answers`).
+    init?(sharedPage linkDigest: String, _ request: Request, acceptLanguage: inout Int?) {
       guard request.method == .get || request.method == .head, request.query.isEmpty else {
         return nil
+      }
+      let fields = request.headerFields
+      for index in fields.indices where fields[index].name.isSameField(as: .acceptLanguage) {
+        acceptLanguage = acceptLanguage == nil ? index : -1
       }
       path = linkDigest
       cookies = ""

@@ -85,11 +85,23 @@ package struct CalendarFeed {
     "item-\(item.id)-\(uidSalt)@checklists"
   }
 
+  /// The iCalendar file in English (see `render(catalogue:)`).
+  package func render() -> [UInt8] { render(catalogue: Catalogue(madeFromEnglish: .english)) }
+
   /// The iCalendar file, CRLF line ends, folded, escaped. What every
   /// event repeats (its frame, `DTSTAMP`, the `UID`'s salt, its list's
   /// lines) is made once, so an event costs little more than copying its
   /// text: 1,000 events well within 2 ms (`bench-web`).
-  package func render() -> [UInt8] {
+  ///
+  /// - Parameter catalogue: the language of the words around a list's name
+  ///   in each event's description ("Due in the list …"): the calendar
+  ///   app's (`Accept-Language`). The lists' and items' texts are the
+  ///   visitor's own.
+  func render(catalogue: Catalogue) -> [UInt8] {
+    let dueIn = catalogue.text(translatable("Due in the list {{name}}"))
+    let tag = dueIn.range(of: "{{name}}")
+    let before = tag.map { String(dueIn[..<$0.lowerBound]) } ?? dueIn
+    let after = tag.map { String(dueIn[$0.upperBound...]) } ?? ""
     var writer = ICalendarWriter(capacity: 512 + events.count * 440)
     writer.line("BEGIN", "VCALENDAR")
     writer.line("VERSION", "2.0")
@@ -117,7 +129,7 @@ package struct CalendarFeed {
     let lists = listNames.map { name in
       (
         summarySuffix: Self.bytes { $0.appendText(" (\(name))") },
-        description: Self.bytes { $0.textLine("DESCRIPTION", "Due in the list ", name) }
+        description: Self.bytes { $0.textLine("DESCRIPTION", before, name, after) }
       )
     }
     for event in events {
@@ -134,7 +146,7 @@ package struct CalendarFeed {
       } else {
         // The item's note after the list's name, as a calendar app shows it.
         writer.textLine(
-          "DESCRIPTION", "Due in the list ", listNames[event.list], "\n\n", event.item.notes)
+          "DESCRIPTION", before, listNames[event.list], after, "\n\n", event.item.notes)
       }
       writer.raw(alarm)
       writer.textLine("DESCRIPTION", event.item.text)

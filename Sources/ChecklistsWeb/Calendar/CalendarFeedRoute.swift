@@ -35,8 +35,14 @@ enum CalendarFeedRoute {
     let feed = CalendarFeed(
       model: stored.model ?? DataModel(), visitorKey: visitor.key, now: context.now,
       storedAt: storedAt)
-    let body = feed.render()
-    return response(body: body, etag: ETag(body: body), lastModified: feed.lastModified)
+    let language =
+      AcceptLanguage.preferred(context.request.headerFields.value(of: .acceptLanguage))
+      ?? .english
+    let body = feed.render(catalogue: services.translations[language])
+    var response = response(
+      body: body, etag: ETag(body: body), lastModified: feed.lastModified)
+    response.headerFields.append(LanguageChoice.vary)
+    return response
   }
 
   /// `Cache-Control`: the feed belongs to one visitor, so no shared cache

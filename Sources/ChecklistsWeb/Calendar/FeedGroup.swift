@@ -54,6 +54,8 @@ final class FeedGroup: Sendable {
 struct FeedServices: Sendable {
   let calendars: CalendarAddresses
   let store: ChecklistStore
+  /// The catalogues, for the words of the feed's descriptions.
+  let translations: Translations
 }
 
 /// A feed's context: no visitor cookie, only the secret its path carries.

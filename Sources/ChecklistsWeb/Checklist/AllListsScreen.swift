@@ -29,7 +29,8 @@ enum AllListsScreen {
       template, title: context.catalogue.text(title),
       pageContext(
         context.model, context.icons, undo: undo,
-        imported: ImportNotice.message(query: context.request.query),
+        imported: ImportNotice.message(
+          query: context.request.query, catalogue: context.catalogue),
         catalogue: context.catalogue))
   }
 

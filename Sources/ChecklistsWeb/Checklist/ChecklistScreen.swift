@@ -45,7 +45,7 @@ enum ChecklistScreen {
       }
     } catch let error as ChecklistsError where error.isRefusedInput {
       throw WebError.unprocessable(
-        error.message, backHref: "/lists/\(listID)", backLabel: "Back to the list")
+        error, backHref: "/lists/\(listID)", backLabel: translatable("Back to the list"))
     }
     return .redirect(to: "/lists/\(listID)")
   }

@@ -9,7 +9,7 @@ import HTTPTypes
 /// submission is refused.
 enum ItemFormScreen {
   static let template = "item-form"
-  static let title = "Edit Item"
+  static let title = translatable("Edit Item")
 
   /// What the form's fields hold: the item as saved, or what was sent.
   struct Fields {
@@ -35,16 +35,17 @@ enum ItemFormScreen {
     let zoneName: String
     let outcome: Outcome
 
-    init(_ fields: Fields, zoneName named: String?, current: String) {
+    init(_ fields: Fields, zoneName named: String?, current: String, catalogue: Catalogue) {
       let zoneName = named ?? current
       guard let zone = VisitorTimeZone.zone(named: zoneName) else {
         self.zoneName = current
         outcome = .refused(
           Refusal(
             field: .dueDate,
-            message:
-              "The form named a time zone this site does not know. The due date is read in \(current): check it, then save again."
-          ))
+            message: catalogue.text(
+              translatable(
+                "The form named a time zone this site does not know. The due date is read in {{zone}}: check it, then save again."
+              ), [("zone", current)])))
         return
       }
       self.zoneName = zoneName
@@ -54,7 +55,8 @@ enum ItemFormScreen {
         var malformed = false
         if case .malformed = error { malformed = true }
         outcome = .refused(
-          Refusal(field: .dueDate, message: error.message, isMalformedDate: malformed))
+          Refusal(
+            field: .dueDate, message: error.message(in: catalogue), isMalformedDate: malformed))
       }
     }
   }
@@ -88,7 +90,7 @@ enum ItemFormScreen {
     let values = pageContext(
       list: list, item: item, fields: fields, zone: zoneName, refusal: nil,
       csrf: context.csrfToken)
-    return try context.page(template, title: title, values)
+    return try context.page(template, title: context.catalogue.text(title), values)
   }
 
   /// `POST /lists/{list}/items/{item}`: save an item's text (field `text`),
@@ -110,7 +112,8 @@ enum ItemFormScreen {
     let fields = Fields(form)
     let reading = DueDateReading(
       fields, zoneName: form["dueDateZone"],
-      current: VisitorTimeZone.currentIdentifier(context.preferences))
+      current: VisitorTimeZone.currentIdentifier(context.preferences),
+      catalogue: context.catalogue)
     let zoneName = reading.zoneName
     let dueDate: Date?
     switch reading.outcome {
@@ -127,7 +130,8 @@ enum ItemFormScreen {
     } catch let error as ChecklistsError where error.isRefusedInput {
       let field = Refusal.field(of: error)
       return try refused(
-        context, fields: fields, zone: zoneName, Refusal(field: field, message: error.message),
+        context, fields: fields, zone: zoneName,
+        Refusal(field: field, message: error.message(in: context.catalogue)),
         status: field == .dueDate ? .badRequest : .unprocessableContent)
     }
     VisitorTimeZone.adoptBrowserZone(from: form, into: context.preferences)
@@ -143,7 +147,8 @@ enum ItemFormScreen {
     let values = pageContext(
       list: list, item: item, fields: fields, zone: zone, refusal: refusal,
       csrf: context.csrfToken)
-    return try context.refusedForm(template, title: title, values, status: status)
+    return try context.refusedForm(
+      template, title: context.catalogue.text(title), values, status: status)
   }
 
   /// The list and item the path names: `404` when either does not exist.

@@ -11,7 +11,7 @@ enum ListFormScreen {
   static let template = "list-form"
 
   static func title(editing list: Checklist?) -> String {
-    list == nil ? "New List" : "Edit List"
+    list == nil ? translatable("New List") : translatable("Edit List")
   }
 
   /// `GET /lists/new`: an empty form; a new list gets Folder. Below it,
@@ -19,8 +19,11 @@ enum ListFormScreen {
   static func newList(_ context: ScreenContext) throws -> Response {
     let values = pageContext(
       editing: nil, name: "", icon: .folder, error: nil, csrf: context.csrfToken,
-      icons: context.icons, templates: TemplatesScreen.choices(context.model, icons: context.icons))
-    return try context.page(template, title: title(editing: nil), values)
+      icons: context.icons,
+      templates: TemplatesScreen.choices(
+        context.model, icons: context.icons, catalogue: context.catalogue),
+      catalogue: context.catalogue)
+    return try context.page(template, title: context.catalogue.text(title(editing: nil)), values)
   }
 
   /// `GET /lists/{list}/edit`: the form, filled with the list's name and icon.
@@ -30,8 +33,9 @@ enum ListFormScreen {
     }
     let values = pageContext(
       editing: list, name: list.name, icon: list.icon, error: nil, csrf: context.csrfToken,
-      icons: context.icons, share: try shareContext(context, listID: list.id))
-    return try context.page(template, title: title(editing: list), values)
+      icons: context.icons, share: try shareContext(context, listID: list.id),
+      catalogue: context.catalogue)
+    return try context.page(template, title: context.catalogue.text(title(editing: list)), values)
   }
 
   /// `POST /lists`: create a list (fields `name`, `icon`) and open it.
@@ -85,12 +89,16 @@ enum ListFormScreen {
   ) throws -> Response {
     let templates =
       list == nil
-      ? TemplatesScreen.choices(try context.currentModel().model, icons: context.icons) : []
+      ? TemplatesScreen.choices(
+        try context.currentModel().model, icons: context.icons, catalogue: context.catalogue)
+      : []
     let values = pageContext(
-      editing: list, name: name, icon: icon, error: error.message, csrf: context.csrfToken,
-      icons: context.icons, share: try list.map { try shareContext(context, listID: $0.id) },
-      templates: templates)
-    return try context.refusedForm(template, title: title(editing: list), values)
+      editing: list, name: name, icon: icon, error: error.message(in: context.catalogue),
+      csrf: context.csrfToken, icons: context.icons,
+      share: try list.map { try shareContext(context, listID: $0.id) },
+      templates: templates, catalogue: context.catalogue)
+    return try context.refusedForm(
+      template, title: context.catalogue.text(title(editing: list)), values)
   }
 
   /// - Parameters:
@@ -99,12 +107,13 @@ enum ListFormScreen {
   ///   - templates: New List's templates (`TemplatesScreen.choices`).
   static func pageContext(
     editing list: Checklist?, name: String, icon: ChecklistIcon, error: String?, csrf: String,
-    icons: IconLibrary, share: TemplateValue? = nil, templates: [TemplateValue] = []
+    icons: IconLibrary, share: TemplateValue? = nil, templates: [TemplateValue] = [],
+    catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
   ) -> TemplateValue {
     let choices: [TemplateValue] = ChecklistIcon.allCases.map { choice in
       [
         "name": .string(choice.rawValue),
-        "label": .string(choice.displayName),
+        "label": .string(catalogue.text(choice.label)),
         "svg": .string(icons.svg(choice)),
         "checked": .bool(choice == icon),
       ]

@@ -11,7 +11,7 @@ import HTMLTemplates
 /// by dragging or with Alt+↑ and Alt+↓.
 enum ReorderScreen {
   static let template = "reorder"
-  static let title = "Reorder"
+  static let title = translatable("Reorder {{name}}")
 
   static func show(_ context: ScreenContext) throws -> Response {
     guard let list = context.model.checklist(id: try context.id(.list)) else {
@@ -20,7 +20,8 @@ enum ReorderScreen {
     let values = pageContext(
       list: list, checkedLast: context.preferences.bool(forKey: PreferenceKey.checkedItemsLast),
       csrf: context.csrfToken)
-    return try context.page(template, title: "\(title) \(list.name)", values)
+    return try context.page(
+      template, title: context.catalogue.text(title, [("name", list.name)]), values)
   }
 
   /// Each row names its neighbours as shown, which its buttons post as

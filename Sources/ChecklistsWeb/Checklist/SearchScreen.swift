@@ -10,7 +10,7 @@ import HTMLTemplates
 /// owner's other lists through it.
 enum SearchScreen {
   static let template = "search"
-  static let title = "Search"
+  static let title = translatable("Search")
   /// Results shown; past it the page says how many more there are.
   static let shownResults = 200
   /// The longest query read, in characters: a text is at most this long.
@@ -31,17 +31,26 @@ enum SearchScreen {
       values["searched"] = true
       values["results"] = .list(
         matches.map { result($0, needle: needle, folding: &folding) })
-      values["summary"] = .string(summary(total: total, shown: matches.count))
+      values["summary"] = .string(
+        summary(total: total, shown: matches.count, catalogue: context.catalogue))
     }
-    return try context.page(template, title: title, .object(TemplateObject(values)))
+    return try context.page(
+      template, title: context.catalogue.text(title), .object(TemplateObject(values)))
   }
 
-  static func summary(total: Int, shown: Int) -> String {
+  static func summary(
+    total: Int, shown: Int, catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
+  ) -> String {
     switch total {
-    case 0: "Nothing found."
-    case 1: "1 found."
-    case _ where shown < total: "\(total) found; the first \(shown) are shown."
-    default: "\(total) found."
+    case 0: catalogue.text(translatable("Nothing found."))
+    case _ where shown < total:
+      catalogue.text(
+        translatable(
+          one: "{{count}} found; the first {{shown}} are shown.",
+          other: "{{count}} found; the first {{shown}} are shown."),
+        count: total, [("shown", String(shown))])
+    default:
+      catalogue.text(translatable(one: "{{count}} found.", other: "{{count}} found."), count: total)
     }
   }
 

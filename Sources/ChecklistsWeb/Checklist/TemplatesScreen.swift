@@ -45,14 +45,19 @@ enum TemplatesScreen {
   }
 
   /// The templates New List offers: name, icon, item count.
-  static func choices(_ model: DataModel, icons: IconLibrary) -> [TemplateValue] {
+  static func choices(
+    _ model: DataModel, icons: IconLibrary,
+    catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
+  ) -> [TemplateValue] {
     model.templates.map { template in
       [
         "id": .int(template.id),
         "name": .string(template.name),
         "svg": .string(icons.svg(template.icon)),
         "count": .string(
-          template.items.count == 1 ? "1 item" : "\(template.items.count) items"),
+          catalogue.text(
+            translatable(one: "{{count}} item", other: "{{count}} items"),
+            count: template.items.count)),
       ]
     }
   }

@@ -1,4 +1,5 @@
 import FastCGI
+import Foundation
 
 /// A readable name for a browser, from its `User-Agent`: "Firefox on
 /// Linux", "Safari on iPhone". Only for the owner to tell their devices
@@ -11,6 +12,22 @@ package enum BrowserName {
   }
 
   /// The name of a browser from its User-Agent text.
+  /// A stored name ("Firefox on Linux", "A browser") in `catalogue`'s
+  /// language: the names of browsers and systems are the same in every one.
+  static func shown(_ stored: String, _ catalogue: Catalogue) -> String {
+    let unknown = "A browser"
+    guard let on = stored.range(of: " on ", options: .backwards) else {
+      return stored == unknown ? catalogue.text(translatable("A browser")) : stored
+    }
+    let browser = String(stored[..<on.lowerBound])
+    let system = String(stored[on.upperBound...])
+    if browser == unknown {
+      return catalogue.text(translatable("A browser on {{system}}"), [("system", system)])
+    }
+    return catalogue.text(
+      translatable("{{browser}} on {{system}}"), [("browser", browser), ("system", system)])
+  }
+
   package static func of(userAgent: String) -> String {
     let agent = userAgent.prefix(512)
     let browser = browserName(agent)

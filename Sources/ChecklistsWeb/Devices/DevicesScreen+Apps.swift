@@ -44,13 +44,16 @@ extension DevicesScreen {
       }
     } catch DeviceStore.AppRefusal.tooManyApps {
       throw WebError.unprocessable(
-        "You have connected \(Devices.maximumApps) calendar apps already. Disconnect one you no longer use first.",
-        backHref: "/settings/devices#apps", backLabel: "Devices")
+        translatable(
+          "You have connected {{count}} calendar apps already. Disconnect one you no longer use first."
+        ), [("count", String(Devices.maximumApps))],
+        backHref: "/settings/devices#apps", backLabel: DevicesScreen.title)
     }
     let values = try pageContext(
       context, code: nil, notice: nil, newApp: appContext(made.password, made.app, context))
     var response = try context.services.renderer.response(
-      template, title: title, context: values, status: .ok)
+      template, title: context.catalogue.text(title), context: values, status: .ok,
+      language: context.language)
     // The password is on this page only: not for the back/forward cache or any other.
     response.headerFields[.cacheControl] = "no-store"
     return response

@@ -15,7 +15,7 @@ import Storage
 /// may have kept.
 extension DevicesScreen {
   static let confirmTemplate = "devices-sign-out"
-  static let confirmTitle = "Sign Out the Last Browser?"
+  static let confirmTitle = translatable("Sign Out the Last Browser?")
 
   /// `POST /settings/devices/{browser}/sign-out`: that browser is a new
   /// visitor at its next request. This browser may sign itself out too;
@@ -106,12 +106,14 @@ extension DevicesScreen {
     let values: [String: TemplateValue] = [
       "id": .int(id),
       "lists": .int(lists),
-      "listsWord": .string(lists == 1 ? "list" : "lists"),
-      "reach": reach.isEmpty ? .bool(false) : reachContext(reach),
+      "listsWord": .string(
+        context.catalogue.text(translatable(one: "list", other: "lists"), count: lists)),
+      "reach": reach.isEmpty ? .bool(false) : reachContext(reach, catalogue: context.catalogue),
       "csrf": .string(context.csrfToken),
     ]
     var response = try context.services.renderer.response(
-      confirmTemplate, title: confirmTitle, context: .object(TemplateObject(values)), status: .ok)
+      confirmTemplate, title: context.catalogue.text(confirmTitle),
+      context: .object(TemplateObject(values)), status: .ok, language: context.language)
     response.headerFields[.cacheControl] = "no-store"
     return response
   }

@@ -14,13 +14,14 @@ import Storage
 /// (which asks to send the form again) makes a new code that replaces it.
 enum DevicesScreen {
   static let template = "devices"
-  static let title = "Devices"
+  static let title = translatable("Devices")
 
   /// `GET /settings/devices`.
   static func show(_ context: ScreenContext) throws -> Response {
-    let notice = notice(query: context.request.query)
+    let notice = notice(query: context.request.query).map { context.catalogue.text($0) }
     return try context.page(
-      template, title: title, try pageContext(context, code: nil, notice: notice))
+      template, title: context.catalogue.text(title),
+      try pageContext(context, code: nil, notice: notice))
   }
 
   /// `POST /settings/devices/code`: a new link code, shown once.
@@ -32,7 +33,8 @@ enum DevicesScreen {
     }
     let values = try pageContext(context, code: made, notice: nil)
     var response = try context.services.renderer.response(
-      template, title: title, context: values, status: .ok)
+      template, title: context.catalogue.text(title), context: values, status: .ok,
+      language: context.language)
     // The code is on this page only: not for the back/forward cache or any other.
     response.headerFields[.cacheControl] = "no-store"
     return response
@@ -41,16 +43,23 @@ enum DevicesScreen {
   /// The sentence after a change, by the redirect's query.
   static func notice(query: String) -> String? {
     switch query {
-    case "signed-out": "Signed out. That browser no longer sees these lists."
-    case "signed-out-others": "Every other browser is signed out. Only this one sees these lists."
+    case "signed-out": translatable("Signed out. That browser no longer sees these lists.")
+    case "signed-out-others":
+      translatable("Every other browser is signed out. Only this one sees these lists.")
     case "signed-out-replaced", "signed-out-others-replaced":
-      "Signed out, and what you chose is replaced: the old calendar address and share links no longer work. Subscribe to the new address (Settings) and send the new links (Edit List) to whoever should keep them."
-    case "already-signed-out": "That browser was signed out already. Nothing was changed."
-    case "linked": "This browser now uses these lists."
-    case "app-ended": "Disconnected. That calendar app's password no longer works."
-    case "nothing-to-switch-back": "This browser has no other lists to switch back to."
+      translatable(
+        "Signed out, and what you chose is replaced: the old calendar address and share links no longer work. Subscribe to the new address (Settings) and send the new links (Edit List) to whoever should keep them."
+      )
+    case "already-signed-out":
+      translatable("That browser was signed out already. Nothing was changed.")
+    case "linked": translatable("This browser now uses these lists.")
+    case "app-ended": translatable("Disconnected. That calendar app's password no longer works.")
+    case "nothing-to-switch-back":
+      translatable("This browser has no other lists to switch back to.")
     case "switch-back-signed-out":
-      "The lists this browser used before were signed out on another browser, so there is nothing to switch back to."
+      translatable(
+        "The lists this browser used before were signed out on another browser, so there is nothing to switch back to."
+      )
     default: nil
     }
   }
@@ -64,7 +73,10 @@ enum DevicesScreen {
     let devices = try deviceFiles(context) {
       try context.services.devices.devices(of: owner)
     }
-    let label = DueDateLabel(zone: VisitorTimeZone.current(context.preferences), now: context.now)
+    let label = DueDateLabel(
+      zone: VisitorTimeZone.current(context.preferences), now: context.now,
+      words: context.dateWords)
+    let catalogue = context.catalogue
     let current = context.session.browserID
     let asking = devices?.browsers.first { $0.id == current }
     let wait = asking.flatMap { devices?.newBrowserWait(of: $0, now: context.now) }
@@ -78,14 +90,16 @@ enum DevicesScreen {
       for browser in sorted {
         rows.append(
           row(
-            id: browser.id, name: browser.name, isCurrent: browser.id == current,
+            id: browser.id, name: BrowserName.shown(browser.name, catalogue),
+            isCurrent: browser.id == current,
             firstSeen: browser.firstSeen, lastSeen: browser.lastSeen, label: label,
             waitUntil: wait.flatMap { browser.id < (current ?? 0) ? $0 : nil }))
       }
     } else {
       rows.append(
         row(
-          id: nil, name: BrowserName.of(context.request), isCurrent: true, firstSeen: nil,
+          id: nil, name: BrowserName.shown(BrowserName.of(context.request), catalogue),
+          isCurrent: true, firstSeen: nil,
           lastSeen: context.now, label: label, waitUntil: nil))
     }
     let reach = try deviceFiles(context) {
@@ -106,7 +120,7 @@ enum DevicesScreen {
           "untilISO": .string(DueDateLabel.machineReadable(wait)),
         ]))
     }
-    if !reach.isEmpty { values["replace"] = reachContext(reach) }
+    if !reach.isEmpty { values["replace"] = reachContext(reach, catalogue: catalogue) }
     if let back = try switchBackContext(context, label: label) { values["switchBack"] = back }
     if let notice { values["notice"] = .string(notice) }
     if let code {
@@ -120,11 +134,15 @@ enum DevicesScreen {
   /// What reaches the lists from outside, for a template: `calendar`
   /// (bool), and `shareLinks` (a count) with `shareLinksWord` only when
   /// there are any (a number is true in a section, even 0).
-  static func reachContext(_ reach: OutsideAccess.Summary) -> TemplateValue {
+  static func reachContext(
+    _ reach: OutsideAccess.Summary, catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
+  ) -> TemplateValue {
     var values: [String: TemplateValue] = ["calendar": .bool(reach.calendarAddress)]
     if reach.shareLinks > 0 {
       values["shareLinks"] = .int(reach.shareLinks)
-      values["shareLinksWord"] = .string(reach.shareLinks == 1 ? "share link" : "share links")
+      values["shareLinksWord"] = .string(
+        catalogue.text(
+          translatable(one: "share link", other: "share links"), count: reach.shareLinks))
     }
     return .object(TemplateObject(values))
   }
@@ -144,7 +162,8 @@ enum DevicesScreen {
     else { return nil }
     return .object(
       TemplateObject([
-        "lists": .list(try ListNames.of(directory, in: context.services.store)),
+        "lists": .list(
+          try ListNames.of(directory, in: context.services.store, catalogue: context.catalogue)),
         "until": .string(label.text(previous.until)),
         "untilISO": .string(DueDateLabel.machineReadable(previous.until)),
       ]))
@@ -194,7 +213,9 @@ enum DevicesScreen {
     // A link of ~60 characters always fits (a QR code takes up to 2,331
     // bytes at this level); should it not, the page goes on without it.
     if let symbol = try? QRCode(text: link) {
-      values["qr"] = .string(symbol.svg(label: "QR code of the link to use your lists"))
+      values["qr"] = .string(
+        symbol.svg(
+          label: context.catalogue.text(translatable("QR code of the link to use your lists"))))
     }
     return .object(TemplateObject(values))
   }
@@ -215,7 +236,8 @@ enum DevicesScreen {
       throw WebError.forbidden
     } catch DeviceStore.Refusal.newBrowser(let until) {
       let label = DueDateLabel(
-        zone: VisitorTimeZone.current(context.preferences), now: context.now)
+        zone: VisitorTimeZone.current(context.preferences), now: context.now,
+        words: context.dateWords)
       throw WebError.newBrowser(until: label.text(until))
     }
   }

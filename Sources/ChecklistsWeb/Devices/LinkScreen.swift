@@ -19,7 +19,7 @@ import Storage
 /// (`PreviousBrowser`).
 enum LinkScreen {
   static let template = "link"
-  static let title = "Use Lists from Another Device"
+  static let title = translatable("Use Lists from Another Device")
   /// Wrong codes one client address may send in `attemptWindow` seconds;
   /// the next one is `429`.
   static let attemptLimit = 10
@@ -60,8 +60,10 @@ enum LinkScreen {
       attempts.recordFailure(address, now: context.now)
       return try refused(
         context, typed: typed,
-        "This is not a link code: it has \(LinkCode.length) letters and digits, such as K7Q2-M9XD-…."
-      )
+        context.catalogue.text(
+          translatable(
+            "This is not a link code: it has {{count}} letters and digits, such as K7Q2-M9XD-…."),
+          [("count", String(LinkCode.length))]))
     }
     let token = VisitorID()
     let keeps = try ownLists(context).isEmpty ? nil : context.session.id
@@ -74,13 +76,17 @@ enum LinkScreen {
       attempts.recordFailure(address, now: context.now)
       return try refused(
         context, typed: typed,
-        "This code does not work: it may be mistyped, used already, or older than \(Int(Devices.codeLifetime / 60)) minutes. Make a new one on the other device."
-      )
+        context.catalogue.text(
+          translatable(
+            "This code does not work: it may be mistyped, used already, or older than {{count}} minutes. Make a new one on the other device."
+          ), [("count", String(Int(Devices.codeLifetime / 60)))]))
     } catch DeviceStore.Refusal.tooManyBrowsers {
       return try refused(
         context, typed: typed,
-        "These lists are already used on \(Devices.maximumBrowsers) browsers. Sign one out on the Devices screen of another device first."
-      )
+        context.catalogue.text(
+          translatable(
+            "These lists are already used on {{count}} browsers. Sign one out on the Devices screen of another device first."
+          ), [("count", String(Devices.maximumBrowsers))]))
     }
     let session = context.session
     var response = Response.redirect(to: "/lists")
@@ -109,7 +115,8 @@ enum LinkScreen {
     _ context: RequestContext<Input>, _ values: TemplateValue, status: HTTPResponse.Status
   ) throws -> Response {
     var response = try context.services.renderer.response(
-      template, title: title, context: values, status: status)
+      template, title: context.catalogue.text(title), context: values, status: status,
+      language: context.language)
     for (name, value) in privateFields { response.headerFields[name] = value }
     return response
   }
@@ -133,12 +140,15 @@ enum LinkScreen {
       let reach = try DevicesScreen.deviceFiles(context) {
         try context.services.outsideAccess.summary(of: session.directory)
       }
-      if !reach.isEmpty { values["asideReach"] = DevicesScreen.reachContext(reach) }
+      if !reach.isEmpty {
+        values["asideReach"] = DevicesScreen.reachContext(reach, catalogue: context.catalogue)
+      }
       if let previous = PreviousBrowser(
         cookies: session.cookies, isHTTPS: session.isHTTPS, today: session.today)
       {
         let label = DueDateLabel(
-          zone: VisitorTimeZone.current(context.preferences), now: context.now)
+          zone: VisitorTimeZone.current(context.preferences), now: context.now,
+          words: context.dateWords)
         values["forgets"] = .object(
           TemplateObject([
             "until": .string(label.text(previous.until)),
@@ -154,6 +164,7 @@ enum LinkScreen {
   /// empty for a new browser or one with nothing stored.
   private static func ownLists<Input>(_ context: RequestContext<Input>) throws -> [TemplateValue] {
     guard !context.session.isNew else { return [] }
-    return try ListNames.of(context.session.directory, in: context.services.store)
+    return try ListNames.of(
+      context.session.directory, in: context.services.store, catalogue: context.catalogue)
   }
 }

@@ -11,11 +11,17 @@ enum DueDateField {
     /// A date, but before 1970 or after 9999 once in UTC.
     case outOfRange
 
-    var message: String {
+    var message: String { message(in: Catalogue(madeFromEnglish: .english)) }
+
+    /// The sentence in the visitor's language; what was typed stays as typed.
+    func message(in catalogue: Catalogue) -> String {
       switch self {
       case .malformed(let typed):
-        "“\(typed.prefix(40))” is not a date and time. Please write it as year-month-day and hours:minutes, such as 2030-05-12 14:30 (a date alone is due at 09:00), or leave it empty for no due date."
-      case .outOfRange: ChecklistsError.dueDateOutOfRange.message
+        catalogue.text(
+          translatable(
+            "“{{typed}}” is not a date and time. Please write it as year-month-day and hours:minutes, such as 2030-05-12 14:30 (a date alone is due at 09:00), or leave it empty for no due date."
+          ), [("typed", String(typed.prefix(40)))])
+      case .outOfRange: ChecklistsError.dueDateOutOfRange.message(in: catalogue)
       }
     }
   }

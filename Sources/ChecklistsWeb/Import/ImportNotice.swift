@@ -9,7 +9,9 @@ enum ImportNotice {
   }
 
   /// The sentence `query` names; nil for any other query.
-  static func message(query: String) -> String? {
+  static func message(
+    query: String, catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
+  ) -> String? {
     guard !query.isEmpty else { return nil }
     var lists: Int?
     var items: Int?
@@ -23,7 +25,9 @@ enum ImportNotice {
       }
     }
     guard let lists, let items, lists > 0 else { return nil }
-    return "Imported \(ImportPreview.summary(lists: lists, items: items))."
+    return catalogue.text(
+      translatable("Imported {{summary}}."),
+      [("summary", ImportPreview.summary(lists: lists, items: items, catalogue: catalogue))])
   }
 
   /// A count of 0 (no id is) or an id's digits.

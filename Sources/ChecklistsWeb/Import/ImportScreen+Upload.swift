@@ -26,7 +26,12 @@ extension ImportScreen {
     let file: MultipartForm.Part
     switch chosenFile(form) {
     case .success(let part): file = part
-    case .failure(let problem): return try refused(context, problem.message, status: problem.status)
+    case .failure(let problem):
+      return try refused(
+        context,
+        changedNothing(
+          problem.message, problem.values.map { (name: $0.key, value: $0.value) }, context),
+        status: problem.status)
     }
     // Shown on the preview and kept with the pending import: a name, not a
     // payload, without the control characters no browser sends.
@@ -36,12 +41,14 @@ extension ImportScreen {
     let fileName = String(String(String.UnicodeScalarView(printable)).prefix(maximumFileNameLength))
     guard !file.body.isEmpty else {
       return try refused(
-        context, "The file “\(shortened(fileName))” is empty. Nothing was changed.",
+        context,
+        changedNothing(
+          translatable("The file “{{file}}” is empty."), [("file", shortened(fileName))], context),
         status: .unprocessableContent)
     }
     guard let format = ImportFile.format(of: file.body, fileName: fileName) else {
       return try refused(
-        context, ImportFile.unrecognised(fileName).message + " Nothing was changed.",
+        context, changedNothing(ImportFile.unrecognised(fileName).message, [], context),
         status: .unsupportedMediaType)
     }
     let lists: [ImportedList]
@@ -49,18 +56,22 @@ extension ImportScreen {
       lists = try ImportFile.lists(from: file.body, format: format, fileName: fileName)
     } catch {
       return try refused(
-        context, error.message + " Nothing was changed.", status: .unprocessableContent)
+        context, changedNothing(error.message, [], context), status: .unprocessableContent)
     }
     guard !lists.isEmpty else {
       return try refused(
-        context, "The file “\(shortened(fileName))” holds no lists. Nothing was changed.",
+        context,
+        changedNothing(
+          translatable("The file “{{file}}” holds no lists."), [("file", shortened(fileName))],
+          context),
         status: .unprocessableContent)
     }
     // Kept as they will be added, so that the preview shows exactly that.
     let cleaned: [ImportedList]
     switch trial(of: lists, adding: try context.currentModel().model) {
     case .accepted(let lists): cleaned = lists
-    case .refused(let message): return try refused(context, message, status: .unprocessableContent)
+    case .refused(let message):
+      return try refused(context, message.text(context.catalogue), status: .unprocessableContent)
     }
     let pending = PendingImport(
       created: context.now, fileName: fileName, format: format.rawValue, lists: cleaned)
@@ -70,9 +81,11 @@ extension ImportScreen {
     return .redirect(to: previewPath)
   }
 
-  /// Why an upload is not a file to read.
+  /// Why an upload is not a file to read: the catalogue's phrase, the
+  /// values of its `{{tags}}`, the status.
   struct Problem: Error, Equatable {
     var message: String
+    var values: [String: String] = [:]
     var status: HTTPResponse.Status
   }
 
@@ -82,22 +95,21 @@ extension ImportScreen {
     if let other = form.parts.first(where: { $0.name != fileField && $0.name != CSRF.fieldName }) {
       return .failure(
         Problem(
-          message:
-            "The upload holds a field this page does not send (“\(shortened(other.name))”). "
-            + "Choose the file with the form below. Nothing was changed.",
-          status: .badRequest))
+          message: translatable(
+            "The upload holds a field this page does not send (“{{field}}”). Choose the file with the form below."
+          ), values: ["field": shortened(other.name)], status: .badRequest))
     }
     let files = form.parts.filter { $0.name == fileField }
     guard files.count <= 1 else {
       return .failure(
         Problem(
-          message: "Choose one file at a time. Nothing was changed.", status: .badRequest))
+          message: translatable("Choose one file at a time."), status: .badRequest))
     }
     guard let file = files.first, let name = file.fileName, !name.isEmpty || !file.body.isEmpty
     else {
       return .failure(
         Problem(
-          message: "No file was chosen. Choose a file to import. Nothing was changed.",
+          message: translatable("No file was chosen. Choose a file to import."),
           status: .badRequest))
     }
     return .success(file)
@@ -109,20 +121,39 @@ extension ImportScreen {
     case .tooLarge:
       try refused(
         context,
-        "That file is larger than \(maximumSizeText), the most an import takes. Nothing was changed.",
+        context.catalogue.text(
+          translatable(
+            "That file is larger than {{size}}, the most an import takes. Nothing was changed."),
+          [("size", maximumSizeText(context.catalogue))]),
         status: .contentTooLarge)
     case .notMultipart:
       try refused(
         context,
-        "The file did not arrive as a file upload. Choose it with the form below. Nothing was changed.",
+        changedNothing(
+          translatable(
+            "The file did not arrive as a file upload. Choose it with the form below."), [],
+          context),
         status: .unsupportedMediaType)
     case .malformed:
       try refused(
         context,
-        "The upload could not be read: it was cut short or is out of shape. "
-          + "Choose the file again with the form below. Nothing was changed.",
+        changedNothing(
+          translatable(
+            "The upload could not be read: it was cut short or is out of shape. Choose the file again with the form below."
+          ), [], context),
         status: .badRequest)
     }
+  }
+
+  /// `phrase` translated, its `values` filled, then "Nothing was changed.".
+  static func changedNothing<Input>(
+    _ phrase: String, _ values: [(name: String, value: String)],
+    _ context: RequestContext<Input>
+  ) -> String {
+    WebError(
+      status: .badRequest, title: "", message: phrase, messageValues: values,
+      nothingChanged: true
+    ).message(in: context.catalogue)
   }
 
   /// A file name short enough for a sentence.

@@ -20,8 +20,8 @@ import Storage
 enum ImportScreen {
   static let template = "import"
   static let previewTemplate = "import-preview"
-  static let title = "Import"
-  static let previewTitle = "Import Preview"
+  static let title = translatable("Import")
+  static let previewTitle = translatable("Import Preview")
   /// The page's and the upload's address.
   static let path = "/settings/import"
   static let previewPath = "/settings/import/preview"
@@ -33,8 +33,10 @@ enum ImportScreen {
   /// upload waits for its Confirm.
   static func show(_ context: ScreenContext) throws -> Response {
     try context.page(
-      template, title: title,
-      pageContext(context, notice: notice(query: context.request.query), error: nil))
+      template, title: context.catalogue.text(title),
+      pageContext(
+        context, notice: notice(query: context.request.query).map { context.catalogue.text($0) },
+        error: nil))
   }
 
   /// `GET /settings/import/preview`: the lists the upload read, each with
@@ -50,18 +52,22 @@ enum ImportScreen {
     guard let stored, !stored.pending.isExpired(at: context.now) else {
       let notice = stored == nil ? Notice.nothingWaiting : Notice.expired
       return try context.page(
-        template, title: title, pageContext(context, notice: notice.sentence, error: nil))
+        template, title: context.catalogue.text(title),
+        pageContext(context, notice: context.catalogue.text(notice.sentence), error: nil))
     }
     let refusal: String? =
       switch trial(of: stored.pending.lists, adding: context.model) {
       case .accepted: nil
-      case .refused(let message): message
+      case .refused(let message): message.text(context.catalogue)
       }
     return try context.page(
-      previewTemplate, title: previewTitle,
+      previewTemplate, title: context.catalogue.text(previewTitle),
       ImportPreview.context(
         stored, refusal: refusal, csrf: context.csrfToken, icons: context.icons,
-        label: DueDateLabel(zone: VisitorTimeZone.current(context.preferences), now: context.now)))
+        label: DueDateLabel(
+          zone: VisitorTimeZone.current(context.preferences), now: context.now,
+          words: context.dateWords),
+        catalogue: context.catalogue))
   }
 
   /// What `lists` would be once added to `model`, tried on a copy.
@@ -69,8 +75,26 @@ enum ImportScreen {
     /// As they would be added: names and texts cleaned, due dates to the second.
     case accepted([ImportedList])
     /// Why they could not be added now (a limit of the model or the stored
-    /// file's cap), ending in "Nothing was changed."
-    case refused(String)
+    /// file's cap).
+    case refused(Refusal)
+  }
+
+  /// Why lists could not be added: a sentence of the importer's (English),
+  /// or a refusal of the model's (translated); then "Nothing was changed.".
+  enum Refusal {
+    case importer(String)
+    case model(ChecklistsError)
+
+    func text(_ catalogue: Catalogue) -> String {
+      let page: WebError
+      switch self {
+      case .importer(let message):
+        page = WebError(status: .badRequest, title: "", message: message, nothingChanged: true)
+      case .model(let error):
+        page = .unprocessable(error, backHref: "", backLabel: "")
+      }
+      return page.message(in: catalogue)
+    }
   }
 
   /// Tries `lists` on a copy of `model`: `DataModel.addImported`, then the
@@ -81,10 +105,10 @@ enum ImportScreen {
     do throws(ImportRefusal) {
       ids = try trial.addImported(lists)
     } catch {
-      return .refused(error.message + " Nothing was changed.")
+      return .refused(.importer(error.message))
     }
     if let full = ChecklistStore.sizeRefusal(trial, replacing: model) {
-      return .refused(full.message + " Nothing was changed.")
+      return .refused(.model(full))
     }
     // The new lists are the last ones added: at most one look-up each;
     // the file's templates as read (their texts cleaned on Confirm).
@@ -127,10 +151,10 @@ enum ImportScreen {
           try context.updateModel { model in try model.addImported(stored.pending.lists) }
         } catch let refusal as ImportRefusal {
           try imports.remove(of: owner)
-          return .refused(refusal.message)
+          return .refused(.importer(refusal.message))
         } catch let error as ChecklistsError {
           try imports.remove(of: owner)
-          return .refused(error.message)
+          return .refused(.model(error))
         }
         try imports.remove(of: owner)
         return .imported(
@@ -144,15 +168,18 @@ enum ImportScreen {
     case .nothingWaiting:
       return .redirect(to: "\(path)?\(Notice.nothingWaiting.rawValue)")
     case .expired:
-      return try refused(context, Notice.expired.sentence, status: .gone)
+      return try refused(
+        context, context.catalogue.text(Notice.expired.sentence), status: .gone)
     case .replaced:
       return try refused(
         context,
-        "Another file was uploaded after that preview was shown. Nothing was changed; "
-          + "review the newer one before you confirm it.",
+        context.catalogue.text(
+          translatable(
+            "Another file was uploaded after that preview was shown. Nothing was changed; review the newer one before you confirm it."
+          )),
         status: .conflict)
-    case .refused(let message):
-      return try refused(context, message + " Nothing was changed.", status: .unprocessableContent)
+    case .refused(let refusal):
+      return try refused(context, refusal.text(context.catalogue), status: .unprocessableContent)
     }
   }
 
@@ -170,7 +197,7 @@ enum ImportScreen {
     case nothingWaiting
     case expired
     case replaced
-    case refused(String)
+    case refused(Refusal)
   }
 
   /// The sentences of the page after a change, by the redirect's query.
@@ -181,11 +208,15 @@ enum ImportScreen {
 
     var sentence: String {
       switch self {
-      case .cancelled: "Import cancelled. Nothing was added."
+      case .cancelled: translatable("Import cancelled. Nothing was added.")
       case .nothingWaiting:
-        "Nothing is waiting to be imported. If you confirmed an import just now, its lists are in All Lists."
+        translatable(
+          "Nothing is waiting to be imported. If you confirmed an import just now, its lists are in All Lists."
+        )
       case .expired:
-        "The file you uploaded waited more than an hour for its Confirm and was dropped. Nothing was added; upload it again."
+        translatable(
+          "The file you uploaded waited more than an hour for its Confirm and was dropped. Nothing was added; upload it again."
+        )
       }
     }
   }
@@ -199,7 +230,8 @@ enum ImportScreen {
     _ context: RequestContext<Input>, _ message: String, status: HTTPResponse.Status
   ) throws -> Response {
     var response = try context.refusedForm(
-      template, title: title, pageContext(context, notice: nil, error: message), status: status)
+      template, title: context.catalogue.text(title),
+      pageContext(context, notice: nil, error: message), status: status)
     response.headerFields[.cacheControl] = "no-store"
     return response
   }
@@ -211,13 +243,14 @@ enum ImportScreen {
     var values: [String: TemplateValue] = [
       "csrf": .string(context.csrfToken),
       "accept": .string(ImportFile.accept),
-      "maximumSize": .string(maximumSizeText),
+      "maximumSize": .string(maximumSizeText(context.catalogue)),
     ]
     if let notice { values["notice"] = .string(notice) }
     if let error { values["error"] = .string(error) }
     if let waiting = try waitingImport(context) {
       let label = DueDateLabel(
-        zone: VisitorTimeZone.current(context.preferences), now: context.now)
+        zone: VisitorTimeZone.current(context.preferences), now: context.now,
+        words: context.dateWords)
       values["waiting"] = [
         "fileName": .string(waiting.fileName),
         "uploaded": .string(label.text(waiting.created)),
@@ -227,8 +260,10 @@ enum ImportScreen {
     return .object(TemplateObject(values))
   }
 
-  /// "1 MB".
-  static let maximumSizeText = "\(maximumUploadBytes >> 20) MB"
+  /// "1 MB", in the catalogue's language.
+  static func maximumSizeText(_ catalogue: Catalogue) -> String {
+    catalogue.text(translatable("{{count}} MB"), [("count", String(maximumUploadBytes >> 20))])
+  }
 
   /// The owner's pending import when one waits for its Confirm.
   static func waitingImport<Input>(_ context: RequestContext<Input>) throws -> PendingImport? {

@@ -105,6 +105,22 @@ struct Catalogue: Sendable {
     return Self.fill(form, [("count", String(count))] + values)
   }
 
+  /// Every form of `phrase` with the plural category it is for, its
+  /// `{{count}}` left as a tag (for `ScriptPhrases`, whose script picks one).
+  func forms(_ phrase: CountedPhrase) -> [(category: PluralCategory, text: String)] {
+    let english: [(category: PluralCategory, text: String)] = [
+      (.one, phrase.one), (.other, phrase.other),
+    ]
+    switch language {
+    case .english: return english
+    case .pseudoAccented, .pseudoRightToLeft:
+      return english.map { ($0.category, PseudoLocale.text($0.text, language: language)) }
+    case .russian, .german:
+      guard let forms = counted[phrase.one] else { return english }
+      return Array(zip(language.pluralRule.categories, forms)).map { ($0, $1) }
+    }
+  }
+
   /// Every `{{…}}` tag of `text`, sorted: what a translation must keep.
   static func tags(in text: String) -> [String] {
     var tags: [String] = []

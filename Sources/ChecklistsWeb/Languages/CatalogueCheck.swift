@@ -198,6 +198,36 @@ package struct CatalogueCheck {
       case "{{day}}": meaning = "a day of the month, in digits"
       case "{{month}}": meaning = "a month's abbreviation (the Jan…Dec entries)"
       case "{{year}}": meaning = "a year, in digits"
+      case "{{limit}}", "{{scalars}}", "{{bytes}}", "{{megabytes}}", "{{kilobytes}}",
+        "{{seconds}}", "{{minutes}}", "{{keptDays}}", "{{codeMinutes}}", "{{waitHours}}",
+        "{{position}}", "{{lists}}", "{{shareLinks}}", "{{shown}}":
+        meaning = "a number, written in digits"
+      case "{{typed}}", "{{tag}}", "{{field}}": meaning = "what the visitor typed or sent, as sent"
+      case "{{zone}}", "{{timeZone}}": meaning = "a time zone's name, such as Europe/Berlin"
+      case "{{file}}", "{{fileName}}", "{{waiting.fileName}}":
+        meaning = "a file's name, as the visitor's computer named it"
+      case "{{format}}": meaning = "a file format's name: JSON, Markdown or Property list"
+      case "{{browser}}": meaning = "a browser's name, such as Firefox"
+      case "{{system}}": meaning = "an operating system's name, such as Android"
+      case "{{names}}": meaning = "items' texts as the visitor typed them, separated by commas"
+      case "{{summary}}": meaning = "how many lists and items (its own entries)"
+      case "{{items}}": meaning = "a number of items (its own entry, {{count}} items)"
+      case "{{item}}": meaning = "an item's text in quotation marks, or the “an item” entry"
+      case "{{list}}", "{{listGone}}", "{{list.name}}", "{{listName}}":
+        meaning = "a list's name, as the visitor typed it (quoted where the English quotes it)"
+      case "{{label}}": meaning = "the link's kind (the Read-only link and Edit link entries)"
+      case "{{detail}}": meaning = "what was deleted and from where (its own entries)"
+      case "{{when}}", "{{until}}", "{{made}}", "{{firstSeen}}", "{{lastSeen}}", "{{waitUntil}}",
+        "{{uploaded}}", "{{waiting.uploaded}}", "{{code.expires}}":
+        meaning = "a date and time in the due dates' words, such as Today 14:00"
+      case "{{datetime}}", "{{uploadedISO}}", "{{waiting.uploadedISO}}", "{{untilISO}}",
+        "{{madeISO}}", "{{firstSeenISO}}", "{{lastSeenISO}}", "{{waitUntilISO}}",
+        "{{code.expiresISO}}":
+        meaning = "a machine-readable time inside the markup: keep it as it is"
+      case "{{title}}", "{{userName}}": meaning = "a name the page shows as it is"
+      case "{{shareLinksWord}}", "{{listsWord}}":
+        meaning = "the word for the number before it, in the right form (its own entries)"
+      case "{{code.enterAddress}}": meaning = "a web address"
       default: meaning = "a value the page fills in"
       }
       return "\(tag) is \(meaning): keep it, anywhere in the sentence."

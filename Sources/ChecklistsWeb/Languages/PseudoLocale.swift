@@ -1,7 +1,8 @@
 /// The pseudo-locales' text, made from the English: every ASCII letter
 /// accented and the phrase padded to 40% longer between brackets
-/// (`[Àļļ Ļîšţš ~~~~]`, the padding in words of up to seven tildes), so that a phrase left in plain English, a label
-/// cut short or a layout that does not wrap shows at a glance; the
+/// (`[Àļļ Ļîšţš ~~~~]`, the tildes in words of eight), so that a phrase
+/// left in plain English, a label cut short or a layout that does not
+/// wrap shows at a glance; the
 /// right-to-left one is also wrapped in a right-to-left override, so the
 /// page reads mirrored. Tags (`{{name}}`), markup (`<code>`) and
 /// character references (`&amp;`) are kept as they are.
@@ -26,21 +27,15 @@ enum PseudoLocale {
       }
       previous = character
     }
-    result += " " + padding((letters * 4 + 9) / 10) + "]"
-    return language == .pseudoRightToLeft ? "\u{202E}" + result + "\u{202C}" : result
-  }
-
-  /// `count` tildes in words of at most seven: padding in one long run
-  /// would be a word no real language has, which no layout can wrap (a
-  /// paragraph of Settings padded by 40 tildes overflowed a phone's width).
-  static func padding(_ count: Int) -> String {
-    var words: [String] = []
-    var left = count
-    while left > 0 {
-      words.append(String(repeating: "~", count: min(left, 7)))
-      left -= 7
+    // The padding in words of at most 8, as a translation's would be: one
+    // run of 60 tildes fits no phone, and would be wider than any real text.
+    var padding = (letters * 4 + 9) / 10
+    while padding > 0 {
+      result += " " + String(repeating: "~", count: min(padding, 8))
+      padding -= 8
     }
-    return words.joined(separator: " ")
+    result += "]"
+    return language == .pseudoRightToLeft ? "\u{202E}" + result + "\u{202C}" : result
   }
 
   private static let accents: [Character: Character] = {

@@ -8,15 +8,18 @@ struct PageRenderer: Sendable {
   let translations: Translations
   let assets: Assets
   /// The layout's `assets`, the same on every page, and each language's
-  /// `lang` and `dir`: built once.
+  /// `lang`, `dir` and the script's phrases (`ScriptPhrases`): built once.
   private let assetsValue: TemplateValue
-  private let languageValues: [(lang: TemplateValue, rightToLeft: TemplateValue)]
+  private let languageValues:
+    [(lang: TemplateValue, rightToLeft: TemplateValue, phrases: TemplateValue)]
 
   init(translations: Translations, assets: Assets) {
     self.translations = translations
     self.assets = assets
     assetsValue = ["css": .string(assets.stylesheet), "js": .string(assets.script)]
-    languageValues = Language.allCases.map { (.string($0.tag), .bool($0.isRightToLeft)) }
+    languageValues = Language.allCases.map {
+      (.string($0.tag), .bool($0.isRightToLeft), .string(ScriptPhrases.json(translations[$0])))
+    }
   }
 
   /// The renderer of the templates of `templatesDirectory` and their
@@ -37,11 +40,11 @@ struct PageRenderer: Sendable {
     language: Language = .english
   ) throws(TemplateError) -> [UInt8] {
     var page: [UInt8] = []
-    let (lang, rightToLeft) = languageValues[language.rawValue]
+    let (lang, rightToLeft, phrases) = languageValues[language.rawValue]
     let values: TemplateValue = .object(
       TemplateObject(fields: [
         (Self.titleKey, .string(title)), (Self.assetsKey, assetsValue), (Self.langKey, lang),
-        (Self.rightToLeftKey, rightToLeft),
+        (Self.rightToLeftKey, rightToLeft), (Self.phrasesKey, phrases),
       ]))
     try translations.templates(language).render(
       screen, context: context, inLayout: layout, context: values, slot: "content", into: &page)
@@ -52,6 +55,7 @@ struct PageRenderer: Sendable {
   private static let assetsKey = TemplateKey("assets")
   private static let langKey = TemplateKey("lang")
   private static let rightToLeftKey = TemplateKey("rtl")
+  private static let phrasesKey = TemplateKey("phrases")
 
   /// A `text/html` response of a rendered page.
   func response(
@@ -72,7 +76,7 @@ struct PageRenderer: Sendable {
     let title = catalogue.text(error.title)
     var context: [String: TemplateValue] = [
       "title": .string(title),
-      "message": .string(catalogue.text(error.message)),
+      "message": .string(error.message(in: catalogue)),
       "back": ["href": .string(error.backHref), "label": .string(catalogue.text(error.backLabel))],
     ]
     if showStatus { context["status"] = .int(error.status.code) }

@@ -18,7 +18,7 @@ import Storage
 /// response memo never keeps one.
 enum ExportScreen {
   static let template = "export"
-  static let title = "Export"
+  static let title = translatable("Export")
 
   /// One kind of download.
   struct Download: Sendable {
@@ -38,7 +38,8 @@ enum ExportScreen {
 
   /// `GET /settings/export`: a download of each format, with what it holds.
   static func show(_ context: ScreenContext) throws -> Response {
-    try context.page(template, title: title, ["date": .string(day(context))])
+    try context.page(
+      template, title: context.catalogue.text(title), ["date": .string(day(context))])
   }
 
   /// `GET /settings/export/checklists.json`: our JSON (`docs/json-format.md`).

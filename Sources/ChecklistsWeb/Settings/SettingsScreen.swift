@@ -60,7 +60,10 @@ enum SettingsScreen {
       return try context.refusedForm(
         template, title: context.catalogue.text(title),
         try withCalendar(
-          context, pageContext(sent, notice: nil, error: error.message, csrf: context.csrfToken)),
+          context,
+          pageContext(
+            sent, notice: nil, error: error.message(in: context.catalogue),
+            csrf: context.csrfToken)),
         status: .badRequest)
     }
     preferences.set(form.contains("OpenLastList"), forKey: PreferenceKey.openLastList)
@@ -92,8 +95,9 @@ enum SettingsScreen {
     if tag.isEmpty { return .some(nil) }
     guard let language = Language(tag: tag), Language.offered.contains(language) else {
       throw WebError.badRequest(
-        "The language “\(tag.prefix(20))” is not one this site offers. Choose one from the list on Settings."
-      )
+        translatable(
+          "The language “{{tag}}” is not one this site offers. Choose one from the list on Settings."
+        ), [("tag", String(tag.prefix(20)))])
     }
     return .some(language)
   }

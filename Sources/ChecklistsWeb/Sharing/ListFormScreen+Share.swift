@@ -54,8 +54,8 @@ extension ListFormScreen {
         kind, list: listID, for: owner, secret: secret, now: context.now, keeping: keeping)
     } catch is ShareLinks.TooManyLinks {
       throw WebError.unprocessable(
-        "You have as many share links as can be kept; revoke some first.",
-        backHref: editPath(listID), backLabel: "Edit List")
+        translatable("You have as many share links as can be kept; revoke some first."),
+        backHref: editPath(listID), backLabel: translatable("Edit List"))
     }
     return .redirect(to: editPath(listID) + "#share")
   }
@@ -81,6 +81,7 @@ extension ListFormScreen {
     -> TemplateValue
   {
     let services = context.services
+    let catalogue = context.catalogue
     let owner = context.session.directory
     let secret = try services.devices.existingSecret(of: owner, token: context.session.id.hex)
     let links = try services.shares.links(of: owner, list: listID, secret: secret)
@@ -89,9 +90,9 @@ extension ListFormScreen {
     var entries: [TemplateValue] = []
     for kind in ShareKind.allCases {
       var entry: [String: TemplateValue] = [
-        "kind": .string(kind.slug), "label": .string(kind.label),
-        "help": .string(kind.help), "create": .string("Create \(kind.title)"),
-        "revoke": .string("Revoke \(kind.title)"),
+        "kind": .string(kind.slug), "label": .string(catalogue.text(kind.label)),
+        "help": .string(catalogue.text(kind.help)), "create": .string(catalogue.text(kind.create)),
+        "revoke": .string(catalogue.text(kind.revoke)),
       ]
       if let link = links[kind] {
         entry["exists"] = true
@@ -108,7 +109,7 @@ extension ListFormScreen {
         context.request.query.dropFirst(prefix.count) == $0.slug
       })
     {
-      share["notice"] = .string("The \(kind.label.lowercased()) is revoked: it no longer works.")
+      share["notice"] = .string(catalogue.text(kind.revokedNotice))
     }
     return .object(TemplateObject(share))
   }
@@ -126,25 +127,44 @@ extension ShareKind {
   /// "Read-only link", "Edit link".
   var label: String {
     switch self {
-    case .readOnly: "Read-only link"
-    case .edit: "Edit link"
+    case .readOnly: translatable("Read-only link")
+    case .edit: translatable("Edit link")
     }
   }
 
-  /// "Read-Only Link", "Edit Link", for buttons.
-  var title: String {
+  /// The button that makes the link.
+  var create: String {
     switch self {
-    case .readOnly: "Read-Only Link"
-    case .edit: "Edit Link"
+    case .readOnly: translatable("Create Read-Only Link")
+    case .edit: translatable("Create Edit Link")
+    }
+  }
+
+  /// The button that revokes it.
+  var revoke: String {
+    switch self {
+    case .readOnly: translatable("Revoke Read-Only Link")
+    case .edit: translatable("Revoke Edit Link")
+    }
+  }
+
+  /// The notice after it was revoked.
+  var revokedNotice: String {
+    switch self {
+    case .readOnly: translatable("The read-only link is revoked: it no longer works.")
+    case .edit: translatable("The edit link is revoked: it no longer works.")
     }
   }
 
   /// What the link lets its holder do.
   var help: String {
     switch self {
-    case .readOnly: "Whoever opens it sees this list and its items, and cannot change anything."
+    case .readOnly:
+      translatable("Whoever opens it sees this list and its items, and cannot change anything.")
     case .edit:
-      "Whoever opens it can add, edit, check and delete items; not rename or delete the list, nor see your other lists."
+      translatable(
+        "Whoever opens it can add, edit, check and delete items; not rename or delete the list, nor see your other lists."
+      )
     }
   }
 }

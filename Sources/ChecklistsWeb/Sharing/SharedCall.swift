@@ -13,6 +13,9 @@ struct SharedCall {
   let digest: String
   /// When the page rendered stops being right by itself (see `PageLifetime`).
   let lifetime: PageLifetime
+  /// The language of the pages and error pages: the browser's
+  /// (`Accept-Language`), since a link has no visitor with a preference.
+  let language: Language
   /// The link's owner, when `SharedMemo` looked them up first.
   var owner: VisitorDirectory?
   /// Set by `LinkStage`, which every later stage and handler follows.

@@ -25,6 +25,10 @@ struct SharedContext<Input> {
   let now: Date
   /// When the page rendered stops being right by itself (see `PageLifetime`).
   let lifetime: PageLifetime
+  /// The browser's language (`Accept-Language`): every answer says
+  /// `Vary: Accept-Language`, and `SharedMemo` gives a kept page only to
+  /// the same header.
+  let language: Language
 }
 
 /// The owner's list as a shared page shows it: nothing of their other
@@ -50,6 +54,12 @@ extension SharedContext {
   /// The id the route's path carries under `name`.
   func id(_ name: PathParameter) throws -> Int { try parameters.require(name) }
 
+  /// The catalogue of the page's language, for the phrases made in Swift.
+  var catalogue: Catalogue { services.renderer.translations[language] }
+
+  /// How the page's language writes a due date.
+  var dateWords: DateWords { services.renderer.translations.dateWords(language) }
+
   /// The shared page's address, `/s/<token>`.
   var pagePath: String { SharedPages.path(token) }
 
@@ -61,8 +71,10 @@ extension SharedContext {
   /// copy is still the same).
   func page(_ template: String, title: String, _ values: TemplateValue) throws -> Response {
     let body = try services.renderer.render(
-      template, title: title, context: values, layout: SharedPages.layout)
-    return .page(body, etag: ETag(body: body))
+      template, title: title, context: values, layout: SharedPages.layout, language: language)
+    var response = Response.page(body, etag: ETag(body: body))
+    response.headerFields.append(LanguageChoice.vary)
+    return response
   }
 
   /// A form shown again with what was typed and why it was refused.
@@ -70,10 +82,12 @@ extension SharedContext {
     _ template: String, title: String, _ values: TemplateValue,
     status: HTTPResponse.Status = .unprocessableContent
   ) throws -> Response {
-    .html(
+    var response = Response.html(
       try services.renderer.render(
-        template, title: title, context: values, layout: SharedPages.layout),
+        template, title: title, context: values, layout: SharedPages.layout, language: language),
       status: status)
+    response.headerFields.append(LanguageChoice.vary)
+    return response
   }
 
   /// Changes the shared list under the owner's lock: the store's one

@@ -23,7 +23,7 @@ enum SharedEndpoint: Endpoint {
       SharedContext(
         request: request, access: call.access, token: call.token,
         parameters: call.match.parameters, services: services, input: input,
-        now: call.arrival.now, lifetime: call.lifetime)
+        now: call.arrival.now, lifetime: call.lifetime, language: call.language)
     }
     switch self {
     case .screen(let show):

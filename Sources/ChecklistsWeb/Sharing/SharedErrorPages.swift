@@ -8,31 +8,43 @@ import FastCGI
 struct SharedErrorPages: Sendable {
   let errors: ErrorPages
 
-  func response(for error: any Error, route: Route?, token: String) -> Response {
+  /// The page in `language` (the browser's), saying `Vary: Accept-Language`.
+  func response(for error: any Error, route: Route?, token: String, language: Language)
+    -> Response
+  {
+    var response = page(for: error, route: route, token: token, language: language)
+    response.headerFields.append(LanguageChoice.vary)
+    return response
+  }
+
+  private func page(for error: any Error, route: Route?, token: String, language: Language)
+    -> Response
+  {
     var page: WebError
     if error as? SharedRefusal == .readOnly {
       page = SharedRefusal.readOnlyPage
     } else if let route {
       page = errors.page(for: error, route: route)
     } else {
-      return errors.renderer.errorResponse(.pageNotFound)
+      return errors.renderer.errorResponse(.pageNotFound, language: language)
     }
     // The pages' words speak to the owner ("your checklists"); the
     // holder of a link hears of the list instead.
     switch page.status {
     case .notFound where page.title != WebError.itemNotFound.title:
-      return errors.renderer.errorResponse(.pageNotFound)
+      return errors.renderer.errorResponse(.pageNotFound, language: language)
     case .internalServerError:
       page = .internalError
     case .serviceUnavailable:
-      page.message =
+      page.message = translatable(
         "This list is busy with other changes sent at the same time. Nothing was changed by this one; try again in a moment."
+      )
     default:
       break
     }
     page.backHref = SharedPages.path(token)
-    page.backLabel = "Back to the list"
-    return errors.renderer.errorResponse(page, layout: SharedPages.layout)
+    page.backLabel = translatable("Back to the list")
+    return errors.renderer.errorResponse(page, layout: SharedPages.layout, language: language)
   }
 }
 
@@ -42,6 +54,6 @@ enum SharedRefusal: Error {
   case readOnly
 
   static let readOnlyPage = WebError(
-    status: .forbidden, title: "Read-only link",
-    message: "This link shows the list; it cannot change it. Nothing was changed.")
+    status: .forbidden, title: translatable("Read-only link"),
+    message: translatable("This link shows the list; it cannot change it. Nothing was changed."))
 }

@@ -33,7 +33,8 @@ final class SharedGroup: Sendable {
       SharedMemo(memo: memo, shares: services.shares),
       HeaderStage<SharedCall>(fields: Self.fields),
       ErrorStage<SharedCall> { error, call in
-        shared.response(for: error, route: call.match.route, token: call.token)
+        shared.response(
+          for: error, route: call.match.route, token: call.token, language: call.language)
       },
       LinkStage(shares: services.shares),
       SharedFormCheck(csrf: services.csrf, logger: errors.logger),
@@ -44,13 +45,17 @@ final class SharedGroup: Sendable {
   func respond(
     to request: Request, match: RouteTable.Match, arrival: Arrival, endpoint: SharedEndpoint
   ) -> Response {
+    let language =
+      AcceptLanguage.preferred(request.headerFields.value(of: .acceptLanguage)) ?? .english
     guard let token = match.parameters.secret, ShareToken.isWellFormed(token.utf8) else {
       return SecurityHeaders.applying(
-        Self.fields, to: errors.response(for: WebError.pageNotFound, route: nil, token: ""))
+        Self.fields,
+        to: errors.response(
+          for: WebError.pageNotFound, route: nil, token: "", language: language))
     }
     let call = SharedCall(
       match: match, arrival: arrival, token: token, digest: SecretDigest.of(token),
-      lifetime: PageLifetime())
+      lifetime: PageLifetime(), language: language)
     do {
       return try pipeline.respond(to: request, context: call) { request, call in
         try endpoint.run(request, call, services: services)
@@ -58,16 +63,24 @@ final class SharedGroup: Sendable {
     } catch {
       // The error stage catches what the stages after it throw.
       return SecurityHeaders.applying(
-        Self.fields, to: errors.response(for: error, route: match.route, token: token))
+        Self.fields,
+        to: errors.response(for: error, route: match.route, token: token, language: language))
     }
   }
 
   /// The answer to a path under `/s/` that no route takes: `403` for a
   /// `POST` when its token is a read-only link's (every change by a
-  /// read-only link is refused alike), else the table's own `404` or `405`.
+  /// read-only link is refused alike), else the table's own `404` or `405`,
+  /// in the browser's language as any unknown address's.
   func unrouted(_ request: Request, _ page: WebError) -> Response {
-    SecurityHeaders.applying(
-      Self.fields, to: readOnlyRefusal(request) ?? errors.errors.renderer.errorResponse(page))
+    if let refusal = readOnlyRefusal(request) {
+      return SecurityHeaders.applying(Self.fields, to: refusal)
+    }
+    let language =
+      AcceptLanguage.preferred(request.headerFields.value(of: .acceptLanguage)) ?? .english
+    var response = errors.errors.renderer.errorResponse(page, language: language)
+    response.headerFields.append(LanguageChoice.vary)
+    return SecurityHeaders.applying(Self.fields, to: response)
   }
 
   private func readOnlyRefusal(_ request: Request) -> Response? {
@@ -75,6 +88,9 @@ final class SharedGroup: Sendable {
     let token = String(request.path.dropFirst(SharedPages.prefix.count).prefix { $0 != "/" })
     guard let access = try? services.shares.access(presenting: token), !access.kind.allowsChanges
     else { return nil }
-    return errors.response(for: SharedRefusal.readOnly, route: nil, token: token)
+    let language =
+      AcceptLanguage.preferred(request.headerFields.value(of: .acceptLanguage)) ?? .english
+    return errors.response(
+      for: SharedRefusal.readOnly, route: nil, token: token, language: language)
   }
 }

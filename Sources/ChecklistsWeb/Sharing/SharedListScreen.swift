@@ -17,7 +17,7 @@ import HTMLTemplates
 enum SharedListScreen {
   static let template = "shared-list"
   static let itemTemplate = "shared-item-form"
-  static let itemTitle = "Edit Item"
+  static let itemTitle = ItemFormScreen.title
 
   /// `GET /s/{secret}`: the list, in its own sort, every item shown (the
   /// owner's display settings are theirs), due dates in the owner's zone.
@@ -25,7 +25,8 @@ enum SharedListScreen {
     let list = context.list
     let zone = VisitorTimeZone.zone(named: context.input.zoneName)!
     let page = ChecklistPage(
-      list: list, now: context.now, checkedLast: false, hideChecked: false, zone: { zone })
+      list: list, now: context.now, checkedLast: false, hideChecked: false,
+      words: context.dateWords, zone: { zone })
     if let changesAt = page.changesAt { context.lifetime.ends(at: changesAt) }
     let canEdit = context.access.kind.allowsChanges
     let values = pageContext(
@@ -44,7 +45,7 @@ enum SharedListScreen {
         try model.addItem(text: context.form["text"] ?? "", toList: listID, formState: formState)
       }
     } catch let error as ChecklistsError where error.isRefusedInput {
-      throw WebError.unprocessable(error.message, backHref: "", backLabel: "")
+      throw WebError.unprocessable(error, backHref: "", backLabel: "")
     }
     return .redirect(to: context.pagePath)
   }
@@ -95,7 +96,7 @@ enum SharedListScreen {
     let values = itemContext(
       list: context.list, item: item, fields: fields, zone: context.input.zoneName, refusal: nil,
       token: context.token, csrf: context.csrfToken)
-    return try context.page(itemTemplate, title: itemTitle, values)
+    return try context.page(itemTemplate, title: context.catalogue.text(itemTitle), values)
   }
 
   /// `POST /s/{secret}/items/{item}`: save an item's text, due date,
@@ -107,7 +108,8 @@ enum SharedListScreen {
     let fields = ItemFormScreen.Fields(context.form)
     let shown = try context.currentList()
     let reading = ItemFormScreen.DueDateReading(
-      fields, zoneName: context.form["dueDateZone"], current: shown.zoneName)
+      fields, zoneName: context.form["dueDateZone"], current: shown.zoneName,
+      catalogue: context.catalogue)
     let refusal: ItemFormScreen.Refusal
     switch reading.outcome {
     case .refused(let refused):
@@ -122,7 +124,8 @@ enum SharedListScreen {
         return .redirect(to: context.pagePath)
       } catch let error as ChecklistsError where error.isRefusedInput {
         refusal = ItemFormScreen.Refusal(
-          field: ItemFormScreen.Refusal.field(of: error), message: error.message)
+          field: ItemFormScreen.Refusal.field(of: error),
+          message: error.message(in: context.catalogue))
       }
     }
     let item = try Self.item(itemID, in: shown.list)
@@ -130,7 +133,7 @@ enum SharedListScreen {
       list: shown.list, item: item, fields: fields, zone: reading.zoneName, refusal: refusal,
       token: context.token, csrf: context.csrfToken)
     return try context.refusedForm(
-      itemTemplate, title: itemTitle, values,
+      itemTemplate, title: context.catalogue.text(itemTitle), values,
       status: refusal.field == .dueDate ? .badRequest : .unprocessableContent)
   }
 

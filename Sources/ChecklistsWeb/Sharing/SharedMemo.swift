@@ -17,13 +17,15 @@ struct SharedMemo: Stage {
   func respond(to request: Request, context call: SharedCall, next: Next<SharedCall>) throws
     -> Response
   {
+    var acceptLanguage: Int?
     guard call.match.route.isRevisited,
-      let key = call.arrival.sharedPageKey ?? ResponseMemo.Key(sharedPage: call.digest, request)
+      let key = call.arrival.sharedPageKey
+        ?? ResponseMemo.Key(sharedPage: call.digest, request, acceptLanguage: &acceptLanguage)
     else { return try next(request, call) }
     // Looked up already in front (`SharedMemoLookup`) when it left the key.
     if call.arrival.sharedPageKey == nil,
       let kept = memo.entry(for: key, now: Int64(call.arrival.now.timeIntervalSince1970)),
-      kept.answers(request)
+      kept.answers(request, acceptLanguageField: acceptLanguage)
     {
       return memo.answer(kept, for: key, to: request)
     }
@@ -34,9 +36,11 @@ struct SharedMemo: Stage {
     call.owner = owner
     let response = try next(request, call)
     if let version {
+      // In the browser's language: given again only to the same header.
       memo.keep(
         response, version: version, until: call.lifetime.bound(.max), for: key,
-        route: call.match.position)
+        route: call.match.position,
+        acceptLanguage: request.headerFields.value(of: .acceptLanguage) ?? "")
     }
     return response
   }

@@ -16,11 +16,13 @@ struct SharedMemoLookup: Stage {
   let memo: ResponseMemo
 
   func respond(to request: Request, context: Arrival, next: Next<Arrival>) throws -> Response {
+    var acceptLanguage: Int?
     guard let token = Self.pageToken(request.path), ShareToken.isWellFormed(token.utf8),
-      let key = ResponseMemo.Key(sharedPage: SecretDigest.of(String(token)), request)
+      let key = ResponseMemo.Key(
+        sharedPage: SecretDigest.of(String(token)), request, acceptLanguage: &acceptLanguage)
     else { return try next(request, context) }
     if let kept = memo.entry(for: key, now: Int64(context.now.timeIntervalSince1970)),
-      kept.answers(request)
+      kept.answers(request, acceptLanguageField: acceptLanguage)
     {
       context.route?.record(kept.route)
       return memo.answer(kept, for: key, to: request)

@@ -58,7 +58,9 @@ final class VisitorServices: Sendable {
   func currentModel(_ session: VisitorSession) throws -> CurrentModel {
     let stored = try store.load(session.directory)
     return CurrentModel(
-      model: FirstRun.model(stored: stored, preferences: session.preferences, commit: false),
+      model: FirstRun.model(
+        stored: stored, preferences: session.preferences, commit: false,
+        listName: firstListName(session)),
       isFirstRun: FirstRun.isPending(stored: stored, preferences: session.preferences))
   }
 
@@ -68,6 +70,13 @@ final class VisitorServices: Sendable {
   func updateModel<T>(
     _ session: VisitorSession, now: Date, _ change: (inout DataModel) throws -> T
   ) throws -> T {
-    try store.update(session.directory, at: now, firstRun: session.preferences, change)
+    try store.update(
+      session.directory, at: now, firstRun: session.preferences,
+      firstListName: firstListName(session), change)
+  }
+
+  /// The first-run list's name in the visitor's language: "List", "Список".
+  func firstListName(_ session: VisitorSession) -> String {
+    renderer.translations[session.language.language].text(translatable("List"))
   }
 }
