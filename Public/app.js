@@ -373,7 +373,7 @@
         main.removeAttribute("aria-busy");
         if (accepted) {
           location.reload();
-        } else if (!reached && isQueueable(action) && window.indexedDB) {
+        } else if (!reached && isQueueable(action) && offlineQueue) {
           // No answer at all: offline. Kept on this device, sent later.
           queueChange(action, body);
         } else {
@@ -781,54 +781,26 @@
    * (one item: the second is a re-sent add to the server), and each
    * device shows the server's list once its queue is empty.
    */
-  var QUEUE_DB = "checklists-offline";
   var queued = { count: 0, sending: false, timer: 0, sent: false };
+  /* The database's code, shared with the service worker (queue.js). */
+  var offlineQueue = window.ChecklistsQueue && window.indexedDB ? window.ChecklistsQueue : null;
+  var withStores = offlineQueue ? offlineQueue.withStores : null;
+  var allOf = offlineQueue ? offlineQueue.allOf : null;
 
   function isQueueable(action) {
     var path = new URL(action, location.href).pathname;
-    return /^\/lists\/\d+\/(items|items\/\d+\/toggle|check-all|uncheck-all)$/.test(path);
+    return /^\/lists\/\d+\/(items|items\/\d+\/(toggle|move)|check-all|uncheck-all)$/.test(path) ||
+      /^\/s\/[0-9a-f]{32}\/(items|items\/\d+\/toggle)$/.test(path);
   }
 
-  /* Runs `work(stores)` in one transaction over `names`; resolves with
-     what work returns once the transaction is done. The database is closed
-     again at once, so the service worker may delete it (another owner). */
-  function withStores(names, mode, work) {
-    return new Promise(function (resolve, reject) {
-      var opening = indexedDB.open(QUEUE_DB, 1);
-      opening.onupgradeneeded = function () {
-        opening.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
-        opening.result.createObjectStore("refused", { keyPath: "id", autoIncrement: true });
-      };
-      opening.onerror = function () {
-        reject(opening.error);
-      };
-      opening.onsuccess = function () {
-        var db = opening.result;
-        var transaction = db.transaction(names, mode);
-        var stores = names.map(function (name) {
-          return transaction.objectStore(name);
-        });
-        var result = work.apply(null, stores);
-        transaction.oncomplete = function () {
-          db.close();
-          if (result && typeof result.onsuccess !== "undefined") {
-            resolve(result.result);
-          } else {
-            resolve(result);
-          }
-        };
-        transaction.onerror = transaction.onabort = function () {
-          db.close();
-          reject(transaction.error);
-        };
-      };
-    });
-  }
+  /* The shared list this page belongs to (/s/TOKEN), or null on the
+     owner's pages. */
+  var linkHome = (/^\/s\/[0-9a-f]{32}/.exec(location.pathname) || [null])[0];
 
-  function allOf(name) {
-    return withStores([name], "readonly", function (store) {
-      return store.getAll();
-    });
+  /* A refusal is shown where it was made: one of a shared list's on that
+     link's pages only, the owner's on the owner's pages. */
+  function isShownHere(entry) {
+    return offlineQueue.isLinks(entry) ? entry.list === linkHome : !linkHome;
   }
 
   /* What a change asked for, in words, from the page it was made on. */
@@ -844,6 +816,11 @@
     if (/\/items$/.test(path)) {
       return "Add " + quoted(body.get("text") || "") + " to " + list;
     }
+    var moved = /\/items\/(\d+)\/move$/.exec(path);
+    if (moved) {
+      var movedRow = rowWithID(document.querySelector("main"), moved[1]);
+      return "Move " + (movedRow ? quoted(textOf(movedRow)) : "an item") + " in " + list;
+    }
     return (/uncheck-all$/.test(path) ? "Uncheck all in " : "Check all in ") + list;
   }
 
@@ -851,7 +828,7 @@
     var path = new URL(action, location.href).pathname;
     var entry = {
       path: path,
-      list: /^\/lists\/\d+/.exec(path)[0],
+      list: /^\/(lists\/\d+|s\/[0-9a-f]{32})/.exec(path)[0],
       body: body.toString(),
       what: describe(path, body),
       at: Date.now()
@@ -910,6 +887,27 @@
           editedRow.classList.add("queued");
           return;
         }
+        var gone = /\/items\/(\d+)\/delete$/.exec(entry.path);
+        if (gone) {
+          // An item's Delete sent offline (sw.js): the row goes.
+          var goneRow = rowWithID(main, gone[1]);
+          if (goneRow) {
+            goneRow.classList.add("queued");
+            goneRow.hidden = true;
+          }
+          return;
+        }
+        var moved = /\/items\/(\d+)\/move$/.exec(entry.path);
+        if (moved) {
+          // Next to the item it was moved to, as the server will put it.
+          var movedRow = rowWithID(main, moved[1]);
+          var neighbour = rowWithID(main, body.get("before") || body.get("after") || "");
+          if (movedRow && neighbour && movedRow !== neighbour) {
+            neighbour.parentNode.insertBefore(movedRow, body.get("before") ? neighbour : neighbour.nextSibling);
+            movedRow.classList.add("queued");
+          }
+          return;
+        }
         if (toggle) {
           var row = rowWithID(main, toggle[1]);
           buttons = row ? [toggleOf(row)] : [];
@@ -945,7 +943,8 @@
 
   /* The refused changes, listed until dismissed. */
   function showRefused() {
-    return allOf("refused").then(function (refused) {
+    return allOf("refused").then(function (all) {
+      var refused = all.filter(isShownHere);
       var old = document.querySelector(".refused-changes");
       if (old) {
         old.parentNode.removeChild(old);
@@ -972,7 +971,9 @@
       dismiss.textContent = "Dismiss";
       dismiss.addEventListener("click", function () {
         withStores(["refused"], "readwrite", function (store) {
-          return store.clear();
+          refused.forEach(function (entry) {
+            store.delete(entry.id);
+          });
         }).then(showRefused);
       });
       box.appendChild(title);
@@ -980,6 +981,49 @@
       box.appendChild(dismiss);
       main.insertBefore(box, main.firstChild);
     });
+  }
+
+  /* Changes an earlier owner of this browser made offline and never sent
+     (it was signed out, here or elsewhere, or its cookie went): the worker
+     dropped them (sw.js) and kept only how many, which is said here until
+     dismissed. Their words are not shown: they were somebody else's. */
+  function showDropped() {
+    return allOf("dropped").then(function (dropped) {
+      var old = document.querySelector(".dropped-changes");
+      if (old) {
+        old.parentNode.removeChild(old);
+      }
+      var main = linkHome ? null : document.querySelector("main");
+      var count = dropped.reduce(function (sum, entry) {
+        return sum + entry.count;
+      }, 0);
+      if (!main || count === 0) {
+        return;
+      }
+      var box = document.createElement("div");
+      box.className = "notice dropped-changes";
+      box.setAttribute("role", "alert");
+      var text = document.createElement("p");
+      text.textContent = (count === 1
+        ? "A change made offline was not sent"
+        : count + " changes made offline were not sent") +
+        ": this browser was signed out before it was back online, so they were deleted.";
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.textContent = "Dismiss";
+      dismiss.addEventListener("click", function () {
+        withStores(["dropped"], "readwrite", function (store) {
+          return store.clear();
+        }).then(showDropped);
+      });
+      box.appendChild(text);
+      box.appendChild(dismiss);
+      main.insertBefore(box, main.firstChild);
+    });
+  }
+
+  function showNotices() {
+    return showRefused().then(showDropped);
   }
 
   /* The server's words for a refusal: its error page's heading and message. */
@@ -1001,7 +1045,7 @@
 
   /* Sends the queue, oldest first, until it is empty or the network fails. */
   function sendQueued() {
-    if (queued.sending || !window.indexedDB) {
+    if (queued.sending || !offlineQueue) {
       return;
     }
     queued.sending = true;
@@ -1050,27 +1094,45 @@
           throw new Error("status " + response.status);
         }
         return response.text().then(function (html) {
-          var refusal = { what: entry.what, reason: reasonOf(html, response.status), at: Date.now() };
+          var refusal = {
+            what: entry.what, list: entry.list, reason: reasonOf(html, response.status), at: Date.now()
+          };
+          // Kept as refused only while it is still queued: when the answer
+          // named another owner, the worker has dropped the queue (sw.js),
+          // and the last owner's words are not shown to the new one.
           return withStores(["changes", "refused"], "readwrite", function (changesStore, refused) {
-            changesStore.delete(entry.id);
-            return refused.add(refusal);
+            var still = changesStore.get(entry.id);
+            still.onsuccess = function () {
+              if (still.result) {
+                changesStore.delete(entry.id);
+                refused.add(refusal);
+              }
+            };
           });
         }).then(function () {
           queued.sent = true;
-          return showRefused();
+          return showNotices();
         });
       }).then(sendEach);
     });
   }
 
-  if (window.indexedDB && document.querySelector('link[rel="manifest"]')) {
+  if (offlineQueue && (document.querySelector('link[rel="manifest"]') || linkHome)) {
     showQueued(document).then(function () {
       scheduleSend(0);
     }).catch(function () {});
-    showRefused().catch(function () {});
+    showNotices().catch(function () {});
     window.addEventListener("online", function () {
       scheduleSend(0);
     });
+    if (navigator.serviceWorker) {
+      // The worker dropped the queue (the browser's owner changed).
+      navigator.serviceWorker.addEventListener("message", function (event) {
+        if (event.data && event.data.type === "dropped") {
+          showQueued(document).then(showNotices).catch(function () {});
+        }
+      });
+    }
   }
 
   prepare(document);
@@ -1158,7 +1220,10 @@
 (function () {
   "use strict";
 
-  if (!("serviceWorker" in navigator) || !document.querySelector('link[rel="manifest"]')) {
+  // The owner's pages link the manifest; a shared list's pages are kept
+  // too, each link's apart (sw.js).
+  if (!("serviceWorker" in navigator) ||
+      !(document.querySelector('link[rel="manifest"]') || /^\/s\/[0-9a-f]{32}(\/|$)/.test(location.pathname))) {
     return;
   }
 
@@ -1207,8 +1272,15 @@
     worker.postMessage({ type: "keep", urls: urls, page: location.pathname });
   }
 
+  /* The worker loads the queue's code in the version this page does. */
+  function workerAddress() {
+    var queue = document.querySelector('script[src^="/queue.js?v="]');
+    var version = queue ? /\?v=([0-9a-f]+)$/.exec(queue.getAttribute("src")) : null;
+    return "/sw.js" + (version ? "?queue=" + version[1] : "");
+  }
+
   window.addEventListener("load", function () {
-    navigator.serviceWorker.register("/sw.js").then(function () {
+    navigator.serviceWorker.register(workerAddress()).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (registration) {
       if (!controlled && registration.active) {
