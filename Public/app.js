@@ -373,7 +373,7 @@
         main.removeAttribute("aria-busy");
         if (accepted) {
           location.reload();
-        } else if (!reached && isQueueable(action) && offlineQueue) {
+        } else if (!reached && isQueueable(action) && queueAddress) {
           // No answer at all: offline. Kept on this device, sent later.
           queueChange(action, body);
         } else {
@@ -782,10 +782,56 @@
    * device shows the server's list once its queue is empty.
    */
   var queued = { count: 0, sending: false, timer: 0, sent: false };
-  /* The database's code, shared with the service worker (queue.js). */
-  var offlineQueue = window.ChecklistsQueue && window.indexedDB ? window.ChecklistsQueue : null;
-  var withStores = offlineQueue ? offlineQueue.withStores : null;
-  var allOf = offlineQueue ? offlineQueue.allOf : null;
+
+  /* The database's code, shared with the service worker (queue.js, named
+     by this script's tag): loaded once the page has loaded, or when a
+     change must wait before then, so that a first visit never waits for
+     it. */
+  var queueScript = document.querySelector("script[data-queue]");
+  var queueAddress = queueScript && window.indexedDB ? queueScript.getAttribute("data-queue") : "";
+  var offlineQueue = null;
+  var queueLoading = null;
+
+  function loadQueue() {
+    if (!queueLoading) {
+      queueLoading = new Promise(function (resolve, reject) {
+        if (window.ChecklistsQueue) {
+          resolve(window.ChecklistsQueue);
+          return;
+        }
+        var script = document.createElement("script");
+        script.src = queueAddress;
+        script.onload = function () {
+          if (window.ChecklistsQueue) {
+            resolve(window.ChecklistsQueue);
+          } else {
+            reject(new Error("queue.js defined nothing"));
+          }
+        };
+        script.onerror = function () {
+          queueLoading = null; // tried again at the next need
+          reject(new Error("queue.js could not be loaded"));
+        };
+        document.head.appendChild(script);
+      }).then(function (queue) {
+        offlineQueue = queue;
+        return queue;
+      });
+    }
+    return queueLoading;
+  }
+
+  function withStores(names, mode, work) {
+    return loadQueue().then(function (queue) {
+      return queue.withStores(names, mode, work);
+    });
+  }
+
+  function allOf(name) {
+    return withStores([name], "readonly", function (store) {
+      return store.getAll();
+    });
+  }
 
   function isQueueable(action) {
     var path = new URL(action, location.href).pathname;
@@ -1045,7 +1091,7 @@
 
   /* Sends the queue, oldest first, until it is empty or the network fails. */
   function sendQueued() {
-    if (queued.sending || !offlineQueue) {
+    if (queued.sending || !queueAddress) {
       return;
     }
     queued.sending = true;
@@ -1117,11 +1163,21 @@
     });
   }
 
-  if (offlineQueue && (document.querySelector('link[rel="manifest"]') || linkHome)) {
-    showQueued(document).then(function () {
-      scheduleSend(0);
-    }).catch(function () {});
-    showNotices().catch(function () {});
+  function whenLoaded(work) {
+    if (document.readyState === "complete") {
+      work();
+    } else {
+      window.addEventListener("load", work);
+    }
+  }
+
+  if (queueAddress && (document.querySelector('link[rel="manifest"]') || linkHome)) {
+    whenLoaded(function () {
+      showQueued(document).then(function () {
+        scheduleSend(0);
+      }).catch(function () {});
+      showNotices().catch(function () {});
+    });
     window.addEventListener("online", function () {
       scheduleSend(0);
     });
@@ -1264,7 +1320,7 @@
   }
 
   function keepThisPage(worker) {
-    var urls = [location.pathname, "/favicon.svg", "/manifest.webmanifest"];
+    var urls = [location.pathname, "/favicon.svg", "/manifest.webmanifest"].concat(queueAddress ? [queueAddress] : []);
     Array.prototype.forEach.call(document.querySelectorAll('link[rel="stylesheet"], script[src], img[src]'),
       function (element) {
         urls.push(element.getAttribute("href") || element.getAttribute("src"));
@@ -1272,10 +1328,12 @@
     worker.postMessage({ type: "keep", urls: urls, page: location.pathname });
   }
 
+  var queueScript = document.querySelector("script[data-queue]");
+  var queueAddress = queueScript ? queueScript.getAttribute("data-queue") : "";
+
   /* The worker loads the queue's code in the version this page does. */
   function workerAddress() {
-    var queue = document.querySelector('script[src^="/queue.js?v="]');
-    var version = queue ? /\?v=([0-9a-f]+)$/.exec(queue.getAttribute("src")) : null;
+    var version = /^\/queue\.js\?v=([0-9a-f]+)$/.exec(queueAddress);
     return "/sw.js" + (version ? "?queue=" + version[1] : "");
   }
 

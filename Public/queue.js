@@ -2,10 +2,12 @@
  * Checklists: the queue of changes made offline, in this browser's
  * IndexedDB, shared by the pages (app.js, which queues and sends them) and
  * the service worker (sw.js, which queues an item's edit form and drops the
- * queue when the browser's owner changes). Loaded by a script tag before
- * app.js, and by the worker with importScripts; both name it with its
- * version (/queue.js?v=...), as every other script, so that a browser that
- * keeps it for a year never mixes two versions of the database's shape.
+ * queue when the browser's owner changes). Loaded by app.js once the page
+ * has loaded (the address its own tag names in data-queue: a first visit
+ * never waits for it), and by the worker with importScripts; both name it
+ * with its version (/queue.js?v=...), as every other script, so that a
+ * browser that keeps it for a year never mixes two versions of the
+ * database's shape.
  *
  * The database checklists-offline holds three stores:
  * - changes: what waits to be sent, in the order made (app.js);

@@ -103,8 +103,7 @@ import Testing
     #expect(!text.contains("http:") && !text.contains("https:"), "\(name): an external address")
     for script in text.components(separatedBy: "<script").dropFirst() {
       #expect(
-        script.hasPrefix(" src=\"{{assets.js}}\" defer></script>")
-          || script.hasPrefix(" src=\"{{assets.queue}}\" defer></script>"),
+        script.hasPrefix(" src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>"),
         "\(name): inline script")
     }
   }
@@ -116,7 +115,7 @@ import Testing
       "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
       "<title>{{title}}", "href=\"{{assets.css}}\"",
-      "<script src=\"{{assets.queue}}\" defer></script>\n<script src=\"{{assets.js}}\" defer></script>",
+      "<script src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>",
       "<link rel=\"apple-touch-icon\" href=\"{{assets.touchIcon}}\">",
       "<main id=\"main\"", "{{{content}}}", "</main>",
     ] {
@@ -132,7 +131,7 @@ import Testing
       "<!doctype html>", "<html lang=\"en\">", "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
       "<title>{{title}}", "href=\"{{assets.css}}\"",
-      "<script src=\"{{assets.js}}\" defer></script>",
+      "<script src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>",
       "<main id=\"main\" tabindex=\"-1\">", "{{{content}}}", "</main>",
     ] {
       #expect(layout.contains(part), "shared-layout lacks \(part)")

@@ -86,8 +86,8 @@ def test_the_manifest_icons_and_worker_are_served_as_an_installable_app_needs(st
     touch = client.get(stack.url(touch_icon.group(1)))
     assert touch.status_code == 200 and png_size(touch.content) == (180, 180)
     assert touch.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    for script in ("queue", "app"):
-        assert re.search(rf'<script src="/{script}\.js\?v=[0-9a-f]{{12}}" defer></script>', page.text), script
+    assert re.search(r'<script src="/app\.js\?v=[0-9a-f]{12}" data-queue="/queue\.js\?v=[0-9a-f]{12}" defer>'
+                     r'</script>', page.text)
     worker = client.get(stack.url("/sw.js"))
     assert worker.status_code == 200
     assert worker.headers["Content-Type"].startswith("text/javascript")

@@ -8,8 +8,9 @@ import Foundation
 struct Assets: Sendable {
   let stylesheet: String
   let script: String
-  /// The queue of changes made offline (`queue.js`), which the pages load
-  /// before `app.js` and the service worker imports in the same version.
+  /// The queue of changes made offline (`queue.js`), which `app.js` loads
+  /// once the page has loaded (named in its tag's `data-queue`) and the
+  /// service worker imports in the same version.
   let queueScript: String
   /// The 180-pixel `apple-touch-icon`, drawn by `checklists generate`: its
   /// plain address (a `404`) until then.
