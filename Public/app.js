@@ -61,9 +61,10 @@
  * kept 0.02 to 0.1 backend threads busy on average; the list page kept 80
  * to 100% of its throughput beside them (see docs/architecture.md).
  *
- * Offline: a toggle, an add, Check all or Uncheck all that gets no answer
- * at all is queued on this device and sent when the network is back (see
- * "Changes made offline" below, and sw.js for reading pages offline).
+ * Offline: a toggle, an add, Check all, Uncheck all or a move that gets no
+ * answer at all is queued on this device and sent when the network is back
+ * (see "Changes made offline" below, queue.js, and sw.js for reading pages
+ * offline).
  *
  * No inline script, no eval: it runs under the site's
  * Content-Security-Policy (script-src 'self'; connect-src 'self').
@@ -749,11 +750,13 @@
 
 
   /*
-   * Changes made offline. A toggle, an add, Check all or Uncheck all whose
-   * request got no answer at all (no network, or the site unreachable) is
-   * kept in this browser's IndexedDB (database checklists-offline, store
-   * changes, in the order made), shown at once on the page (the row's new
-   * state; an added item in a list of its own, marked as waiting) and sent
+   * Changes made offline. A toggle, an add, Check all, Uncheck all or a move
+   * whose request got no answer at all (no network, or the site
+   * unreachable) is kept in this browser's IndexedDB (database
+   * checklists-offline, store changes, in the order made; queue.js), shown
+   * at once on the page (the row's new state or place; an added item in a
+   * list of its own, marked as waiting; a row deleted offline, which the
+   * worker queued, hidden) and sent
    * later, oldest first, one at a time: when the browser says it is back
    * online, when a page loads, and every few seconds while any wait. A
    * change made while others wait joins the end of the queue, so the
@@ -763,16 +766,26 @@
    * it, so a page closed or reloaded in between sends it again, and the
    * server makes that repeat a no-op, as for any re-sent form (see the
    * top): a toggle carries the state it wants, Check all and Uncheck all
-   * are states already, and each add carries its own nonce (the form's,
-   * one more for each add queued after it, as the page the server would
-   * have answered carries). Tabs take turns (Web Locks), so two never send
-   * the same entry at once.
+   * are states already, a move names the item it goes next to, a delete
+   * finds its earlier deletion, and each add carries its own nonce (the
+   * form's, one more for each add queued after it, as the page the server
+   * would have answered carries). Tabs take turns (Web Locks), so two never
+   * send the same entry at once.
    *
-   * Refused (a 4xx: the list deleted meanwhile, the list full, a browser
-   * signed out): the entry leaves the queue and is kept in the store
-   * refused, shown on the owner's pages with what was asked and the
-   * server's own words, until the visitor dismisses it. A 5xx or 429: it
-   * waits and is sent again later.
+   * Refused (a 4xx: the list deleted meanwhile, the list full, a link
+   * revoked): the entry leaves the queue and is kept in the store
+   * refused, shown with what was asked and the server's own words (on the
+   * owner's pages, or on its link's for a change made through a shared
+   * link), until the visitor dismisses it. A 5xx or 429: it waits and is
+   * sent again later.
+   *
+   * Another owner (this browser signed out, here or elsewhere): the worker
+   * drops the last owner's queue and keeps how many went (sw.js); the
+   * owner's pages say so, without their words, until dismissed.
+   *
+   * A shared edit link's page queues its toggles and adds the same way:
+   * their list is the link's (/s/TOKEN), and the link's own token in the
+   * form makes the replay pass whoever the browser's owner is.
    *
    * Two devices: each queue reaches the server in its own order, and the
    * server applies each change as it arrives: the later of two wanted

@@ -2,7 +2,8 @@
  * Checklists' service worker: the lists a visitor opened, readable offline.
  *
  * Registered by app.js (after the page has loaded, so a first visit waits
- * for nothing) on the owner's pages, which link the manifest; served from
+ * for nothing) on the owner's pages, which link the manifest, and on a
+ * shared link's, as /sw.js?queue=VERSION (the queue.js it imports); served from
  * /sw.js with Cache-Control: no-cache (nginx.conf), so a new version is
  * found at the next visit. Its scope is the whole site.
  *
@@ -14,13 +15,18 @@
  *   edit form the visitor opened, each answer of 200 fetched while online
  *   replacing the last, in
  *   a cache named after the owner the answer was made for (its
- *   Checklists-Owner field), plus which of them was opened last.
+ *   Checklists-Owner field), plus which of them was opened last;
+ * - a shared list's pages (/s/TOKEN and an item's edit form under it), in
+ *   a cache of that link's own (checklists-link- and part of the token's
+ *   SHA-256), never an owner's, left alone when the owner changes, and
+ *   deleted when the link's list answers 404 or 410 (revoked, or deleted).
  *
  * Never kept: any other page (Settings shows the calendar address, Edit
  * List the share links, Devices a link code or an app password), any
- * answer marked no-store, any answer without an owner. Addresses that
- * hold a secret (/s/..., /calendar/..., /link/...) and CalDAV's (/dav/) are
- * not even looked at: the browser fetches them as if there were no worker.
+ * answer marked no-store, any answer without an owner. The other
+ * addresses that hold a secret (/calendar/..., /link/...) and CalDAV's
+ * (/dav/) are not even looked at: the browser fetches them as if there
+ * were no worker.
  *
  * Owners: every answer of an owner's page names them. When an answer names
  * another owner than a kept cache's (this browser was signed out, here or
@@ -36,7 +42,8 @@
  * only keeps a copy. Offline (the network fails), a kept page is answered
  * from the cache; `/` follows the landing rule (the page opened last); the
  * page asks whether it came from the cache, to show its offline banner.
- * An item's edit form sent offline joins the queue (queueEdit).
+ * An item's edit form or Delete sent offline joins the queue (queueEdit),
+ * on an owner's list or through an edit link.
  */
 "use strict";
 
