@@ -705,3 +705,33 @@ def test_a_shared_list_is_kept_for_its_link_alone_and_takes_changes_offline(stac
                 driver.quit()
             except Exception:
                 pass  # quit already
+
+
+def test_changes_queued_before_the_cookie_went_are_never_sent_as_the_new_visitors(stack, profile):
+    """Offline, two changes wait; the browser's cookies are cleared (a new
+    visitor at its next request). Back online, they are not applied to the
+    new visitor's lists, whose first list has the same address, and the
+    page says they were dropped."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Milk", True)
+        until_controlled(driver)
+        path = "/" + driver.current_url.split("/", 3)[3]
+
+        stack.stop_nginx()
+        press(driver, "Milk")
+        add_offline(driver, "Eggs")
+        assert len(queue(driver)) == 2
+        driver.delete_all_cookies()
+
+        stack.start_nginx()
+        notice = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".dropped-changes"), seconds=30)
+        assert "2 changes made offline were not sent" in notice.text, notice.text
+        wait(driver, lambda d: queue(d) == [])
+        assert stored(driver, "refused") == []
+        driver.get(stack.url(path))  # the new visitor's own first list
+        assert server_rows(stack, driver, path) == []
+        assert "Eggs" not in driver.page_source
+    finally:
+        driver.quit()
