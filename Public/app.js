@@ -946,6 +946,11 @@
           editedRow.classList.add("queued");
           return;
         }
+        if (entry.path === entry.list && /^\/lists\//.test(entry.path)) {
+          // The list's Edit List form sent offline (sw.js): its name, its icon.
+          showListEdit(main, body);
+          return;
+        }
         var gone = /\/items\/(\d+)\/delete$/.exec(entry.path);
         if (gone) {
           // An item's Delete sent offline (sw.js): the row goes.
@@ -998,6 +1003,33 @@
         form.parentNode.insertBefore(added, form);
       }
     });
+  }
+
+  /* The list's heading as a queued Edit List form leaves it: its icon
+     (none: no glyph) and its name. */
+  function showListEdit(main, body) {
+    var heading = main.querySelector("h1");
+    if (!heading) {
+      return;
+    }
+    var icon = body.get("icon") || "folder";
+    var glyph = heading.querySelector(".list-icon");
+    Array.prototype.slice.call(heading.childNodes).forEach(function (node) {
+      if (node !== glyph) {
+        heading.removeChild(node);
+      }
+    });
+    if (icon === "none" && glyph) {
+      heading.removeChild(glyph);
+    } else if (icon !== "none") {
+      if (!glyph) {
+        glyph = document.createElement("span");
+        heading.appendChild(glyph);
+      }
+      glyph.className = "list-icon i-" + icon;
+    }
+    heading.appendChild(document.createTextNode(body.get("name") || ""));
+    heading.classList.add("queued");
   }
 
   /* The refused changes, listed until dismissed. */

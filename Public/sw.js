@@ -78,7 +78,7 @@ self.addEventListener("activate", function (event) {
 });
 
 function isPage(url) {
-  return isLanding(url) || /^\/lists\/[0-9]+\/items\/[0-9]+\/edit$/.test(url.pathname);
+  return isLanding(url) || /^\/lists\/[0-9]+(\/items\/[0-9]+)?\/edit$/.test(url.pathname);
 }
 
 /* The pages `/` may land on: All Lists and a list. */
@@ -223,6 +223,12 @@ function isKeepable(response) {
 function keepPage(url, response, navigated) {
   var copy = response.clone();
   return noteOwner(response).then(function (tag) {
+    if (tag && response.status === 200 && !isKeepable(response)) {
+      // Now marked no-store (Edit List showing a share link): the copy goes.
+      return caches.open(OWNER_PREFIX + tag).then(function (cache) {
+        return cache.delete(url.pathname);
+      });
+    }
     if (!tag || !isKeepable(response)) {
       return;
     }
@@ -336,7 +342,7 @@ self.addEventListener("fetch", function (event) {
   }
   var navigated = request.mode === "navigate";
   var edit = request.method === "POST" && navigated
-    ? /^\/lists\/([0-9]+)\/items\/[0-9]+(\/delete)?$/.exec(url.pathname) : null;
+    ? /^\/lists\/([0-9]+)(\/items\/[0-9]+(\/delete)?)?$/.exec(url.pathname) : null;
   var body = edit ? request.clone().text() : null;
   event.respondWith(fetch(request).then(function (response) {
     if (request.method === "GET" && isPage(url)) {
@@ -368,16 +374,18 @@ self.addEventListener("fetch", function (event) {
   }));
 });
 
-/* An item's edit form or an item's Delete button (forms without the page
-   script's help) sent with no network: kept at the end of the queue, as
-   app.js keeps a toggle, and answered as the server would, with the list,
-   where app.js shows it and sends it later. Saving the same fields twice
-   is saving them once; a deleted item deleted again finds its deletion. */
+/* An item's edit form, an item's Delete button or a list's Edit List
+   form (forms without the page script's help) sent with no network: kept
+   at the end of the queue, as app.js keeps a toggle, and answered as the
+   server would, with the list, where app.js shows it and sends it later.
+   Saving the same fields twice is saving them once; a deleted item
+   deleted again finds its deletion. */
 function queueEdit(path, list, body) {
-  var text = new URLSearchParams(body).get("text") || "";
+  var fields = new URLSearchParams(body);
+  var what = path === list ? "Rename the list to \u201c" + (fields.get("name") || "") + "\u201d"
+    : /\/delete$/.test(path) ? "Delete an item" : "Save \u201c" + (fields.get("text") || "") + "\u201d";
   return self.ChecklistsQueue.add("changes", {
-    path: path, list: list, body: body, at: Date.now(),
-    what: /\/delete$/.test(path) ? "Delete an item" : "Save \u201c" + text + "\u201d"
+    path: path, list: list, body: body, at: Date.now(), what: what
   });
 }
 

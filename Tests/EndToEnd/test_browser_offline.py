@@ -735,3 +735,50 @@ def test_changes_queued_before_the_cookie_went_are_never_sent_as_the_new_visitor
         assert "Eggs" not in driver.page_source
     finally:
         driver.quit()
+
+
+def test_a_list_renamed_offline_is_saved_when_back_and_edit_list_with_a_link_is_never_kept(stack, profile):
+    """Edit List is kept while it shows no share link: offline, its form is
+    queued by the worker and the list shows its new name and icon at once;
+    back online it is saved once. Once it shows a link (no-store), the
+    copy goes."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Milk", True)
+        until_controlled(driver)
+        shopping = driver.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        driver.get(shopping + "/edit")
+        wait(driver, lambda d: any(path + "/edit" in paths for paths in owner_pages(d).values()))
+
+        stack.stop_nginx()
+        driver.get(shopping + "/edit")
+        field = driver.find_element(By.ID, "list-name")
+        field.clear()
+        field.send_keys("Camping")
+        driver.execute_script("arguments[0].click()",
+                              driver.find_element(By.CSS_SELECTOR, "input[name=icon][value=trips]"))
+        driver.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
+        wait(driver, lambda d: d.current_url == shopping and heading(d) == "Camping")
+        assert driver.find_elements(By.CSS_SELECTOR, "h1.queued .list-icon.i-trips")
+        assert [entry["path"] for entry in queue(driver)] == [path]
+
+        stack.start_nginx()
+        wait(driver, lambda d: queue(d) == [] and not d.find_elements(By.CSS_SELECTOR, "h1.queued"), seconds=20)
+        client = stack.session()
+        for cookie in driver.get_cookies():
+            client.cookies.set(cookie["name"], cookie["value"])
+        page = client.get(stack.url(path)).text
+        assert '<span class="list-icon i-trips"></span>Camping</h1>' in page
+        assert server_rows(stack, driver, path) == [("Milk", False)]
+
+        # With a share link, Edit List shows its address: no-store, and the copy goes.
+        driver.get(shopping + "/edit")
+        driver.find_element(By.XPATH, "//button[text()='Create Edit Link']").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "share-edit"))
+        driver.get(shopping + "/edit")
+        wait(driver, lambda d: not any(path + "/edit" in paths for paths in owner_pages(d).values()))
+        assert owner_pages(driver), "the list itself is still kept"
+    finally:
+        driver.quit()

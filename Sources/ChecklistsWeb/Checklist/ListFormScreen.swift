@@ -24,14 +24,20 @@ enum ListFormScreen {
   }
 
   /// `GET /lists/{list}/edit`: the form, filled with the list's name and icon.
+  /// While it shows a share link's address it is `no-store`: no browser
+  /// cache and no service worker keeps a secret (`Public/sw.js` keeps the
+  /// form otherwise, so that a list may be renamed offline).
   static func edit(_ context: ScreenContext) throws -> Response {
     guard let list = context.model.checklist(id: try context.id(.list)) else {
       throw WebError.listNotFound
     }
+    let share = try shareContext(context, listID: list.id)
     let values = pageContext(
       editing: list, name: list.name, icon: list.icon, error: nil, csrf: context.csrfToken,
-      icons: context.icons, share: try shareContext(context, listID: list.id))
-    return try context.page(template, title: title(editing: list), values)
+      icons: context.icons, share: share.value)
+    var response = try context.page(template, title: title(editing: list), values)
+    if share.showsAddress { response.headerFields[.cacheControl] = "no-store" }
+    return response
   }
 
   /// `POST /lists`: create a list (fields `name`, `icon`) and open it.
@@ -88,7 +94,7 @@ enum ListFormScreen {
       ? TemplatesScreen.choices(try context.currentModel().model, icons: context.icons) : []
     let values = pageContext(
       editing: list, name: name, icon: icon, error: error.message, csrf: context.csrfToken,
-      icons: context.icons, share: try list.map { try shareContext(context, listID: $0.id) },
+      icons: context.icons, share: try list.map { try shareContext(context, listID: $0.id).value },
       templates: templates)
     return try context.refusedForm(template, title: title(editing: list), values)
   }
