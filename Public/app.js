@@ -61,9 +61,10 @@
  * kept 0.02 to 0.1 backend threads busy on average; the list page kept 80
  * to 100% of its throughput beside them (see docs/architecture.md).
  *
- * Offline: a toggle, an add, Check all or Uncheck all that gets no answer
- * at all is queued on this device and sent when the network is back (see
- * "Changes made offline" below, and sw.js for reading pages offline).
+ * Offline: a toggle, an add, Check all, Uncheck all or a move that gets no
+ * answer at all is queued on this device and sent when the network is back
+ * (see "Changes made offline" below, queue.js, and sw.js for reading pages
+ * offline).
  *
  * No inline script, no eval: it runs under the site's
  * Content-Security-Policy (script-src 'self'; connect-src 'self').
@@ -407,7 +408,7 @@ function checklistsSay(key, values, count) {
         main.removeAttribute("aria-busy");
         if (accepted) {
           location.reload();
-        } else if (!reached && isQueueable(action) && window.indexedDB) {
+        } else if (!reached && isQueueable(action) && queueAddress) {
           // No answer at all: offline. Kept on this device, sent later.
           queueChange(action, body);
         } else {
@@ -782,11 +783,13 @@ function checklistsSay(key, values, count) {
 
 
   /*
-   * Changes made offline. A toggle, an add, Check all or Uncheck all whose
-   * request got no answer at all (no network, or the site unreachable) is
-   * kept in this browser's IndexedDB (database checklists-offline, store
-   * changes, in the order made), shown at once on the page (the row's new
-   * state; an added item in a list of its own, marked as waiting) and sent
+   * Changes made offline. A toggle, an add, Check all, Uncheck all or a move
+   * whose request got no answer at all (no network, or the site
+   * unreachable) is kept in this browser's IndexedDB (database
+   * checklists-offline, store changes, in the order made; queue.js), shown
+   * at once on the page (the row's new state or place; an added item in a
+   * list of its own, marked as waiting; a row deleted offline, which the
+   * worker queued, hidden) and sent
    * later, oldest first, one at a time: when the browser says it is back
    * online, when a page loads, and every few seconds while any wait. A
    * change made while others wait joins the end of the queue, so the
@@ -796,16 +799,26 @@ function checklistsSay(key, values, count) {
    * it, so a page closed or reloaded in between sends it again, and the
    * server makes that repeat a no-op, as for any re-sent form (see the
    * top): a toggle carries the state it wants, Check all and Uncheck all
-   * are states already, and each add carries its own nonce (the form's,
-   * one more for each add queued after it, as the page the server would
-   * have answered carries). Tabs take turns (Web Locks), so two never send
-   * the same entry at once.
+   * are states already, a move names the item it goes next to, a delete
+   * finds its earlier deletion, and each add carries its own nonce (the
+   * form's, one more for each add queued after it, as the page the server
+   * would have answered carries). Tabs take turns (Web Locks), so two never
+   * send the same entry at once.
    *
-   * Refused (a 4xx: the list deleted meanwhile, the list full, a browser
-   * signed out): the entry leaves the queue and is kept in the store
-   * refused, shown on the owner's pages with what was asked and the
-   * server's own words, until the visitor dismisses it. A 5xx or 429: it
-   * waits and is sent again later.
+   * Refused (a 4xx: the list deleted meanwhile, the list full, a link
+   * revoked): the entry leaves the queue and is kept in the store
+   * refused, shown with what was asked and the server's own words (on the
+   * owner's pages, or on its link's for a change made through a shared
+   * link), until the visitor dismisses it. A 5xx or 429: it waits and is
+   * sent again later.
+   *
+   * Another owner (this browser signed out, here or elsewhere): the worker
+   * drops the last owner's queue and keeps how many went (sw.js); the
+   * owner's pages say so, without their words, until dismissed.
+   *
+   * A shared edit link's page queues its toggles and adds the same way:
+   * their list is the link's (/s/TOKEN), and the link's own token in the
+   * form makes the replay pass whoever the browser's owner is.
    *
    * Two devices: each queue reaches the server in its own order, and the
    * server applies each change as it arrives: the later of two wanted
@@ -814,47 +827,49 @@ function checklistsSay(key, values, count) {
    * (one item: the second is a re-sent add to the server), and each
    * device shows the server's list once its queue is empty.
    */
-  var QUEUE_DB = "checklists-offline";
   var queued = { count: 0, sending: false, timer: 0, sent: false };
 
-  function isQueueable(action) {
-    var path = new URL(action, location.href).pathname;
-    return /^\/lists\/\d+\/(items|items\/\d+\/toggle|check-all|uncheck-all)$/.test(path);
-  }
+  /* The database's code, shared with the service worker (queue.js, named
+     by this script's tag): loaded once the page has loaded, or when a
+     change must wait before then, so that a first visit never waits for
+     it. */
+  var queueScript = document.querySelector("script[data-queue]");
+  var queueAddress = queueScript && window.indexedDB ? queueScript.getAttribute("data-queue") : "";
+  var offlineQueue = null;
+  var queueLoading = null;
 
-  /* Runs `work(stores)` in one transaction over `names`; resolves with
-     what work returns once the transaction is done. The database is closed
-     again at once, so the service worker may delete it (another owner). */
-  function withStores(names, mode, work) {
-    return new Promise(function (resolve, reject) {
-      var opening = indexedDB.open(QUEUE_DB, 1);
-      opening.onupgradeneeded = function () {
-        opening.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
-        opening.result.createObjectStore("refused", { keyPath: "id", autoIncrement: true });
-      };
-      opening.onerror = function () {
-        reject(opening.error);
-      };
-      opening.onsuccess = function () {
-        var db = opening.result;
-        var transaction = db.transaction(names, mode);
-        var stores = names.map(function (name) {
-          return transaction.objectStore(name);
-        });
-        var result = work.apply(null, stores);
-        transaction.oncomplete = function () {
-          db.close();
-          if (result && typeof result.onsuccess !== "undefined") {
-            resolve(result.result);
+  function loadQueue() {
+    if (!queueLoading) {
+      queueLoading = new Promise(function (resolve, reject) {
+        if (window.ChecklistsQueue) {
+          resolve(window.ChecklistsQueue);
+          return;
+        }
+        var script = document.createElement("script");
+        script.src = queueAddress;
+        script.onload = function () {
+          if (window.ChecklistsQueue) {
+            resolve(window.ChecklistsQueue);
           } else {
-            resolve(result);
+            reject(new Error("queue.js defined nothing"));
           }
         };
-        transaction.onerror = transaction.onabort = function () {
-          db.close();
-          reject(transaction.error);
+        script.onerror = function () {
+          queueLoading = null; // tried again at the next need
+          reject(new Error("queue.js could not be loaded"));
         };
-      };
+        document.head.appendChild(script);
+      }).then(function (queue) {
+        offlineQueue = queue;
+        return queue;
+      });
+    }
+    return queueLoading;
+  }
+
+  function withStores(names, mode, work) {
+    return loadQueue().then(function (queue) {
+      return queue.withStores(names, mode, work);
     });
   }
 
@@ -862,6 +877,22 @@ function checklistsSay(key, values, count) {
     return withStores([name], "readonly", function (store) {
       return store.getAll();
     });
+  }
+
+  function isQueueable(action) {
+    var path = new URL(action, location.href).pathname;
+    return /^\/lists\/\d+\/(items|items\/\d+\/(toggle|move)|check-all|uncheck-all)$/.test(path) ||
+      /^\/s\/[0-9a-f]{32}\/(items|items\/\d+\/toggle)$/.test(path);
+  }
+
+  /* The shared list this page belongs to (/s/TOKEN), or null on the
+     owner's pages. */
+  var linkHome = (/^\/s\/[0-9a-f]{32}/.exec(location.pathname) || [null])[0];
+
+  /* A refusal is shown where it was made: one of a shared list's on that
+     link's pages only, the owner's on the owner's pages. */
+  function isShownHere(entry) {
+    return offlineQueue.isLinks(entry) ? entry.list === linkHome : !linkHome;
   }
 
   /* What a change asked for, in words, from the page it was made on. */
@@ -877,6 +908,11 @@ function checklistsSay(key, values, count) {
     if (/\/items$/.test(path)) {
       return say("addTo", { item: quoted(body.get("text") || ""), list: list });
     }
+    var moved = /\/items\/(\d+)\/move$/.exec(path);
+    if (moved) {
+      var movedRow = rowWithID(document.querySelector("main"), moved[1]);
+      return say("moveIn", { item: movedRow ? quoted(textOf(movedRow)) : say("anItem"), list: list });
+    }
     return say(/uncheck-all$/.test(path) ? "uncheckAllIn" : "checkAllIn", { list: list });
   }
 
@@ -884,7 +920,7 @@ function checklistsSay(key, values, count) {
     var path = new URL(action, location.href).pathname;
     var entry = {
       path: path,
-      list: /^\/lists\/\d+/.exec(path)[0],
+      list: /^\/(lists\/\d+|s\/[0-9a-f]{32})/.exec(path)[0],
       body: body.toString(),
       what: describe(path, body),
       at: Date.now()
@@ -943,6 +979,32 @@ function checklistsSay(key, values, count) {
           editedRow.classList.add("queued");
           return;
         }
+        if (entry.path === entry.list && /^\/lists\//.test(entry.path)) {
+          // The list's Edit List form sent offline (sw.js): its name, its icon.
+          showListEdit(main, body);
+          return;
+        }
+        var gone = /\/items\/(\d+)\/delete$/.exec(entry.path);
+        if (gone) {
+          // An item's Delete sent offline (sw.js): the row goes.
+          var goneRow = rowWithID(main, gone[1]);
+          if (goneRow) {
+            goneRow.classList.add("queued");
+            goneRow.hidden = true;
+          }
+          return;
+        }
+        var moved = /\/items\/(\d+)\/move$/.exec(entry.path);
+        if (moved) {
+          // Next to the item it was moved to, as the server will put it.
+          var movedRow = rowWithID(main, moved[1]);
+          var neighbour = rowWithID(main, body.get("before") || body.get("after") || "");
+          if (movedRow && neighbour && movedRow !== neighbour) {
+            neighbour.parentNode.insertBefore(movedRow, body.get("before") ? neighbour : neighbour.nextSibling);
+            movedRow.classList.add("queued");
+          }
+          return;
+        }
         if (toggle) {
           var row = rowWithID(main, toggle[1]);
           buttons = row ? [toggleOf(row)] : [];
@@ -976,9 +1038,37 @@ function checklistsSay(key, values, count) {
     });
   }
 
+  /* The list's heading as a queued Edit List form leaves it: its icon
+     (none: no glyph) and its name. */
+  function showListEdit(main, body) {
+    var heading = main.querySelector("h1");
+    if (!heading) {
+      return;
+    }
+    var icon = body.get("icon") || "folder";
+    var glyph = heading.querySelector(".list-icon");
+    Array.prototype.slice.call(heading.childNodes).forEach(function (node) {
+      if (node !== glyph) {
+        heading.removeChild(node);
+      }
+    });
+    if (icon === "none" && glyph) {
+      heading.removeChild(glyph);
+    } else if (icon !== "none") {
+      if (!glyph) {
+        glyph = document.createElement("span");
+        heading.appendChild(glyph);
+      }
+      glyph.className = "list-icon i-" + icon;
+    }
+    heading.appendChild(document.createTextNode(body.get("name") || ""));
+    heading.classList.add("queued");
+  }
+
   /* The refused changes, listed until dismissed. */
   function showRefused() {
-    return allOf("refused").then(function (refused) {
+    return allOf("refused").then(function (all) {
+      var refused = all.filter(isShownHere);
       var old = document.querySelector(".refused-changes");
       if (old) {
         old.parentNode.removeChild(old);
@@ -1003,7 +1093,9 @@ function checklistsSay(key, values, count) {
       dismiss.textContent = say("dismiss");
       dismiss.addEventListener("click", function () {
         withStores(["refused"], "readwrite", function (store) {
-          return store.clear();
+          refused.forEach(function (entry) {
+            store.delete(entry.id);
+          });
         }).then(showRefused);
       });
       box.appendChild(title);
@@ -1011,6 +1103,46 @@ function checklistsSay(key, values, count) {
       box.appendChild(dismiss);
       main.insertBefore(box, main.firstChild);
     });
+  }
+
+  /* Changes an earlier owner of this browser made offline and never sent
+     (it was signed out, here or elsewhere, or its cookie went): the worker
+     dropped them (sw.js) and kept only how many, which is said here until
+     dismissed. Their words are not shown: they were somebody else's. */
+  function showDropped() {
+    return allOf("dropped").then(function (dropped) {
+      var old = document.querySelector(".dropped-changes");
+      if (old) {
+        old.parentNode.removeChild(old);
+      }
+      var main = linkHome ? null : document.querySelector("main");
+      var count = dropped.reduce(function (sum, entry) {
+        return sum + entry.count;
+      }, 0);
+      if (!main || count === 0) {
+        return;
+      }
+      var box = document.createElement("div");
+      box.className = "notice dropped-changes";
+      box.setAttribute("role", "alert");
+      var text = document.createElement("p");
+      text.textContent = say("notSent", {}, count);
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.textContent = say("dismiss");
+      dismiss.addEventListener("click", function () {
+        withStores(["dropped"], "readwrite", function (store) {
+          return store.clear();
+        }).then(showDropped);
+      });
+      box.appendChild(text);
+      box.appendChild(dismiss);
+      main.insertBefore(box, main.firstChild);
+    });
+  }
+
+  function showNotices() {
+    return showRefused().then(showDropped);
   }
 
   /* The server's words for a refusal: its error page's heading and message. */
@@ -1032,7 +1164,7 @@ function checklistsSay(key, values, count) {
 
   /* Sends the queue, oldest first, until it is empty or the network fails. */
   function sendQueued() {
-    if (queued.sending || !window.indexedDB) {
+    if (queued.sending || !queueAddress) {
       return;
     }
     queued.sending = true;
@@ -1081,27 +1213,55 @@ function checklistsSay(key, values, count) {
           throw new Error("status " + response.status);
         }
         return response.text().then(function (html) {
-          var refusal = { what: entry.what, reason: reasonOf(html, response.status), at: Date.now() };
+          var refusal = {
+            what: entry.what, list: entry.list, reason: reasonOf(html, response.status), at: Date.now()
+          };
+          // Kept as refused only while it is still queued: when the answer
+          // named another owner, the worker has dropped the queue (sw.js),
+          // and the last owner's words are not shown to the new one.
           return withStores(["changes", "refused"], "readwrite", function (changesStore, refused) {
-            changesStore.delete(entry.id);
-            return refused.add(refusal);
+            var still = changesStore.get(entry.id);
+            still.onsuccess = function () {
+              if (still.result) {
+                changesStore.delete(entry.id);
+                refused.add(refusal);
+              }
+            };
           });
         }).then(function () {
           queued.sent = true;
-          return showRefused();
+          return showNotices();
         });
       }).then(sendEach);
     });
   }
 
-  if (window.indexedDB && document.querySelector('link[rel="manifest"]')) {
-    showQueued(document).then(function () {
-      scheduleSend(0);
-    }).catch(function () {});
-    showRefused().catch(function () {});
+  function whenLoaded(work) {
+    if (document.readyState === "complete") {
+      work();
+    } else {
+      window.addEventListener("load", work);
+    }
+  }
+
+  if (queueAddress && (document.querySelector('link[rel="manifest"]') || linkHome)) {
+    whenLoaded(function () {
+      showQueued(document).then(function () {
+        scheduleSend(0);
+      }).catch(function () {});
+      showNotices().catch(function () {});
+    });
     window.addEventListener("online", function () {
       scheduleSend(0);
     });
+    if (navigator.serviceWorker) {
+      // The worker dropped the queue (the browser's owner changed).
+      navigator.serviceWorker.addEventListener("message", function (event) {
+        if (event.data && event.data.type === "dropped") {
+          showQueued(document).then(showNotices).catch(function () {});
+        }
+      });
+    }
   }
 
   prepare(document);
@@ -1193,7 +1353,10 @@ function checklistsSay(key, values, count) {
 
   var say = checklistsSay;
 
-  if (!("serviceWorker" in navigator) || !document.querySelector('link[rel="manifest"]')) {
+  // The owner's pages link the manifest; a shared list's pages are kept
+  // too, each link's apart (sw.js).
+  if (!("serviceWorker" in navigator) ||
+      !(document.querySelector('link[rel="manifest"]') || /^\/s\/[0-9a-f]{32}(\/|$)/.test(location.pathname))) {
     return;
   }
 
@@ -1234,7 +1397,7 @@ function checklistsSay(key, values, count) {
   }
 
   function keepThisPage(worker) {
-    var urls = [location.pathname, "/favicon.svg", "/manifest.webmanifest"];
+    var urls = [location.pathname, "/favicon.svg", "/manifest.webmanifest"].concat(queueAddress ? [queueAddress] : []);
     Array.prototype.forEach.call(document.querySelectorAll('link[rel="stylesheet"], script[src], img[src]'),
       function (element) {
         urls.push(element.getAttribute("href") || element.getAttribute("src"));
@@ -1242,8 +1405,17 @@ function checklistsSay(key, values, count) {
     worker.postMessage({ type: "keep", urls: urls, page: location.pathname });
   }
 
+  var queueScript = document.querySelector("script[data-queue]");
+  var queueAddress = queueScript ? queueScript.getAttribute("data-queue") : "";
+
+  /* The worker loads the queue's code in the version this page does. */
+  function workerAddress() {
+    var version = /^\/queue\.js\?v=([0-9a-f]+)$/.exec(queueAddress);
+    return "/sw.js" + (version ? "?queue=" + version[1] : "");
+  }
+
   window.addEventListener("load", function () {
-    navigator.serviceWorker.register("/sw.js").then(function () {
+    navigator.serviceWorker.register(workerAddress()).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (registration) {
       if (!controlled && registration.active) {

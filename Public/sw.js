@@ -2,7 +2,8 @@
  * Checklists' service worker: the lists a visitor opened, readable offline.
  *
  * Registered by app.js (after the page has loaded, so a first visit waits
- * for nothing) on the owner's pages, which link the manifest; served from
+ * for nothing) on the owner's pages, which link the manifest, and on a
+ * shared link's, as /sw.js?queue=VERSION (the queue.js it imports); served from
  * /sw.js with Cache-Control: no-cache (nginx.conf), so a new version is
  * found at the next visit. Its scope is the whole site.
  *
@@ -14,34 +15,47 @@
  *   edit form the visitor opened, each answer of 200 fetched while online
  *   replacing the last, in
  *   a cache named after the owner the answer was made for (its
- *   Checklists-Owner field), plus which of them was opened last.
+ *   Checklists-Owner field), plus which of them was opened last;
+ * - a shared list's pages (/s/TOKEN and an item's edit form under it), in
+ *   a cache of that link's own (checklists-link- and part of the token's
+ *   SHA-256), never an owner's, left alone when the owner changes, and
+ *   deleted when the link's list answers 404 or 410 (revoked, or deleted).
  *
  * Never kept: any other page (Settings shows the calendar address, Edit
  * List the share links, Devices a link code or an app password), any
- * answer marked no-store, any answer without an owner. Addresses that
- * hold a secret (/s/..., /calendar/..., /link/...) and CalDAV's (/dav/) are
- * not even looked at: the browser fetches them as if there were no worker.
+ * answer marked no-store, any answer without an owner. The other
+ * addresses that hold a secret (/calendar/..., /link/...) and CalDAV's
+ * (/dav/) are not even looked at: the browser fetches them as if there
+ * were no worker.
  *
  * Owners: every answer of an owner's page names them. When an answer names
  * another owner than a kept cache's (this browser was signed out, here or
  * elsewhere, or is a new visitor), every other owner's cache is deleted
  * before anything else is done with it, and with them the changes the
- * last owner made offline and had not sent yet (app.js's queue).
+ * last owner made offline and had not sent yet (queue.js's dropAll): the
+ * pages then say how many went, never what they were (app.js). An answer
+ * to a change waits for that check, so a queued change refused because
+ * the owner changed is never shown to the new owner as theirs.
  *
  * Online, every request goes to the network as it would without the worker
  * (the browser's HTTP cache, ETags, 304s and cookies included): the worker
  * only keeps a copy. Offline (the network fails), a kept page is answered
  * from the cache; `/` follows the landing rule (the page opened last); the
  * page asks whether it came from the cache, to show its offline banner.
- * An item's edit form sent offline joins app.js's queue (queueEdit).
+ * An item's edit form or Delete sent offline joins the queue (queueEdit),
+ * on an owner's list or through an edit link.
  */
 "use strict";
 
+/* The queue of changes made offline (queue.js), in the version the pages
+   load: app.js registers this worker as /sw.js?queue=VERSION. */
+var QUEUE_VERSION = new URL(self.location.href).searchParams.get("queue") || "";
+importScripts("/queue.js" + (/^[0-9a-f]{12}$/.test(QUEUE_VERSION) ? "?v=" + QUEUE_VERSION : ""));
+
 var SHELL = "checklists-shell-v1";
 var OWNER_PREFIX = "checklists-owner-";
+var LINK_PREFIX = "checklists-link-";
 var OWNER_FIELD = "Checklists-Owner";
-/* app.js's queue of changes made offline. */
-var QUEUE_DB = "checklists-offline";
 /* The key, in an owner's cache, of the address of the page opened last. */
 var LAST_PAGE = "/offline/last-page";
 /* Pages answered from the cache, by the client they were answered to. */
@@ -64,7 +78,7 @@ self.addEventListener("activate", function (event) {
 });
 
 function isPage(url) {
-  return isLanding(url) || /^\/lists\/[0-9]+\/items\/[0-9]+\/edit$/.test(url.pathname);
+  return isLanding(url) || /^\/lists\/[0-9]+(\/items\/[0-9]+)?\/edit$/.test(url.pathname);
 }
 
 /* The pages `/` may land on: All Lists and a list. */
@@ -81,6 +95,89 @@ function isSecret(url) {
   return /^\/+(s|calendar|link|dav)(\/|$)/.test(url.pathname);
 }
 
+/* A shared list's address (/s/TOKEN and the pages under it): its token,
+   its list's address and what follows; null for any other. */
+function linkOf(url) {
+  var match = /^\/s\/([0-9a-f]{32})(\/.*)?$/.exec(url.pathname);
+  return match ? { token: match[1], home: "/s/" + match[1], rest: match[2] || "" } : null;
+}
+
+/* The link's pages kept: its list and an item's edit form. */
+function isLinkPage(link) {
+  return link.rest === "" || /^\/items\/[0-9]+\/edit$/.test(link.rest);
+}
+
+/* The cache of one link, named after its token's SHA-256 (the list of
+   caches never shows a token). */
+function linkCacheName(link) {
+  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(link.token)).then(function (digest) {
+    return LINK_PREFIX + Array.prototype.map.call(new Uint8Array(digest).slice(0, 16), function (byte) {
+      return (byte < 16 ? "0" : "") + byte.toString(16);
+    }).join("");
+  });
+}
+
+/* What an answer about a link does to its copy: a page's 200 replaces it;
+   a 404 or 410 for the link's list (the link revoked, or its list
+   deleted) deletes every page of that link. */
+function noteLinkAnswer(link, url, request, response) {
+  if ((response.status === 404 || response.status === 410) && link.rest === "") {
+    return linkCacheName(link).then(function (name) {
+      return caches.delete(name);
+    });
+  }
+  if (request.method !== "GET" || !isLinkPage(link) || !isKeepable(response)) {
+    return Promise.resolve();
+  }
+  var copy = response.clone();
+  return linkCacheName(link).then(function (name) {
+    return caches.open(name);
+  }).then(function (cache) {
+    return cache.put(url.pathname, copy);
+  });
+}
+
+/* A request to a shared list's address. Online, the network's answer (a
+   copy kept in the link's own cache, never the owner's). Offline, the
+   link's kept page; an item's edit form or Delete on an edit link queued
+   as the owner's are (queueEdit), answered with the link's list. */
+function linkFetch(event, request, url, link) {
+  var navigated = request.mode === "navigate";
+  var queueable = request.method === "POST" && navigated && /^\/items\/[0-9]+(\/delete)?$/.test(link.rest);
+  var body = queueable ? request.clone().text() : null;
+  return fetch(request).then(function (response) {
+    event.waitUntil(noteLinkAnswer(link, url, request, response));
+    return response;
+  }, function (error) {
+    if (!navigated) {
+      throw error;
+    }
+    if (queueable) {
+      return body.then(function (text) {
+        return queueEdit(url.pathname, link.home, text);
+      }).then(function () {
+        return Response.redirect(link.home, 303);
+      }, function () {
+        return offlinePage(NOT_SENT, link.home);
+      });
+    }
+    if (request.method !== "GET" || !isLinkPage(link)) {
+      return offlinePage(request.method === "GET" ? NOT_KEPT : NOT_SENT, link.home);
+    }
+    return linkCacheName(link).then(function (name) {
+      return caches.match(url.pathname, { cacheName: name });
+    }).then(function (kept) {
+      if (!kept) {
+        return offlinePage(NOT_KEPT, link.home);
+      }
+      if (event.resultingClientId) {
+        fromCache[event.resultingClientId] = true;
+      }
+      return kept;
+    });
+  });
+}
+
 /* The owner `response` names, after deleting every other owner's cache;
    null when it names none. */
 function noteOwner(response) {
@@ -92,17 +189,28 @@ function noteOwner(response) {
     var others = names.filter(function (name) {
       return name.indexOf(OWNER_PREFIX) === 0 && name !== OWNER_PREFIX + tag;
     });
-    if (others.length > 0) {
-      // The changes the last owner made offline go too (app.js's queue):
-      // sent now they would be refused, and shown to somebody else.
-      indexedDB.deleteDatabase(QUEUE_DB);
+    if (others.length === 0) {
+      return null;
     }
     return Promise.all(others.map(function (name) {
       return caches.delete(name);
-    }));
+    })).then(dropQueue);
   }).then(function () {
     return tag;
   });
+}
+
+/* The changes the last owner made offline and had not sent go too (the
+   server would refuse them: their form's token is the last owner's), with
+   their refusals; the pages open say how many went (app.js). */
+function dropQueue() {
+  return self.ChecklistsQueue.dropAll().then(function (count) {
+    return self.clients.matchAll({ type: "window" }).then(function (windows) {
+      windows.forEach(function (client) {
+        client.postMessage({ type: "dropped", count: count });
+      });
+    });
+  }).catch(function () {});
 }
 
 function isKeepable(response) {
@@ -115,6 +223,12 @@ function isKeepable(response) {
 function keepPage(url, response, navigated) {
   var copy = response.clone();
   return noteOwner(response).then(function (tag) {
+    if (tag && response.status === 200 && !isKeepable(response)) {
+      // Now marked no-store (Edit List showing a share link): the copy goes.
+      return caches.open(OWNER_PREFIX + tag).then(function (cache) {
+        return cache.delete(url.pathname);
+      });
+    }
     if (!tag || !isKeepable(response)) {
       return;
     }
@@ -159,11 +273,17 @@ function ownerCache() {
   });
 }
 
-function offlinePage(text) {
+var NOT_KEPT = "This page was not saved on this device. The lists you opened before are.";
+var NOT_SENT = "You are offline: this change was not sent. Go back, and try again when you are back online.";
+
+/* The page of what the network could not answer, leading back to All
+   Lists, or to the shared list `home`. */
+function offlinePage(text, home) {
+  var back = home ? "<a href=\"" + home + "\">The shared list</a>" : "<a href=\"/lists\">All Lists</a>";
   var html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
     "<title>Offline · Checklists</title></head><body><main><h1>Offline</h1><p>" + text +
-    "</p><p><a href=\"/lists\">All Lists</a></p></main></body></html>";
+    "</p><p>" + back + "</p></main></body></html>";
   return new Response(html, {
     status: 503,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }
@@ -188,16 +308,22 @@ function fromCacheFor(event, url) {
     if (response && response.status === 200 && event.resultingClientId) {
       fromCache[event.resultingClientId] = true;
     }
-    return response || offlinePage(event.request.method === "GET"
-      ? "This page was not saved on this device. The lists you opened before are."
-      : "You are offline: this change was not sent. Go back, and try again when you are back online.");
+    return response || offlinePage(event.request.method === "GET" ? NOT_KEPT : NOT_SENT);
   });
 }
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
-  if (url.origin !== self.location.origin || isSecret(url)) {
+  if (url.origin !== self.location.origin) {
+    return;
+  }
+  var link = linkOf(url);
+  if (link) {
+    event.respondWith(linkFetch(event, request, url, link));
+    return;
+  }
+  if (isSecret(url)) {
     return;
   }
   if (request.method === "GET" && isShell(url)) {
@@ -215,11 +341,18 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   var navigated = request.mode === "navigate";
-  var edit = request.method === "POST" && navigated ? /^\/lists\/([0-9]+)\/items\/[0-9]+$/.exec(url.pathname) : null;
+  var edit = request.method === "POST" && navigated
+    ? /^\/lists\/([0-9]+)(\/items\/[0-9]+(\/delete)?)?$/.exec(url.pathname) : null;
   var body = edit ? request.clone().text() : null;
   event.respondWith(fetch(request).then(function (response) {
     if (request.method === "GET" && isPage(url)) {
       event.waitUntil(keepPage(url, response, navigated));
+    } else if (response.type === "basic" && request.method !== "GET") {
+      // A change's answer waits for the owner's check: a queued change
+      // refused because the owner changed finds the queue dropped already.
+      return noteOwner(response).then(function () {
+        return response;
+      });
     } else if (response.type === "basic") {
       event.waitUntil(noteOwner(response));
     }
@@ -241,38 +374,18 @@ self.addEventListener("fetch", function (event) {
   }));
 });
 
-/* An item's edit form (a form without the page script's help) sent with
-   no network: kept at the end of app.js's queue, as app.js keeps a toggle,
-   and answered as the server would, with the list, where app.js shows it
-   and sends it later. Saving the same fields twice is saving them once. */
+/* An item's edit form, an item's Delete button or a list's Edit List
+   form (forms without the page script's help) sent with no network: kept
+   at the end of the queue, as app.js keeps a toggle, and answered as the
+   server would, with the list, where app.js shows it and sends it later.
+   Saving the same fields twice is saving them once; a deleted item
+   deleted again finds its deletion. */
 function queueEdit(path, list, body) {
-  var text = new URLSearchParams(body).get("text") || "";
-  var entry = {
-    path: path, list: list, body: body, at: Date.now(),
-    what: "Save \u201c" + text + "\u201d"
-  };
-  return new Promise(function (resolve, reject) {
-    var opening = indexedDB.open(QUEUE_DB, 1);
-    opening.onupgradeneeded = function () {
-      opening.result.createObjectStore("changes", { keyPath: "id", autoIncrement: true });
-      opening.result.createObjectStore("refused", { keyPath: "id", autoIncrement: true });
-    };
-    opening.onerror = function () {
-      reject(opening.error);
-    };
-    opening.onsuccess = function () {
-      var db = opening.result;
-      var transaction = db.transaction(["changes"], "readwrite");
-      transaction.objectStore("changes").add(entry);
-      transaction.oncomplete = function () {
-        db.close();
-        resolve();
-      };
-      transaction.onerror = transaction.onabort = function () {
-        db.close();
-        reject(transaction.error);
-      };
-    };
+  var fields = new URLSearchParams(body);
+  var what = path === list ? "Rename the list to \u201c" + (fields.get("name") || "") + "\u201d"
+    : /\/delete$/.test(path) ? "Delete an item" : "Save \u201c" + (fields.get("text") || "") + "\u201d";
+  return self.ChecklistsQueue.add("changes", {
+    path: path, list: list, body: body, at: Date.now(), what: what
   });
 }
 
@@ -286,11 +399,15 @@ self.addEventListener("message", function (event) {
   } else if (data.type === "keep" && Array.isArray(data.urls)) {
     event.waitUntil(Promise.all(data.urls.map(function (address) {
       var url = new URL(address, self.location.origin);
-      if (url.origin !== self.location.origin || isSecret(url)) {
+      var link = url.origin === self.location.origin ? linkOf(url) : null;
+      if (url.origin !== self.location.origin || (isSecret(url) && !link)) {
         return null;
       }
       var request = new Request(url.href, { credentials: "same-origin" });
       return fetch(request).then(function (response) {
+        if (link) {
+          return noteLinkAnswer(link, url, request, response);
+        }
         if (isShell(url)) {
           return keepShell(request, response);
         }

@@ -59,13 +59,29 @@ import Testing
     }
   }
 
-  @Test func theScriptNeedsNothingThePolicyForbids() throws {
-    let js = try Self.file("app.js")
+  @Test(arguments: ["app.js", "queue.js", "sw.js"]) func noScriptNeedsWhatThePolicyForbids(
+    name: String
+  ) throws {
+    let js = try Self.file(name)
     for forbidden in [
       "eval(", "new Function", "innerHTML", "document.write", "setTimeout(\"", "http:", "https:",
     ] {
-      #expect(!js.contains(forbidden), "app.js uses \(forbidden)")
+      #expect(!js.contains(forbidden), "\(name) uses \(forbidden)")
     }
+  }
+
+  /// The pages and the service worker open the offline queue's database
+  /// with one piece of code, never two that could disagree on its shape.
+  @Test func theQueueDatabaseIsOpenedInOnePlace() throws {
+    #expect(try Self.file("queue.js").contains("indexedDB.open("))
+    for name in ["app.js", "sw.js"] {
+      #expect(!(try Self.file(name).contains("indexedDB.open(")), "\(name) opens the queue itself")
+    }
+    #expect(try Self.file("sw.js").contains("importScripts(\"/queue.js\""))
+  }
+
+  @Test func theScriptFallsBackToAnOrdinarySubmission() throws {
+    let js = try Self.file("app.js")
     // It sends the urlencoded body the backend accepts, and falls back to an ordinary submission.
     #expect(js.contains("new URLSearchParams(new FormData(form))"))
     #expect(js.contains("redirect: \"follow\""))

@@ -81,6 +81,47 @@ import WebTestSupport
     #expect(later.text(later.get("/lists/1")).contains(#"aria-pressed="false""#))
   }
 
+  /// The items of list 1 in the order shown.
+  static func items(_ browser: ApplicationHarness) -> [String] {
+    browser.text(browser.get("/lists/1")).matches(of: /name="check" value="[01]">([^<]*)</).map {
+      String($0.output.1)
+    }
+  }
+
+  /// A change made offline is sent again when its answer was lost
+  /// (Public/app.js keeps it queued until answered): a move names the item
+  /// it goes next to, a delete finds its earlier deletion, an edit of a
+  /// list sets its name and icon, so a repeat changes nothing.
+  @Test func aResentMoveDeleteOrListEditChangesOnce() throws {
+    let browser = try ApplicationHarness()
+    for text in ["tea", "rice", "salt"] { browser.post("/lists/1/items", [("text", text)]) }
+    let token = browser.csrf()
+
+    for _ in 0..<2 {
+      let moved = browser.post("/lists/1/items/3/move", [("before", "1")], token: token)
+      #expect(moved.status == .seeOther && moved.headerFields[.location] == "/lists/1")
+    }
+    #expect(Self.items(browser) == ["salt", "tea", "rice"])
+
+    let deleted = browser.post("/lists/1/items/2/delete", token: token)
+    let later = try Self.restarted(browser)
+    let again = later.post("/lists/1/items/2/delete", token: token)
+    #expect(deleted.status == .seeOther && again.status == .seeOther)
+    #expect(again.headerFields[.location] == deleted.headerFields[.location], "the same Undo")
+    #expect(Self.items(later) == ["salt", "tea"])
+    let bin = later.text(later.get("/deleted"))
+    #expect(bin.components(separatedBy: #"<span class="row-title">rice</span>"#).count - 1 == 1)
+    #expect(bin.components(separatedBy: #"action="/deleted/"#).count - 1 == 1, "one deletion")
+
+    for _ in 0..<2 {
+      let saved = later.post("/lists/1", [("name", "Shop"), ("icon", "groceries")], token: token)
+      #expect(saved.status == .seeOther && saved.headerFields[.location] == "/lists/1")
+    }
+    let page = later.text(later.get("/lists/1"))
+    #expect(page.contains(#"<span class="list-icon i-groceries"></span>Shop</h1>"#))
+    #expect(Self.items(later) == ["salt", "tea"])
+  }
+
   @Test func aToggleWithoutTheFieldFlipsAndAMalformedOneIsRefused() throws {
     let browser = try ApplicationHarness()
     browser.post("/lists/1/items", [("text", "jam")])

@@ -173,6 +173,22 @@ import WebTestSupport
     #expect(Self.get(browser, "/s/\(again)").status == 200)
   }
 
+  /// Edit List is kept by no cache while it shows a link's address (the
+  /// service worker keeps it otherwise, for renaming a list offline).
+  @Test func editListShowingALinkIsNeverStored() throws {
+    let owner = try Self.owner()
+    let browser = owner.browser
+    let path = "/lists/\(owner.groceries)/edit"
+    #expect(browser.get(path).headerFields[.cacheControl] == "private, no-cache")
+    _ = try Self.share(browser, list: owner.groceries, "edit")
+    let shown = browser.get(path)
+    #expect(shown.status == .ok && shown.headerFields[.cacheControl] == "no-store")
+    let other = browser.get("/lists/\(owner.work)/edit")
+    #expect(other.headerFields[.cacheControl] == "private, no-cache")
+    browser.post("/lists/\(owner.groceries)/share/edit/revoke")
+    #expect(browser.get(path).headerFields[.cacheControl] == "private, no-cache")
+  }
+
   /// A first-run visitor's `List` is only shown until their first change:
   /// sharing it stores it, so that the link finds it.
   @Test func sharingTheFirstRunListStoresIt() throws {

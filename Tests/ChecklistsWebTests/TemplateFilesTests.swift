@@ -102,7 +102,9 @@ import Testing
     #expect(text.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(name): handler")
     #expect(!text.contains("http:") && !text.contains("https:"), "\(name): an external address")
     for script in text.components(separatedBy: "<script").dropFirst() {
-      #expect(script.hasPrefix(" src=\"{{assets.js}}\" defer></script>"), "\(name): inline script")
+      #expect(
+        script.hasPrefix(" src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>"),
+        "\(name): inline script")
     }
   }
 
@@ -113,7 +115,8 @@ import Testing
       "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
       "<title>{{title}}", "href=\"{{assets.css}}\"",
-      "<script src=\"{{assets.js}}\" defer></script>",
+      "<script src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>",
+      "<link rel=\"apple-touch-icon\" href=\"{{assets.touchIcon}}\">",
       "<main id=\"main\"", "{{{content}}}", "</main>",
     ] {
       #expect(text.contains(part), "layout lacks \(part)")
@@ -128,7 +131,7 @@ import Testing
       "<!doctype html>", "<html lang=\"en\">", "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
       "<title>{{title}}", "href=\"{{assets.css}}\"",
-      "<script src=\"{{assets.js}}\" defer></script>",
+      "<script src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>",
       "<main id=\"main\" tabindex=\"-1\">", "{{{content}}}", "</main>",
     ] {
       #expect(layout.contains(part), "shared-layout lacks \(part)")

@@ -7,6 +7,7 @@ phone in a basement. Screenshots of the offline banner (phone, light and
 dark) are saved under Tests/EndToEnd/artifacts/screenshots/.
 """
 import json
+import re
 import struct
 
 import pytest
@@ -15,6 +16,8 @@ from selenium.webdriver.common.by import By
 from test_browser import PHONE, SCREENSHOTS, add_item, chromium, heading, profile, wait  # noqa: F401
 
 KEPT_PAGE = r"^/lists(/[0-9]+)?$"
+# The version of the offline queue's database (Public/queue.js).
+QUEUE_VERSION = 2
 
 
 def png_size(data: bytes):
@@ -75,15 +78,21 @@ def test_the_manifest_icons_and_worker_are_served_as_an_installable_app_needs(st
         assert icon["sizes"] == f"{width}x{height}", icon
         sizes.setdefault(icon["purpose"], set()).add(width)
     assert sizes == {"any": {192, 512}, "maskable": {192, 512}}
-    touch = client.get(stack.url("/app-icons/apple-touch-icon.png"))
+    page = client.get(stack.url("/lists"))
+    # Kept a year by the browser, so named by its version, as every asset is.
+    touch_icon = re.search(r'<link rel="apple-touch-icon" href="(/app-icons/apple-touch-icon\.png\?v=[0-9a-f]{12})">',
+                           page.text)
+    assert touch_icon, page.text[:2000]
+    touch = client.get(stack.url(touch_icon.group(1)))
     assert touch.status_code == 200 and png_size(touch.content) == (180, 180)
+    assert touch.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert re.search(r'<script src="/app\.js\?v=[0-9a-f]{12}" data-queue="/queue\.js\?v=[0-9a-f]{12}" defer>'
+                     r'</script>', page.text)
     worker = client.get(stack.url("/sw.js"))
     assert worker.status_code == 200
     assert worker.headers["Content-Type"].startswith("text/javascript")
     assert worker.headers["Cache-Control"] == "no-cache"
-    page = client.get(stack.url("/lists"))
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page.text
-    assert '<link rel="apple-touch-icon" href="/app-icons/apple-touch-icon.png">' in page.text
     assert len(page.headers["Checklists-Owner"]) == 32
 
 
@@ -213,32 +222,38 @@ def add_offline(driver, text):
     wait(driver, lambda d: len(rows(d)[1]) == count + 1)
 
 
-def queue(driver):
+def stored(driver, name):
+    """The entries of store `name` of the offline queue's database."""
     return driver.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        const opening = indexedDB.open("checklists-offline", 1);
+        const [name, version, done] = arguments;
+        const opening = indexedDB.open("checklists-offline", version);
         opening.onsuccess = () => {
           const db = opening.result;
-          const request = db.transaction(["changes"]).objectStore("changes").getAll();
+          if (!db.objectStoreNames.contains(name)) { db.close(); done([]); return; }
+          const request = db.transaction([name]).objectStore(name).getAll();
           request.onsuccess = () => { db.close(); done(request.result); };
         };
         opening.onerror = () => done(null);
-    """)
+    """, name, QUEUE_VERSION)
+
+
+def queue(driver):
+    return stored(driver, "changes")
 
 
 def put_back(driver, entries):
     """Puts `entries` in the queue again, as if the page had been closed
     after the server applied them and before they left it."""
     driver.execute_async_script("""
-        const [entries, done] = arguments;
-        const opening = indexedDB.open("checklists-offline", 1);
+        const [entries, version, done] = arguments;
+        const opening = indexedDB.open("checklists-offline", version);
         opening.onsuccess = () => {
           const db = opening.result;
           const transaction = db.transaction(["changes"], "readwrite");
           entries.forEach(entry => transaction.objectStore("changes").put(entry));
           transaction.oncomplete = () => { db.close(); done(true); };
         };
-    """, entries)
+    """, entries, QUEUE_VERSION)
 
 
 def server_rows(stack, driver, path):
@@ -485,5 +500,285 @@ def test_an_item_edited_offline_is_saved_when_back(stack, profile):
         wait(driver, lambda d: queue(d) == [] and not d.find_elements(By.CSS_SELECTOR, "li.queued"),
              seconds=20)
         assert server_rows(stack, driver, path) == [("Green tea", False)]
+    finally:
+        driver.quit()
+
+
+def sign_out_form(stack, driver, of_this_browser=False):
+    """The action and fields of a Sign Out form on `driver`'s Devices
+    screen: the other browser's, or this one's."""
+    client = stack.session()
+    for cookie in driver.get_cookies():
+        client.cookies.set(cookie["name"], cookie["value"])
+    page = client.get(stack.url("/settings/devices")).text
+    for action, form in re.findall(r'<form method="post" action="(/settings/devices/\d+/sign-out)">(.*?)</form>',
+                                   page, re.S):
+        if ("(this browser)" in form) == of_this_browser:
+            token = re.search(r'name="csrf" value="([0-9a-f]+)"', form).group(1)
+            return action, {"csrf": token}, client.cookies
+    raise AssertionError("no such Sign Out form")
+
+
+def test_a_browser_signed_out_elsewhere_while_offline_drops_its_changes_and_its_copies(stack, tmp_path):
+    """The laptop, offline, ticks and adds; meanwhile the phone signs it
+    out. Back online, its queued changes are refused as a stranger's (their
+    form's token was the old owner's): nothing reaches the lists, the worker
+    drops the queue and every kept page, and the laptop says how many
+    changes went, without their words."""
+    import fastcgi_client
+    from urllib.parse import urlencode
+
+    phone = chromium(tmp_path / "phone", javascript=True)
+    laptop = chromium(tmp_path / "laptop", javascript=True, size=PHONE)
+    try:
+        phone.get(stack.url("/"))
+        add_item(phone, "Milk", True)
+        shopping = phone.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        link(phone, laptop, stack)
+        laptop.get(shopping)
+        until_controlled(laptop)
+        kept_before = set(owner_pages(laptop))
+        assert kept_before
+        action, fields, cookies = sign_out_form(stack, phone)
+
+        stack.stop_nginx()
+        press(laptop, "Milk")
+        add_offline(laptop, "Secret gift")
+        assert len(queue(laptop)) == 2
+        # The phone signs the laptop out, straight to the backend: nginx,
+        # the laptop's network, is down.
+        cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+        status, _, _ = fastcgi_client.request(
+            stack.socket, "POST", action, urlencode(fields).encode(),
+            headers={"Host": f"127.0.0.1:{stack.port}", "Origin": stack.url(""), "Cookie": cookie,
+                     "Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 303, status
+
+        stack.start_nginx()
+        notice = wait(laptop, lambda d: d.find_element(By.CSS_SELECTOR, ".dropped-changes"), seconds=30)
+        assert "2 changes made offline were not sent" in notice.text, notice.text
+        assert "Secret gift" not in notice.text and "Milk" not in notice.text
+        wait(laptop, lambda d: queue(d) == [] and set(owner_pages(d)).isdisjoint(kept_before), seconds=10)
+        assert stored(laptop, "refused") == []
+        assert server_rows(stack, phone, path) == [("Milk", False)]
+
+        laptop.get(stack.url("/lists"))  # a new visitor's page: the notice stays until dismissed
+        notice = wait(laptop, lambda d: d.find_element(By.CSS_SELECTOR, ".dropped-changes"))
+        screenshots(laptop, "offline-dropped")
+        notice.find_element(By.CSS_SELECTOR, "button").click()
+        wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, ".dropped-changes") == [])
+        laptop.refresh()
+        assert laptop.find_elements(By.CSS_SELECTOR, ".dropped-changes") == []
+    finally:
+        phone.quit()
+        laptop.quit()
+
+    stack.stop_nginx()
+    laptop = chromium(tmp_path / "laptop", javascript=True)
+    try:
+        # The list it showed before it was signed out: gone from this device
+        # (the new visitor's own first list may have the same address).
+        laptop.get(shopping)
+        wait(laptop, lambda d: heading(d) in ("Offline", "List"))
+        assert "Milk" not in laptop.page_source
+    finally:
+        laptop.quit()
+
+
+def shown_rows(driver):
+    """The texts of the list's rows one can see (a row deleted offline is hidden)."""
+    return [button.text for button in driver.find_elements(By.CSS_SELECTOR, "ul.items button.check")
+            if button.is_displayed()]
+
+
+def test_a_move_and_a_delete_made_offline_are_sent_once_when_back(stack, profile):
+    """A row moved with Alt+Up (app.js) and a row's Delete (a form without
+    the script's help, queued by the worker) made offline: shown at once,
+    sent in order when back, and sent again harmlessly."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        for text in ("Milk", "Tea", "Rice", "Salt"):
+            add_item(driver, text, True)
+        until_controlled(driver)
+        shopping = driver.current_url
+        path = "/" + shopping.split("/", 3)[3]
+
+        stack.stop_nginx()
+        salt = [b for b in driver.find_elements(By.CSS_SELECTOR, "ul.items button.check") if b.text == "Salt"][0]
+        salt.send_keys(Keys.ALT, Keys.ARROW_UP)
+        wait(driver, lambda d: shown_rows(d) == ["Milk", "Tea", "Salt", "Rice"] and len(queue(d)) == 1)
+        driver.find_element(By.CSS_SELECTOR, "button.del[aria-label='Delete Tea']").click()
+        wait(driver, lambda d: d.current_url == shopping and shown_rows(d) == ["Milk", "Salt", "Rice"])
+        sent = queue(driver)
+        assert [entry["path"].rsplit("/", 1)[-1] for entry in sent] == ["move", "delete"], sent
+        driver.refresh()  # still offline: the page from this device, the queue shown on it
+        wait(driver, lambda d: shown_rows(d) == ["Milk", "Salt", "Rice"])
+
+        stack.start_nginx()
+        wait(driver, lambda d: queue(d) == [] and not d.find_elements(By.CSS_SELECTOR, "li.queued"), seconds=20)
+        expected = [("Milk", False), ("Salt", False), ("Rice", False)]
+        assert server_rows(stack, driver, path) == expected
+        assert shown_rows(driver) == ["Milk", "Salt", "Rice"]
+
+        put_back(driver, sent)  # as after a reload between the answers and the deletions
+        driver.refresh()
+        wait(driver, lambda d: queue(d) == [], seconds=20)
+        driver.refresh()
+        assert server_rows(stack, driver, path) == expected
+        assert driver.find_elements(By.CSS_SELECTOR, ".refused-changes") == []
+    finally:
+        driver.quit()
+
+
+def link_pages(driver):
+    return {name: paths for name, paths in kept(driver).items() if name.startswith("checklists-link-")}
+
+
+def test_a_shared_list_is_kept_for_its_link_alone_and_takes_changes_offline(stack, tmp_path):
+    """An edit link opened in another browser: its page is kept in a cache
+    of that link's own (never an owner's), readable offline, its ticks and
+    adds queued and sent once when back; revoked, the link's copy goes."""
+    owner = chromium(tmp_path / "owner", javascript=True)
+    sharee = chromium(tmp_path / "sharee", javascript=True, size=PHONE)
+    try:
+        owner.get(stack.url("/"))
+        for text in ("Milk", "Tea"):
+            add_item(owner, text, True)
+        shopping = owner.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        owner.find_element(By.LINK_TEXT, "Edit List").click()
+        owner.find_element(By.XPATH, "//button[text()='Create Edit Link']").click()
+        link = wait(owner, lambda d: d.find_element(By.ID, "share-edit")).get_attribute("value")
+        link_path = "/" + link.split("/", 3)[3]
+
+        sharee.get(link)
+        until_controlled(sharee)
+        links = link_pages(sharee)
+        assert list(links.values()) == [[link_path]], links
+        assert owner_pages(sharee) == {}
+        assert link.split("/")[-1] not in "".join(links), "the cache's name shows no token"
+        owner.get(link)  # the owner opening their own link: kept apart from their lists
+        owner.get(shopping)
+        wait(owner, lambda d: owner_pages(d) and link_pages(d))
+        assert all(re.match(KEPT_PAGE, p) or p == "/offline/last-page"
+                   for paths in owner_pages(owner).values() for p in paths)
+        sharee.quit()
+
+        stack.stop_nginx()
+        sharee = chromium(tmp_path / "sharee", javascript=True, size=PHONE)
+        sharee.get(link)  # a reopened browser, offline
+        assert heading(sharee) == "List"
+        wait(sharee, lambda d: d.find_element(By.CSS_SELECTOR, "p.offline-banner").is_displayed())
+        press(sharee, "Milk")
+        add_offline(sharee, "Bread")
+        assert rows(sharee) == ([("Milk", True), ("Tea", False)], ["Bread"])
+        assert [entry["list"] for entry in queue(sharee)] == [link_path, link_path]
+        screenshots(sharee, "offline-shared-queued")
+
+        stack.start_nginx()
+        expected = [("Milk", True), ("Tea", False), ("Bread", False)]
+        wait(sharee, lambda d: queue(d) == [] and rows(d) == (expected, []), seconds=20)
+        assert server_rows(stack, owner, path) == expected
+        assert sharee.get_cookies() == [], "the shared page set no cookie"
+
+        # The owner revokes the link: its next answer (a 404) deletes the copy.
+        owner.get(shopping)
+        owner.find_element(By.LINK_TEXT, "Edit List").click()
+        owner.find_element(By.CSS_SELECTOR, "form[action$='/share/edit/revoke'] button").click()
+        wait(owner, lambda d: not d.find_elements(By.ID, "share-edit"))
+        sharee.get(link)
+        wait(sharee, lambda d: link_pages(d) == {}, seconds=10)
+        sharee.quit()
+
+        stack.stop_nginx()
+        sharee = chromium(tmp_path / "sharee", javascript=True, size=PHONE)
+        sharee.get(link)
+        assert heading(sharee) == "Offline"
+        assert "Milk" not in sharee.page_source
+    finally:
+        for driver in (owner, sharee):
+            try:
+                driver.quit()
+            except Exception:
+                pass  # quit already
+
+
+def test_changes_queued_before_the_cookie_went_are_never_sent_as_the_new_visitors(stack, profile):
+    """Offline, two changes wait; the browser's cookies are cleared (a new
+    visitor at its next request). Back online, they are not applied to the
+    new visitor's lists, whose first list has the same address, and the
+    page says they were dropped."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Milk", True)
+        until_controlled(driver)
+        path = "/" + driver.current_url.split("/", 3)[3]
+
+        stack.stop_nginx()
+        press(driver, "Milk")
+        add_offline(driver, "Eggs")
+        assert len(queue(driver)) == 2
+        driver.delete_all_cookies()
+
+        stack.start_nginx()
+        notice = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".dropped-changes"), seconds=30)
+        assert "2 changes made offline were not sent" in notice.text, notice.text
+        wait(driver, lambda d: queue(d) == [])
+        assert stored(driver, "refused") == []
+        driver.get(stack.url(path))  # the new visitor's own first list
+        assert server_rows(stack, driver, path) == []
+        assert "Eggs" not in driver.page_source
+    finally:
+        driver.quit()
+
+
+def test_a_list_renamed_offline_is_saved_when_back_and_edit_list_with_a_link_is_never_kept(stack, profile):
+    """Edit List is kept while it shows no share link: offline, its form is
+    queued by the worker and the list shows its new name and icon at once;
+    back online it is saved once. Once it shows a link (no-store), the
+    copy goes."""
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Milk", True)
+        until_controlled(driver)
+        shopping = driver.current_url
+        path = "/" + shopping.split("/", 3)[3]
+        driver.get(shopping + "/edit")
+        wait(driver, lambda d: any(path + "/edit" in paths for paths in owner_pages(d).values()))
+
+        stack.stop_nginx()
+        driver.get(shopping + "/edit")
+        field = driver.find_element(By.ID, "list-name")
+        field.clear()
+        field.send_keys("Camping")
+        driver.execute_script("arguments[0].click()",
+                              driver.find_element(By.CSS_SELECTOR, "input[name=icon][value=trips]"))
+        driver.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
+        wait(driver, lambda d: d.current_url == shopping and heading(d) == "Camping")
+        assert driver.find_elements(By.CSS_SELECTOR, "h1.queued .list-icon.i-trips")
+        assert [entry["path"] for entry in queue(driver)] == [path]
+
+        stack.start_nginx()
+        wait(driver, lambda d: queue(d) == [] and not d.find_elements(By.CSS_SELECTOR, "h1.queued"), seconds=20)
+        client = stack.session()
+        for cookie in driver.get_cookies():
+            client.cookies.set(cookie["name"], cookie["value"])
+        page = client.get(stack.url(path)).text
+        assert '<span class="list-icon i-trips"></span>Camping</h1>' in page
+        assert server_rows(stack, driver, path) == [("Milk", False)]
+
+        # With a share link, Edit List shows its address: no-store, and the copy goes.
+        driver.get(shopping + "/edit")
+        driver.find_element(By.XPATH, "//button[text()='Create Edit Link']").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "share-edit"))
+        driver.get(shopping + "/edit")
+        wait(driver, lambda d: not any(path + "/edit" in paths for paths in owner_pages(d).values()))
+        assert owner_pages(driver), "the list itself is still kept"
     finally:
         driver.quit()

@@ -150,12 +150,15 @@ struct RealTemplatesTests {
       "layout",
       context: [
         "title": "Groceries & more", "content": .string(content),
-        "assets": ["css": "/static/style.abc.css", "js": "/static/app.abc.js"], "lang": "en",
+        "assets": [
+          "css": "/static/style.abc.css", "js": "/static/app.abc.js", "queue": "/queue.js?v=abc",
+        ], "lang": "en",
       ])
     #expect(page.hasPrefix("<!doctype html>\n<html lang=\"en\">\n"))
     #expect(page.contains("<title>Groceries &amp; more · Checklists</title>"))
     #expect(page.contains("<main id=\"main\" tabindex=\"-1\">\n" + content + "\n</main>"))
-    #expect(page.contains("<script src=\"/static/app.abc.js\" defer></script>"))
+    let script = #"<script src="/static/app.abc.js" data-queue="/queue.js?v=abc" defer></script>"#
+    #expect(page.contains(script))
     #expect(!page.contains("{{"))
   }
 

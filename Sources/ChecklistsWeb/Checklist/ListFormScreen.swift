@@ -27,15 +27,21 @@ enum ListFormScreen {
   }
 
   /// `GET /lists/{list}/edit`: the form, filled with the list's name and icon.
+  /// While it shows a share link's address it is `no-store`: no browser
+  /// cache and no service worker keeps a secret (`Public/sw.js` keeps the
+  /// form otherwise, so that a list may be renamed offline).
   static func edit(_ context: ScreenContext) throws -> Response {
     guard let list = context.model.checklist(id: try context.id(.list)) else {
       throw WebError.listNotFound
     }
+    let share = try shareContext(context, listID: list.id)
     let values = pageContext(
       editing: list, name: list.name, icon: list.icon, error: nil, csrf: context.csrfToken,
-      icons: context.icons, share: try shareContext(context, listID: list.id),
-      catalogue: context.catalogue)
-    return try context.page(template, title: context.catalogue.text(title(editing: list)), values)
+      icons: context.icons, share: share.value, catalogue: context.catalogue)
+    var response = try context.page(
+      template, title: context.catalogue.text(title(editing: list)), values)
+    if share.showsAddress { response.headerFields[.cacheControl] = "no-store" }
+    return response
   }
 
   /// `POST /lists`: create a list (fields `name`, `icon`) and open it.
@@ -95,7 +101,7 @@ enum ListFormScreen {
     let values = pageContext(
       editing: list, name: name, icon: icon, error: error.message(in: context.catalogue),
       csrf: context.csrfToken, icons: context.icons,
-      share: try list.map { try shareContext(context, listID: $0.id) },
+      share: try list.map { try shareContext(context, listID: $0.id).value },
       templates: templates, catalogue: context.catalogue)
     return try context.refusedForm(
       template, title: context.catalogue.text(title(editing: list)), values)

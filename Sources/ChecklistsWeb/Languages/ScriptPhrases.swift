@@ -30,6 +30,7 @@ enum ScriptPhrases {
     ("checkIn", translatable("Check {{item}} in {{list}}")),
     ("uncheckIn", translatable("Uncheck {{item}} in {{list}}")),
     ("addTo", translatable("Add {{item}} to {{list}}")),
+    ("moveIn", translatable("Move {{item}} in {{list}}")),
     ("checkAllIn", translatable("Check all in {{list}}")),
     ("uncheckAllIn", translatable("Uncheck all in {{list}}")),
     (
@@ -57,6 +58,15 @@ enum ScriptPhrases {
       translatable(
         one: "{{count}} change made offline was not saved:",
         other: "{{count}} changes made offline were not saved:")
+    ),
+    (
+      "notSent",
+      translatable(
+        one:
+          "{{count}} change made offline was not sent: this browser was signed out before it was back online, so it was deleted.",
+        other:
+          "{{count}} changes made offline were not sent: this browser was signed out before it was back online, so they were deleted."
+      )
     )
   ]
 

@@ -16,7 +16,10 @@ struct PageRenderer: Sendable {
   init(translations: Translations, assets: Assets) {
     self.translations = translations
     self.assets = assets
-    assetsValue = ["css": .string(assets.stylesheet), "js": .string(assets.script)]
+    assetsValue = [
+      "css": .string(assets.stylesheet), "js": .string(assets.script),
+      "queue": .string(assets.queueScript), "touchIcon": .string(assets.touchIcon),
+    ]
     languageValues = Language.allCases.map {
       (.string($0.tag), .bool($0.isRightToLeft), .string(ScriptPhrases.json(translations[$0])))
     }

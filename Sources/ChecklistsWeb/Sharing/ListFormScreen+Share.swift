@@ -74,11 +74,18 @@ extension ListFormScreen {
   /// The query a revocation's redirect carries, naming the link's kind.
   static let revokedQuery = "link-revoked"
 
+  /// The Share section of list `listID`: its values, and whether it shows
+  /// a link's address (a secret: the page is then never kept, see `edit`).
+  struct ShareSection {
+    var value: TemplateValue
+    var showsAddress: Bool
+  }
+
   /// The Share section's values for list `listID`: under `share.links`
   /// one entry per kind (see the `list-form` template), and `share.notice`
   /// after a revocation.
   static func shareContext<Input>(_ context: RequestContext<Input>, listID: Int) throws
-    -> TemplateValue
+    -> ShareSection
   {
     let services = context.services
     let catalogue = context.catalogue
@@ -88,6 +95,7 @@ extension ListFormScreen {
     let origin = PublicOrigin.of(
       context.request, configured: services.configuration.publicOrigin)
     var entries: [TemplateValue] = []
+    var showsAddress = false
     for kind in ShareKind.allCases {
       var entry: [String: TemplateValue] = [
         "kind": .string(kind.slug), "label": .string(catalogue.text(kind.label)),
@@ -98,6 +106,7 @@ extension ListFormScreen {
         entry["exists"] = true
         if let token = link.token {
           entry["address"] = .string((origin.map { "\($0)" } ?? "") + SharedPages.path(token.text))
+          showsAddress = true
         }
       }
       entries.append(.object(TemplateObject(entry)))
@@ -111,7 +120,7 @@ extension ListFormScreen {
     {
       share["notice"] = .string(catalogue.text(kind.revokedNotice))
     }
-    return .object(TemplateObject(share))
+    return ShareSection(value: .object(TemplateObject(share)), showsAddress: showsAddress)
   }
 }
 

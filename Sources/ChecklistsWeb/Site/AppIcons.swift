@@ -32,10 +32,13 @@ struct AppIcons {
     Icon(
       file: "app-icons/maskable-512.png", source: "app-icon-maskable.svg", size: 512,
       purpose: "maskable"),
-    Icon(
-      file: "app-icons/apple-touch-icon.png", source: "app-icon-maskable.svg", size: 180,
-      purpose: nil),
+    touchIcon,
   ]
+
+  /// iOS's home screen icon, which the layout links by its version.
+  static let touchIcon = Icon(
+    file: "app-icons/apple-touch-icon.png", source: "app-icon-maskable.svg", size: 180,
+    purpose: nil)
 
   static let manifestFile = "manifest.webmanifest"
 

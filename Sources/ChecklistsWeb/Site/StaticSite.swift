@@ -22,6 +22,10 @@ package struct StaticSite: Sendable {
       templatesDirectory: templatesDirectory, publicDirectory: publicDirectory)
   }
 
+  private init(renderer: PageRenderer) {
+    self.renderer = renderer
+  }
+
   /// nginx's `413` page at the import's address (`nginx.conf`).
   package static let importTooLargeFile = "413-import.html"
 
@@ -90,7 +94,11 @@ package struct StaticSite: Sendable {
   package func write(into directory: String) throws -> [String] {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var written = try AppIcons(publicDirectory: directory).write()
-    for page in try pages() {
+    // The pages link the icons just drawn by their version.
+    let drawn = StaticSite(
+      renderer: PageRenderer(
+        translations: renderer.translations, assets: try Assets(publicDirectory: directory)))
+    for page in try drawn.pages() {
       let path = "\(directory)/\(page.file)"
       try AtomicFile.write(page.bytes, to: path, durable: false, permissions: 0o644)
       written.append(path)
@@ -136,7 +144,7 @@ package struct StaticSite: Sendable {
   /// are not their file gzipped: a file changed after the last `generate`,
   /// whose old bytes nginx would send to every browser that takes gzip.
   package static func staleCompressedCopies(in directory: String) -> [String] {
-    ["style.css", "app.js"].compactMap { name in
+    ["style.css", "app.js", "queue.js"].compactMap { name in
       let path = "\(directory)/\(name)"
       guard let copy = FileManager.default.contents(atPath: path + ".gz") else { return nil }
       let file = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
