@@ -67,7 +67,7 @@ enum ScriptPhrases {
         other:
           "{{count}} changes made offline were not sent: this browser was signed out before it was back online, so they were deleted."
       )
-    )
+    ),
   ]
 
   /// The island's JSON in `catalogue`'s language, safe inside `<script>`.
