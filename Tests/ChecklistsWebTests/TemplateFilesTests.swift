@@ -16,7 +16,7 @@ import Testing
   /// Public/icons, and Settings' zone options (the server's own zone names, escaped by
   /// `TimeZoneSelect`).
   static let rawKeys: Set<String> = [
-    "content", "icon.svg", "list.icon.svg", "svg", "timeZoneOptions",
+    "content", "phrases", "icon.svg", "list.icon.svg", "svg", "timeZoneOptions",
   ]
 
   static func template(_ name: String) throws -> String {
@@ -101,9 +101,12 @@ import Testing
     #expect(!text.contains("javascript:"), "\(name): javascript URL")
     #expect(text.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(name): handler")
     #expect(!text.contains("http:") && !text.contains("https:"), "\(name): an external address")
+    // The one script, and the phrases it says as data (JSON, which no
+    // browser runs: the policy does not apply to it).
     for script in text.components(separatedBy: "<script").dropFirst() {
       #expect(
-        script.hasPrefix(" src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>"),
+        script.hasPrefix(" src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>")
+          || script.hasPrefix(" type=\"application/json\" id=\"phrases\">{{{phrases}}}</script>"),
         "\(name): inline script")
     }
   }
@@ -128,7 +131,8 @@ import Testing
   @Test func sharedPagesLeadNowhereButTheirList() throws {
     let layout = try Self.template("shared-layout")
     for part in [
-      "<!doctype html>", "<html lang=\"en\">", "<meta charset=\"utf-8\">",
+      "<!doctype html>", "<html lang=\"{{lang}}\"{{#rtl}} dir=\"rtl\"{{/rtl}}>",
+      "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
       "<title>{{title}}", "href=\"{{assets.css}}\"",
       "<script src=\"{{assets.js}}\" data-queue=\"{{assets.queue}}\" defer></script>",
