@@ -249,6 +249,7 @@ function keepShell(request, response) {
   }
   var url = new URL(request.url);
   var copy = response.clone();
+  var stylesheet = /\.css$/.test(url.pathname) ? response.clone() : null;
   return caches.open(SHELL).then(function (cache) {
     return cache.keys().then(function (requests) {
       return Promise.all(requests.filter(function (old) {
@@ -259,7 +260,31 @@ function keepShell(request, response) {
       }));
     }).then(function () {
       return cache.put(request, copy);
+    }).then(function () {
+      return stylesheet ? keepNamedImages(stylesheet, cache) : null;
     });
+  });
+}
+
+/* Keeps the images a stylesheet names (url("/ui/check.svg?v=1")) that are
+   not kept yet: a browser draws one only when a rule needs it, so a check
+   mark never drawn online (nothing checked since the worker came) would be
+   missing from every row checked offline. */
+function keepNamedImages(stylesheet, cache) {
+  return stylesheet.text().then(function (text) {
+    var names = text.match(/url\("?\/[^")]+"?\)/g) || [];
+    return Promise.all(names.map(function (name) {
+      var url = new URL(name.replace(/^url\("?|"?\)$/g, ""), self.location.origin);
+      if (!isShell(url)) {
+        return null;
+      }
+      var request = new Request(url.href, { credentials: "same-origin" });
+      return cache.match(request).then(function (kept) {
+        return kept ? null : fetch(request).then(function (response) {
+          return keepShell(request, response);
+        });
+      }).catch(function () {});
+    }));
   });
 }
 

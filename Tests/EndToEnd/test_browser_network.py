@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 
 from network_emulation import NetworkEmulation
 from test_browser import PHONE, add_item, chromium, heading, profile, wait  # noqa: F401
-from test_browser_offline import add_offline, new_list, press, queue, rows, server_rows, until_controlled
+from test_browser_offline import add_offline, kept, new_list, press, queue, rows, server_rows, until_controlled
 
 
 def logged_requests(stack):
@@ -96,6 +96,20 @@ def test_offline_the_last_list_opens_and_five_changes_are_sent_once_when_back(st
         shown = [("Milk", True), ("Tea", True), ("Rice", True), ("Salt", False)]
         assert rows(driver) == (shown, ["Eggs", "Bread"])
         assert len(queue(driver)) == 5
+        # Nothing was checked online since the worker came, so the browser
+        # never drew a check mark there: the worker kept the stylesheet's
+        # images with it, or these rows would show no mark.
+        shell = [paths for name, paths in kept(driver).items() if name.startswith("checklists-shell-")]
+        assert len(shell) == 1 and any(path.startswith("/ui/check.svg") for path in shell[0]), shell
+        mark = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const image = new Image();
+            image.onload = () => done(image.naturalWidth);
+            image.onerror = () => done(0);
+            image.src = getComputedStyle(document.querySelector('[aria-pressed=true]'), '::before')
+                .backgroundImage.slice(5, -2);
+        """)
+        assert mark > 0, "the check mark cannot be drawn offline"
         assert logged_requests(stack) == before, "a request left a browser with no network"
         assert server_rows(stack, driver, path_of(shopping)) == [(text, False) for text, _ in shown]
 
