@@ -5,16 +5,20 @@ import ChecklistsModel
 /// in the visitor's own order, a blank line between blocks; an empty list
 /// is its heading alone.
 ///
+/// An item's note follows its task line, after a blank line, indented into
+/// the item: one paragraph, each line but the last ended by a hard line
+/// break (`\`), so that every line, blank ones included, comes back.
+///
 /// A task list has no place for due dates, reminders, icons or the sort:
 /// they are left out (the JSON export carries them), and `MarkdownImport`
-/// reads back the names, texts and checkmarks.
+/// reads back the names, texts, checkmarks and notes.
 package enum MarkdownExport {
   package static func document(_ model: DataModel) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(
       model.lists.reduce(0) { $0 + 4 + $1.name.utf8.count + $1.items.count * 8 }
         + model.lists.reduce(0) { total, list in
-          list.items.reduce(total) { $0 + $1.text.utf8.count }
+          list.items.reduce(total) { $0 + $1.text.utf8.count + $1.notes.utf8.count }
         })
     for (index, list) in model.lists.enumerated() {
       if index > 0 { out.append(newline) }
@@ -27,9 +31,22 @@ package enum MarkdownExport {
         out.append(contentsOf: (item.checked ? "- [x] " : "- [ ] ").utf8)
         MarkdownText.append(item.text, as: .task, to: &out)
         out.append(newline)
+        if !item.notes.isEmpty { appendNote(item.notes, to: &out) }
       }
     }
     return out
+  }
+
+  /// A note's lines (see above); a blank line is the hard break alone.
+  private static func appendNote(_ notes: String, to out: inout [UInt8]) {
+    out.append(newline)
+    let lines = notes.split(separator: "\n", omittingEmptySubsequences: false)
+    for (index, line) in lines.enumerated() {
+      out.append(contentsOf: "  ".utf8)
+      MarkdownText.append(String(line), as: .noteLine, to: &out)
+      if index < lines.count - 1 { out.append(UInt8(ascii: "\\")) }
+      out.append(newline)
+    }
   }
 
   private static let newline = UInt8(ascii: "\n")
@@ -45,6 +62,9 @@ enum MarkdownText {
     case heading
     /// After `- [ ] `.
     case task
+    /// A line of a note's paragraph, after the item's indentation: also
+    /// no `=` first, which under a line would make it a heading.
+    case noteLine
   }
 
   /// Appends `text`, escaped for `place`. Line breaks, which a cleaned text
@@ -66,6 +86,12 @@ enum MarkdownText {
       case UInt8(ascii: "<"):
         // Inline HTML and `<…>` autolinks.
         out.append(contentsOf: "&lt;".utf8)
+      case UInt8(ascii: "=") where index == 0 && place == .noteLine:
+        out.append(backslash)
+        out.append(byte)
+      case UInt8(ascii: "\t") where index == 0:
+        // Four columns in: an indented code block.
+        out.append(contentsOf: "&#9;".utf8)
       case UInt8(ascii: "#") where place == .heading || index == 0,
         UInt8(ascii: ">") where index == 0,
         UInt8(ascii: "-") where index == 0,

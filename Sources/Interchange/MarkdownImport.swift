@@ -6,8 +6,9 @@ import MarkdownOutline
 ///
 /// A heading (any level, `# Name` or `Name` over `===`) starts a list named
 /// by its text; each task list item after it (`- [ ]`, `* [x]`, `+ [X]`,
-/// `1. [ ]`, nested ones in document order) is an item with its checkmark
-/// and its text flattened (see `MarkdownOutline`). Tasks before any heading
+/// `1. [ ]`, nested ones in document order) is an item with its checkmark,
+/// its text flattened and the paragraphs after it in the item as its note
+/// (see `MarkdownOutline`). Tasks before any heading
 /// go to a list named `untitledListName`, as do tasks under a heading with
 /// no text. A heading with no tasks under it makes no list; list items that
 /// are not tasks, and tasks with no text, are left out. cmark-gfm reads no
@@ -95,7 +96,7 @@ package enum MarkdownImport {
       switch entry {
       case .heading(let text):
         nextName = isBlank(text) ? untitledListName : text
-      case .task(let text, let checked):
+      case .task(let text, let checked, let notes):
         if isBlank(text) { return true }
         if let name = nextName {
           guard lists.count < Limits.maximumLists else {
@@ -118,7 +119,7 @@ package enum MarkdownImport {
               + "\(Limits.maximumItemsPerList).")
           return false
         }
-        let item = ImportedItem(text: text, checked: checked)
+        let item = ImportedItem(text: text, checked: checked, notes: notes)
         do { try budget.chargeItem(item) } catch {
           failure = error
           return false

@@ -67,25 +67,33 @@ enum CMarkGFM {
         cmark_iter_reset(iterator, node, CMARK_EVENT_EXIT)
       case CMARK_NODE_ITEM where cmark_node_get_syntax_extension(node) == extensions.tasklist:
         if lines == nil { lines = SourceLines(source) }
-        if !visit(.task(taskText(of: node), checked: isChecked(node, in: lines!))) { return }
+        let (text, notes) = taskParts(of: node)
+        if !visit(.task(text, checked: isChecked(node, in: lines!), notes: notes)) { return }
       default:
         break
       }
     }
   }
 
-  /// The paragraphs directly in a task's item, joined by a space.
-  private static func taskText(of item: OpaquePointer) -> String {
-    var text = ""
+  /// A task's text, its item's first paragraph, and its note: the other
+  /// paragraphs directly in the item, a blank line between them, each hard
+  /// line break a line break of the note.
+  private static func taskParts(of item: OpaquePointer) -> (text: String, notes: String) {
+    var text: String?
+    var notes = ""
     var child = cmark_node_first_child(item)
     while let node = child {
       if cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH {
-        if !text.isEmpty { text += " " }
-        text += inlineText(of: node)
+        if text == nil {
+          text = inlineText(of: node, hardBreak: " ")
+        } else {
+          if !notes.isEmpty { notes += "\n\n" }
+          notes += inlineText(of: node, hardBreak: "\n")
+        }
       }
       child = cmark_node_next(node)
     }
-    return text
+    return (text ?? "", notes)
   }
 
   /// The checkbox as the source has it. cmark-gfm 0.29.0.gfm.6 reports an
@@ -101,8 +109,9 @@ enum CMarkGFM {
       ?? cmark_gfm_extensions_get_tasklist_item_checked(item)
   }
 
-  /// A block's inline content flattened to text (see `MarkdownOutline`).
-  private static func inlineText(of block: OpaquePointer) -> String {
+  /// A block's inline content flattened to text (see `MarkdownOutline`),
+  /// each hard line break as `hardBreak`.
+  private static func inlineText(of block: OpaquePointer, hardBreak: String = " ") -> String {
     guard let iterator = cmark_iter_new(block) else { return "" }
     defer { cmark_iter_free(iterator) }
     var text = ""
@@ -113,8 +122,10 @@ enum CMarkGFM {
       switch cmark_node_get_type(node) {
       case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_HTML_INLINE:
         if let literal = cmark_node_get_literal(node) { text += String(cString: literal) }
-      case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+      case CMARK_NODE_SOFTBREAK:
         text += " "
+      case CMARK_NODE_LINEBREAK:
+        text += hardBreak
       default:
         break
       }

@@ -6,15 +6,17 @@
 /// A text is an element's inline content flattened: text and code spans as
 /// written (entities and backslash escapes decoded), emphasis, strikethrough
 /// and link markers dropped (a link or image gives its text), raw inline
-/// HTML kept as written, soft and hard line breaks as a space. A task's
-/// text joins the paragraphs directly in its item with a space; a nested
-/// list's items are entries of their own, after it.
+/// HTML kept as written, soft line breaks as a space. A task's text is the
+/// first paragraph directly in its item (hard line breaks as a space); the
+/// paragraphs after it are its note (hard line breaks as line breaks, a
+/// blank line between paragraphs); a nested list's items are entries of
+/// their own, after it.
 package enum MarkdownOutline {
   package enum Entry: Sendable, Equatable {
     /// An ATX (`# Name`) or setext (`Name` over `===`) heading of any level.
     case heading(String)
     /// A task list item (`- [ ]`, `* [x]`, `+ [X]`, `1. [ ]`), nested or not.
-    case task(String, checked: Bool)
+    case task(String, checked: Bool, notes: String = "")
   }
 
   /// Parses `bytes` (UTF-8; a byte order mark is skipped) and hands each

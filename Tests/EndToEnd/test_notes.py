@@ -59,6 +59,22 @@ def test_a_note_typed_in_the_item_form_shows_under_the_item_and_travels_in_json(
     assert [i.get("notes") for l in again["lists"] for i in l["items"]
             if i["text"] == "Call the baker"] == [NOTE]
 
+    # So does the Markdown export, as a paragraph under the task, and its import.
+    markdown = visitor.get("/settings/export/checklists.md")
+    assert markdown.status_code == 200
+    assert "- [ ] Call the baker\n\n  Позвонить после 9, «Ёлка» &amp; &lt;b>\\\n  Second line, Café\n" \
+        in markdown.text, markdown.text
+    third = Visitor(stack)
+    uploaded = third.http.post(stack.url("/settings/import"), data={"csrf": third.csrf()},
+                               files={"file": ("lists.md", markdown.content)}, allow_redirects=False)
+    assert uploaded.status_code == 303, uploaded.text[:300]
+    preview = third.get("/settings/import/preview").text
+    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', preview).group(1)
+    assert third.post("/settings/import/confirm", {"digest": digest}).status_code == 303
+    again = third.get("/settings/export/checklists.json").json()
+    assert [i.get("notes") for l in again["lists"] for i in l["items"]
+            if i["text"] == "Call the baker"] == [NOTE]
+
 
 TODO = "\r\n".join([
     "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Notes//EN", "BEGIN:VTODO",

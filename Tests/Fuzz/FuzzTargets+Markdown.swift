@@ -28,7 +28,8 @@ extension FuzzTargets {
     let exported = MarkdownExport.document(model)
     let expected = model.lists.map { list in
       ImportedList(
-        name: list.name, items: list.items.map { ImportedItem(text: $0.text, checked: $0.checked) })
+        name: list.name,
+        items: list.items.map { ImportedItem(text: $0.text, checked: $0.checked, notes: $0.notes) })
     }
     do {
       let again = try MarkdownImport.lists(from: exported, untitledListName: "Untitled")

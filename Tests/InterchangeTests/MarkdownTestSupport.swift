@@ -56,11 +56,13 @@ func model(_ lists: [ImportedList]) throws -> DataModel {
   return model
 }
 
-/// What a Markdown task list can carry of a model: names, texts, checkmarks, order.
+/// What a Markdown task list can carry of a model: names, texts, checkmarks,
+/// notes, order.
 func taskLists(_ model: DataModel) -> [ImportedList] {
   model.lists.map { list in
     ImportedList(
-      name: list.name, items: list.items.map { ImportedItem(text: $0.text, checked: $0.checked) })
+      name: list.name,
+      items: list.items.map { ImportedItem(text: $0.text, checked: $0.checked, notes: $0.notes) })
   }
 }
 

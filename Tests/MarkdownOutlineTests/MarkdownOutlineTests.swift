@@ -63,7 +63,7 @@ struct MarkdownOutlineTests {
           "Emphasis, strong, struck, code *as is* and a link", checked: false),
         .task("an image & © # *escaped* <b>html</b>", checked: false),
         .task("Soft break and hard break and two spaces break", checked: false),
-        .task("First paragraph Second paragraph", checked: false),
+        .task("First paragraph", checked: false, notes: "Second paragraph"),
       ])
   }
 
