@@ -25,6 +25,14 @@ def logged_requests(stack):
     return log.read_text().count("\n") if log.exists() else 0
 
 
+def fetch_status(driver, path):
+    """The status of the page's fetch of `path`, or its error as text."""
+    return driver.execute_async_script("""
+        const [path, done] = arguments;
+        fetch(path, {cache: 'no-store'}).then(r => done(r.status), e => done(String(e)));
+    """, path)
+
+
 def path_of(url):
     return "/" + url.split("/", 3)[3]
 
@@ -40,20 +48,14 @@ def test_the_emulated_network_stops_the_page_and_its_worker(stack, profile):
             before = logged_requests(stack)
             # A request the worker does not keep: it goes to the network
             # through the worker, and fails there.
-            answer = driver.execute_async_script("""
-                const done = arguments[arguments.length - 1];
-                fetch('/settings', {cache: 'no-store'}).then(r => done(r.status), e => done(String(e)));
-            """)
+            answer = fetch_status(driver, "/settings")
             assert network.worker_sessions(), "no service worker attached"
             assert answer != 200, answer
             assert any(url.endswith("/settings") for url in network.failed), network.failed
             assert logged_requests(stack) == before
             network.go_online()
             assert driver.execute_script("return navigator.onLine") is True
-            answer = driver.execute_async_script("""
-                const done = arguments[arguments.length - 1];
-                fetch('/settings', {cache: 'no-store'}).then(r => done(r.status), e => done(String(e)));
-            """)
+            answer = fetch_status(driver, "/settings")
             assert answer == 200
             assert logged_requests(stack) > before
     finally:

@@ -48,13 +48,7 @@ def test_a_note_typed_in_the_item_form_shows_under_the_item_and_travels_in_json(
     items = [i for l in exported.json()["lists"] for i in l["items"]]
     assert [i.get("notes") for i in items if i["text"] == "Call the baker"] == [NOTE]
     other = Visitor(stack)
-    uploaded = other.http.post(stack.url("/settings/import"), data={"csrf": other.csrf()},
-                               files={"file": ("lists.json", exported.content)},
-                               allow_redirects=False)
-    assert uploaded.status_code == 303, uploaded.text[:300]
-    preview = other.get("/settings/import/preview").text
-    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', preview).group(1)
-    assert other.post("/settings/import/confirm", {"digest": digest}).status_code == 303
+    assert other.import_file("lists.json", exported.content).status_code == 303
     again = other.get("/settings/export/checklists.json").json()
     assert [i.get("notes") for l in again["lists"] for i in l["items"]
             if i["text"] == "Call the baker"] == [NOTE]
@@ -65,12 +59,7 @@ def test_a_note_typed_in_the_item_form_shows_under_the_item_and_travels_in_json(
     assert "- [ ] Call the baker\n\n  Позвонить после 9, «Ёлка» &amp; &lt;b>\\\n  Second line, Café\n" \
         in markdown.text, markdown.text
     third = Visitor(stack)
-    uploaded = third.http.post(stack.url("/settings/import"), data={"csrf": third.csrf()},
-                               files={"file": ("lists.md", markdown.content)}, allow_redirects=False)
-    assert uploaded.status_code == 303, uploaded.text[:300]
-    preview = third.get("/settings/import/preview").text
-    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', preview).group(1)
-    assert third.post("/settings/import/confirm", {"digest": digest}).status_code == 303
+    assert third.import_file("lists.md", markdown.content).status_code == 303
     again = third.get("/settings/export/checklists.json").json()
     assert [i.get("notes") for l in again["lists"] for i in l["items"]
             if i["text"] == "Call the baker"] == [NOTE]

@@ -45,6 +45,16 @@ class Visitor:
         assert response.status_code == 303, (response.status_code, response.text)
         return response
 
+    def import_file(self, name, content):
+        """Uploads a file on Settings → Import and confirms its preview, as
+        a person does; returns the confirmation's answer."""
+        uploaded = self.http.post(self.stack.url("/settings/import"), data={"csrf": self.csrf()},
+                                  files={"file": (name, content)}, allow_redirects=False)
+        assert uploaded.status_code == 303, uploaded.text[:300]
+        preview = self.get("/settings/import/preview").text
+        digest = re.search(r'name="digest" value="([0-9a-f]{64})"', preview).group(1)
+        return self.post("/settings/import/confirm", {"digest": digest})
+
     def list_ids(self):
         """The ids on All Lists, in the screen's order."""
         return [int(found) for found in LIST_LINK.findall(self.get("/lists").text)]
