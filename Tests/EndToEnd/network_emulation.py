@@ -14,12 +14,18 @@ navigation while offline never sends a request first.
 
 Two things make a target offline:
 - `Network.emulateNetworkConditions` (offline) on every target, which is
-  what sets `navigator.onLine` and fires `offline` in pages;
+  what sets `navigator.onLine` and fires `offline` in pages, and fails a
+  worker's fetches;
 - on workers, the Fetch domain pausing every request, which is failed at
-  once with `InternetDisconnected` (what a request sees with no network):
-  with the emulated conditions alone, a reopened browser's worker still
-  sent one request to the server here (test_browser_network.py's access
-  log check caught it), and the tests count on none leaving.
+  once with `InternetDisconnected` (what a request sees with no network)
+  and noted in `failed`: the tests read there which requests a worker
+  tried, and a worker whose emulated conditions were lost still sends
+  nothing.
+
+One request escapes both: Chromium's own check for a new version of the
+worker's script (`GET /sw.js`, made by the browser for the registration,
+not by any target; neither the worker's session nor the browser's own
+Fetch domain sees it). The tests leave it out of what they count.
 """
 import itertools
 import json

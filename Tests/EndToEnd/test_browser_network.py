@@ -19,10 +19,14 @@ from test_browser_offline import add_offline, kept, new_list, press, queue, rows
 
 
 def logged_requests(stack):
-    """The requests nginx has logged so far (its log is flushed each second)."""
+    """The requests nginx has logged so far (its log is flushed each
+    second), a line each, but Chromium's checks for a new version of the
+    service worker's script, which the emulation cannot stop (see
+    network_emulation.py) and which change nothing."""
     time.sleep(1.5)
     log = stack.dir / "logs" / "access.log"
-    return log.read_text().count("\n") if log.exists() else 0
+    lines = log.read_text().splitlines() if log.exists() else []
+    return [line for line in lines if '"GET /sw.js?' not in line]
 
 
 def fetch_status(driver, path):
@@ -52,12 +56,12 @@ def test_the_emulated_network_stops_the_page_and_its_worker(stack, profile):
             assert network.worker_sessions(), "no service worker attached"
             assert answer != 200, answer
             assert any(url.endswith("/settings") for url in network.failed), network.failed
-            assert logged_requests(stack) == before
+            assert logged_requests(stack)[len(before):] == []
             network.go_online()
             assert driver.execute_script("return navigator.onLine") is True
             answer = fetch_status(driver, "/settings")
             assert answer == 200
-            assert logged_requests(stack) > before
+            assert len(logged_requests(stack)) > len(before)
     finally:
         driver.quit()
 
@@ -112,7 +116,7 @@ def test_offline_the_last_list_opens_and_five_changes_are_sent_once_when_back(st
                 .backgroundImage.slice(5, -2);
         """)
         assert mark > 0, "the check mark cannot be drawn offline"
-        assert logged_requests(stack) == before, "a request left a browser with no network"
+        assert logged_requests(stack)[len(before):] == [], "a request left a browser with no network"
         assert server_rows(stack, driver, path_of(shopping)) == [(text, False) for text, _ in shown]
 
         # Back online, and the page reloaded while the queue is replayed.
