@@ -169,4 +169,28 @@ import WebTestSupport
     #expect(!Self.checked(page))
     #expect(page.contains(#"aria-pressed="true" name="check" value="0">Laundry</button>"#))
   }
+
+  @Test func theLineAndTheFieldsetSpeakTheVisitorsLanguage() throws {
+    let clock = TestClock("2026-11-29T12:00:00Z")
+    let browser = try Self.browser(clock)
+    browser.post(
+      "/lists/1",
+      Self.named + [
+        ("reset", "weekly"), ("resetTime", "06:00"), ("resetWeekday", "1"), ("resetWeekday", "7"),
+      ])
+    var russian = HTTPFields()
+    russian[.acceptLanguage] = "ru"
+    let page = browser.text(browser.get("/lists/1", headerFields: russian))
+    #expect(
+      page.contains(
+        "Сброс каждую неделю (Понедельник, Воскресенье) в 06:00; следующий: Завтра 06:00"))
+    let edit = browser.text(browser.get("/lists/1/edit", headerFields: russian))
+    #expect(edit.contains("<legend>Сброс по расписанию</legend>"))
+    #expect(!edit.contains("Scheduled Reset") && !edit.contains("Monday"))
+    var german = HTTPFields()
+    german[.acceptLanguage] = "de"
+    #expect(
+      browser.text(browser.get("/lists/1", headerFields: german)).contains(
+        "Wird jede Woche (Montag, Sonntag) um 06:00 zurückgesetzt; nächstes Mal: Morgen 06:00"))
+  }
 }
