@@ -20,6 +20,9 @@ package struct Checklist: Sendable, Equatable {
   /// (`MKCALENDAR`), by which apps address it besides its id; nil for a
   /// list made on the web (see `CalendarName`).
   package var calendarName: String?
+  /// When the list unchecks every item by itself, and what that rule has
+  /// done (see `ScheduledReset`); nil: never.
+  package var reset: ScheduledReset?
 
   package init(
     id: Int, name: String, icon: ChecklistIcon = .newList, items: [ChecklistItem] = [],
@@ -33,6 +36,7 @@ package struct Checklist: Sendable, Equatable {
     self.changes = ChangeLog()
     self.properties = []
     self.calendarName = nil
+    self.reset = nil
   }
 
   /// Two lists are equal when they hold the same: the change log records
@@ -41,7 +45,7 @@ package struct Checklist: Sendable, Equatable {
   package static func == (lhs: Checklist, rhs: Checklist) -> Bool {
     lhs.id == rhs.id && lhs.name == rhs.name && lhs.icon == rhs.icon && lhs.items == rhs.items
       && lhs.sort == rhs.sort && lhs.properties == rhs.properties
-      && lhs.calendarName == rhs.calendarName
+      && lhs.calendarName == rhs.calendarName && lhs.reset == rhs.reset
   }
 
   /// How many items are not checked yet.
@@ -99,6 +103,7 @@ package enum ItemSort: String, Sendable, Equatable, Codable, CaseIterable {
 extension Checklist: Codable {
   enum CodingKeys: String, CodingKey {
     case id, name, icon, items, sort, changes, properties, calendarName
+    case reset, lastReset, allCheckedAt
   }
 
   /// Version 1 files have no `sort`: such a list is in its own order. A
@@ -118,17 +123,27 @@ extension Checklist: Codable {
     calendarName = try container.decodeIfPresent(String.self, forKey: .calendarName).flatMap {
       CalendarName.isValid($0) ? $0 : nil
     }
+    // A rule this code cannot read is refused with the file (never dropped).
+    reset = try container.decodeIfPresent(ResetRuleCoding.self, forKey: .reset).map {
+      ScheduledReset(
+        rule: try $0.rule(),
+        lastReset: try container.decodeIfPresent(Date.self, forKey: .lastReset),
+        allCheckedAt: try container.decodeIfPresent(Date.self, forKey: .allCheckedAt))
+    }
   }
 
   package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(calendarName, forKey: .calendarName)
     if !changes.isEmpty { try container.encode(changes, forKey: .changes) }
+    try container.encodeIfPresent(reset?.allCheckedAt, forKey: .allCheckedAt)
     try container.encode(icon, forKey: .icon)
     try container.encode(id, forKey: .id)
     try container.encode(items, forKey: .items)
+    try container.encodeIfPresent(reset?.lastReset, forKey: .lastReset)
     try container.encode(name, forKey: .name)
     if !properties.isEmpty { try container.encode(properties, forKey: .properties) }
+    try container.encodeIfPresent(reset.map { ResetRuleCoding($0.rule) }, forKey: .reset)
     try container.encode(sort, forKey: .sort)
   }
 }

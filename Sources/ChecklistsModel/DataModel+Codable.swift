@@ -5,13 +5,15 @@
 /// locale or the file may order them differently.
 extension DataModel: Codable {
   /// The newest schema this code reads; older versions are migrated on read.
-  package static let currentVersion = 3
+  package static let currentVersion = 4
   /// Version 3 adds what a backend reading version 2 would drop unseen on
   /// its next write (an item's `notes`, the `templates`), so a file is written as 3 only
   /// when it holds one: such a backend then refuses it as newer
   /// (`NewerVersion`, during a rolling upgrade) instead of losing it, and
-  /// reads every other file as before.
+  /// reads every other file as before. Version 4 adds a list's reset rule
+  /// (`reset`, `lastReset`, `allCheckedAt`), for the same reason.
   package var formatVersion: Int {
+    if hasResetRules { return 4 }
     func hasNotes(_ items: [ChecklistItem]) -> Bool { items.contains { !$0.notes.isEmpty } }
     let noted =
       lists.contains { hasNotes($0.items) }

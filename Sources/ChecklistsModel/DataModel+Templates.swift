@@ -7,7 +7,9 @@ import Foundation
 /// copy is a new list, which a client must not take for the original.
 extension DataModel {
   /// Adds a copy of a list, named “<name> copy”, with every item as it is
-  /// (checkmarks, due dates, reminders, notes), in its order and sort.
+  /// (checkmarks, due dates, reminders, notes), in its order and sort, and
+  /// its reset rule (started afresh when the copy is written, not from the
+  /// original's last reset).
   ///
   /// - Returns: the new list's id.
   @discardableResult
@@ -16,8 +18,9 @@ extension DataModel {
     guard lists.count < Limits.maximumLists else { throw .tooManyLists(limit: Limits.maximumLists) }
     let name = (try? TextInput.clean(original.name + " copy")) ?? original.name
     let items = copies(of: original.items) { $0 }
-    let copy = Checklist(
+    var copy = Checklist(
       id: takeListID(), name: name, icon: original.icon, items: items, sort: original.sort)
+    copy.reset = original.reset.map { ScheduledReset(rule: $0.rule) }
     insert(copy)
     return copy.id
   }
@@ -34,8 +37,9 @@ extension DataModel {
       throw .tooManyTemplates(limit: Limits.maximumTemplates)
     }
     let items = copies(of: list.items) { ChecklistItem(id: $0.id, text: $0.text, notes: $0.notes) }
-    let template = Checklist(
+    var template = Checklist(
       id: takeListID(), name: list.name, icon: list.icon, items: items, sort: list.sort)
+    template.reset = list.reset.map { ScheduledReset(rule: $0.rule) }
     templates.append(template)
     templates.sort(by: DataModel.displayOrder)
     return template.id
@@ -49,9 +53,10 @@ extension DataModel {
     guard let template = template(id: id) else { throw .noSuchTemplate(id) }
     guard lists.count < Limits.maximumLists else { throw .tooManyLists(limit: Limits.maximumLists) }
     let items = copies(of: template.items) { $0 }
-    let list = Checklist(
+    var list = Checklist(
       id: takeListID(), name: template.name, icon: template.icon, items: items,
       sort: template.sort)
+    list.reset = template.reset.map { ScheduledReset(rule: $0.rule) }
     insert(list)
     return list.id
   }

@@ -12,6 +12,10 @@ extension ChecklistStore {
   ///   never brings back what the screen no longer shows. No thread runs for
   ///   it; an owner who changes nothing keeps their file as it was. Only
   ///   `forgettable` deletions go: a link never purges what it did not delete.
+  /// - A list's scheduled reset that has fallen due at `now` is applied
+  ///   before the change (`DataModel.applyDueResets`), and after it the
+  ///   rules are settled (`settleResets`: a new rule starts at `now`, an
+  ///   `afterAllChecked` rule notes when every item became checked).
   /// - With `firstRun`, the first-run list the visitor was shown (named
   ///   `firstListName`, in their language) is where
   ///   the change starts while nothing is stored, and the first run is
@@ -37,8 +41,11 @@ extension ChecklistStore {
           stored: stored, preferences: preferences, commit: false, listName: firstListName)
       }, forgettable: forgettable,
       { model in
+        model.applyDueResets(at: now)
         model.purgeDeletions(at: now, among: forgettable)
-        return try change(&model)
+        let result = try change(&model)
+        model.settleResets(at: now)
+        return result
       })
     if pending, let preferences {
       _ = FirstRun.model(stored: nil, preferences: preferences, commit: true)

@@ -25,12 +25,17 @@ package final class ChecklistStore: Sendable {
     package var format: PropertyListSerialization.PropertyListFormat
     /// When false, writes skip `fsync` (tests and benchmarks only).
     package var durable: Bool
+    /// The time a load judges scheduled resets by (see `loadVersioned`):
+    /// the system's clock, but for tests.
+    package var clock: @Sendable () -> Date
 
     package init(
       dataDirectory: String, documents: any DocumentStore = LocalDocuments(),
       cacheCapacity: Int = VersionedFile<DataModel>.defaultCapacity, cacheBudget: Int = .max,
-      format: PropertyListSerialization.PropertyListFormat = .xml, durable: Bool = true
+      format: PropertyListSerialization.PropertyListFormat = .xml, durable: Bool = true,
+      clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+      self.clock = clock
       self.dataDirectory = dataDirectory
       self.documents = documents
       self.cacheCapacity = cacheCapacity
@@ -54,8 +59,9 @@ package final class ChecklistStore: Sendable {
       keepsInPlace: { $0 is DataModel.NewerVersion })  // a newer backend's file is not corrupt
   }
 
-  /// The visitor's stored model, or nil when nothing is stored yet. Never
-  /// writes (except to set an unreadable file aside).
+  /// The visitor's stored model, or nil when nothing is stored yet. Writes
+  /// only to apply a scheduled reset that has fallen due (see
+  /// `loadVersioned`) and to set an unreadable file aside.
   ///
   /// - Throws: `.unreadable` once for a file that cannot be decoded (it is
   ///   then set aside, so the next load returns nil); `.io` when a system
@@ -74,8 +80,29 @@ package final class ChecklistStore: Sendable {
   }
 
   /// As `load(_:)`, with the version of the file the model came from.
+  ///
+  /// A list whose scheduled reset has fallen due (by the configuration's
+  /// clock) is reset first, through the one write path (`update`), so
+  /// whoever reads first after a boundary writes the reset, once: the
+  /// conditional write of another host's or thread's read finds the
+  /// boundary applied and changes nothing. A model with no reset due costs
+  /// one comparison a list.
   package func loadVersioned(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
-    try versioned(visitor, locked: false)
+    let loaded = try versioned(visitor, locked: false)
+    guard let model = loaded.model, model.nextResetDue != nil else { return loaded }
+    let now = configuration.clock()
+    guard model.hasResetDue(at: now) else { return loaded }
+    do {
+      try update(visitor, at: now) { _ in }
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      // Unchecking makes nothing larger but `lastReset`; a change that cannot
+      // be written now is made by the next reader or writer.
+      logger.warning("a scheduled reset could not be written: \(error)")
+      return loaded
+    }
+    return try versioned(visitor, locked: false)
   }
 
   /// Changes the visitor's model under their lock: reloads it if another

@@ -58,8 +58,17 @@ enum ChecklistsXMLReader {
     var changes = ChangeLog()
     var properties: [CollectionProperty] = []
     var calendarName: String?
+    var rule: ResetRule?
+    var lastReset: Date?
+    var allCheckedAt: Date?
     let read = cursor.dictionary { cursor, key in
       switch key {
+      case .allCheckedAt: return cursor.date(into: &allCheckedAt)
+      case .lastReset: return cursor.date(into: &lastReset)
+      case .reset:
+        guard let read = resetRule(&cursor) else { return false }
+        rule = read
+        return true
       case .calendarName: return cursor.string(into: &calendarName)
       case .changes:
         guard let log = changeLog(&cursor) else { return false }
@@ -91,7 +100,44 @@ enum ChecklistsXMLReader {
     list.properties = properties
     // As `Checklist` reads it: a name that is not one reads as none.
     list.calendarName = calendarName.flatMap { CalendarName.isValid($0) ? $0 : nil }
+    if let rule {
+      list.reset = ScheduledReset(rule: rule, lastReset: lastReset, allCheckedAt: allCheckedAt)
+    }
     return list
+  }
+
+  /// A list's `reset` dictionary, as `ResetRuleCoding` reads it.
+  private static func resetRule(_ cursor: inout Cursor) -> ResetRule? {
+    var kind: String?
+    var hour: Int?
+    var minute: Int?
+    var zone: String?
+    var weekdays: [Int]?
+    var day: Int?
+    var hours: Int?
+    let read = cursor.dictionary { cursor, key in
+      switch key {
+      case .day: return cursor.integer(into: &day)
+      case .hour: return cursor.integer(into: &hour)
+      case .hours: return cursor.integer(into: &hours)
+      case .kind: return cursor.string(into: &kind)
+      case .minute: return cursor.integer(into: &minute)
+      case .weekdays:
+        var read: [Int] = []
+        defer { weekdays = read }
+        return cursor.array(&read) { cursor in
+          var value: Int?
+          return cursor.integer(into: &value) ? value : nil
+        }
+      case .zone: return cursor.string(into: &zone)
+      default: return false
+      }
+    }
+    guard read, let kind else { return nil }
+    return try? ResetRuleCoding(
+      kind: kind, hour: hour, minute: minute, zone: zone, weekdays: weekdays, day: day,
+      hours: hours
+    ).rule()
   }
 
   /// An item's dictionary; with `position` expected (a deletion's removed
@@ -254,6 +300,7 @@ private enum FileKey: Int, CaseIterable {
   case position, properties, resource, revision, shouldRemind, since, sort, templates, text,
     throughApp
   case throughLink, uid, value, version
+  case allCheckedAt, lastReset, reset, day, hour, hours, kind, minute, weekdays, zone
 
   var spelling: StaticString {
     switch self {
@@ -292,6 +339,16 @@ private enum FileKey: Int, CaseIterable {
     case .uid: "uid"
     case .value: "value"
     case .version: "version"
+    case .allCheckedAt: "allCheckedAt"
+    case .lastReset: "lastReset"
+    case .reset: "reset"
+    case .day: "day"
+    case .hour: "hour"
+    case .hours: "hours"
+    case .kind: "kind"
+    case .minute: "minute"
+    case .weekdays: "weekdays"
+    case .zone: "zone"
     }
   }
 
@@ -491,6 +548,13 @@ private struct Cursor {
     } else {
       return false
     }
+    return true
+  }
+
+  /// A `<date>` into `value` (which must be nil yet).
+  mutating func date(into value: inout Date?) -> Bool {
+    guard value == nil, let date = date() else { return false }
+    value = date
     return true
   }
 

@@ -68,6 +68,9 @@ enum ChecklistsXMLWriter {
 
   static func write(_ list: Checklist, depth: Int, into out: inout XMLOutput) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
+      if let allCheckedAt = list.reset?.allCheckedAt {
+        XML.appendDate(key: "allCheckedAt", allCheckedAt, depth: depth, to: &out)
+      }
       if let calendarName = list.calendarName {
         XML.appendString(key: "calendarName", calendarName, depth: depth, to: &out)
       }
@@ -80,6 +83,9 @@ enum ChecklistsXMLWriter {
       XML.appendArray(key: "items", list.items, depth: depth, to: &out) { item, depth, out in
         write(item, position: nil, depth: depth, into: &out)
       }
+      if let lastReset = list.reset?.lastReset {
+        XML.appendDate(key: "lastReset", lastReset, depth: depth, to: &out)
+      }
       XML.appendString(key: "name", list.name, depth: depth, to: &out)
       if !list.properties.isEmpty {
         XML.appendArray(key: "properties", list.properties, depth: depth, to: &out) {
@@ -91,7 +97,31 @@ enum ChecklistsXMLWriter {
           }
         }
       }
+      if let reset = list.reset {
+        XML.appendKey("reset", depth: depth, to: &out)
+        write(ResetRuleCoding(reset.rule), depth: depth, into: &out)
+      }
       XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth, to: &out)
+    }
+  }
+
+  /// A list's reset rule, its keys in sorted order as `ResetRuleCoding`
+  /// encodes them.
+  private static func write(_ rule: ResetRuleCoding, depth: Int, into out: inout XMLOutput) {
+    XML.appendDictionary(depth: depth, to: &out) { depth, out in
+      if let day = rule.day { XML.appendInteger(key: "day", day, depth: depth, to: &out) }
+      if let hour = rule.hour { XML.appendInteger(key: "hour", hour, depth: depth, to: &out) }
+      if let hours = rule.hours { XML.appendInteger(key: "hours", hours, depth: depth, to: &out) }
+      XML.appendString(key: "kind", rule.kind, depth: depth, to: &out)
+      if let minute = rule.minute {
+        XML.appendInteger(key: "minute", minute, depth: depth, to: &out)
+      }
+      if let weekdays = rule.weekdays {
+        XML.appendArray(key: "weekdays", weekdays, depth: depth, to: &out) { day, depth, out in
+          XML.appendInteger(day, depth: depth, to: &out)
+        }
+      }
+      if let zone = rule.zone { XML.appendString(key: "zone", zone, depth: depth, to: &out) }
     }
   }
 

@@ -178,6 +178,11 @@ struct ServeCommand: ParsableCommand {
     if let database = documents as? PostgresDocuments {
       configuration.isReady = { database.isReady() }
     }
+    guard let clock = ClockOffset.clock(environment: ProcessInfo.processInfo.environment) else {
+      logger.critical("cannot start: \(ClockOffset.variable) is not a number of seconds")
+      throw ExitCode.failure
+    }
+    configuration.clock = clock
     let endpoint = try Self.metricsEndpoint(metrics, allowFrom: metricsAllowFrom)
     if endpoint != nil { configuration.requestMetrics = RequestMetrics(routes: .checklists) }
     let (handler, prepareThread, pageCacheUsage, cacheUsage) = try Self.application(

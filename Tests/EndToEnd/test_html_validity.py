@@ -69,6 +69,12 @@ def test_every_screen_is_valid_html(stack):
         "403": visitor.post("/lists", {"name": "x"}, csrf="0" * 64),
     }
     # New List offering a template (and the template limit's refusal page).
+    pages["refused reset rule"] = visitor.post("/lists/1", {
+        "name": "List", "icon": "folder", "reset": "monthly", "resetTime": "06:00", "resetDay": "40"})
+    assert visitor.post("/lists/1", {"name": "List", "icon": "folder", "reset": "weekly", "resetTime": "06:00",
+                                     "resetWeekday": ["1", "5"]}).status_code == 303
+    pages["checklist with a scheduled reset"] = visitor.get("/lists/1")
+    pages["edit list with a scheduled reset"] = visitor.get("/lists/1/edit")
     assert visitor.post("/lists/1/save-as-template").status_code == 303
     pages["new list with a template"] = visitor.get("/lists/new")
     assert 'id="templates"' in pages["new list with a template"].text

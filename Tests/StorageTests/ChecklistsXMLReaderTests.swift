@@ -66,6 +66,27 @@ import Testing
           removing: [])
       }
       if Bool.random(using: &generator) { try model.setSort(.dueDate, ofList: list) }
+      if Bool.random(using: &generator) {
+        let hour = Int.random(in: 0...23, using: &generator)
+        let minute = Int.random(in: 0...59, using: &generator)
+        let zone = ["UTC", "Europe/Berlin", "Australia/Lord_Howe"].randomElement(using: &generator)!
+        let rules: [ResetRule?] = [
+          ResetClock(days: .everyDay, hour: hour, minute: minute, zone: zone).map { .clock($0) },
+          ResetClock(
+            days: .weekdays([Int.random(in: 1...7, using: &generator), 5]), hour: hour,
+            minute: minute, zone: zone
+          ).map { .clock($0) },
+          ResetClock(
+            days: .dayOfMonth(Int.random(in: 1...31, using: &generator)), hour: hour,
+            minute: minute, zone: zone
+          ).map { .clock($0) },
+          .afterAllChecked(hours: Int.random(in: 1...720, using: &generator)),
+        ]
+        try model.setResetRule(rules.randomElement(using: &generator)!, ofList: list)
+        if Bool.random(using: &generator) {
+          model.settleResets(at: Date(timeIntervalSince1970: 1_790_000_000.5))
+        }
+      }
       if Bool.random(using: &generator) { _ = try model.saveAsTemplate(listID: list) }
       if let item = model.checklist(id: list)!.items.randomElement(using: &generator) {
         try model.deleteItem(
@@ -92,6 +113,7 @@ import Testing
       #expect(read.lists.map(\.changes) == model.lists.map(\.changes), "round \(round)")
       #expect(read.deletions.map(\.deleter) == model.deletions.map(\.deleter), "round \(round)")
       #expect(read.templates == model.templates, "round \(round)")
+      #expect(read.lists.map(\.reset?.due) == model.lists.map(\.reset?.due), "round \(round)")
       #expect(try ChecklistsFile.decode(Data(document)) == model)
     }
   }

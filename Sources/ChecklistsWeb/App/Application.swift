@@ -77,7 +77,8 @@ package final class Application: Sendable {
       configuration: .init(
         dataDirectory: configuration.dataDirectory, documents: documents,
         cacheCapacity: configuration.modelCacheCapacity,
-        cacheBudget: configuration.modelCacheBudget, durable: configuration.durable),
+        cacheBudget: configuration.modelCacheBudget, durable: configuration.durable,
+        clock: configuration.clock),
       logger: logger)
     let calendars = CalendarAddresses(
       dataDirectory: configuration.dataDirectory, durable: configuration.durable,
@@ -153,7 +154,7 @@ package final class Application: Sendable {
       return HealthPage.respond(to: received, ready: configuration.isReady)
     }
     let request = configuration.publicOrigin?.asSentByBrowser(received) ?? received
-    let arrival = Arrival(now: Date(), route: route)
+    let arrival = Arrival(now: configuration.clock(), route: route)
     do {
       return try front.respond(to: request, context: arrival) { request, arrival in
         self.groups.respond(to: request, arrival: arrival)

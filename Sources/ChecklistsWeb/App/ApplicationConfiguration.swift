@@ -75,6 +75,10 @@ package struct ApplicationConfiguration: Sendable {
   /// (`serve --metrics`), made with `RequestMetrics(routes: .checklists)`;
   /// nil: nothing is timed.
   package var requestMetrics: RequestMetrics?
+  /// The time every request is answered at (`Arrival.now`) and scheduled
+  /// resets are judged by: the system's clock; tests move it
+  /// (`CHECKLISTS_CLOCK_OFFSET_SECONDS`, see `ClockOffset`).
+  package var clock: @Sendable () -> Date = { Date() }
 
   package init(
     dataDirectory: String, documents: any DocumentStore = LocalDocuments(),

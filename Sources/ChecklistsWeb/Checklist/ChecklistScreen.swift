@@ -21,9 +21,19 @@ enum ChecklistScreen {
       hideChecked: preferences.bool(forKey: PreferenceKey.hideCheckedItems),
       words: context.dateWords, zone: { VisitorTimeZone.current(preferences) })
     if let changesAt = page.changesAt { context.lifetime.ends(at: changesAt) }
+    var resetSummary: String?
+    if let reset = list.reset {
+      let zoneName = VisitorTimeZone.currentIdentifier(preferences)
+      let label = DueDateLabel(
+        zone: VisitorTimeZone.zone(named: zoneName)!, now: context.now, words: context.dateWords)
+      resetSummary = ResetSummary.text(
+        reset, label: label, visitorZone: zoneName, catalogue: context.catalogue)
+      // "Tomorrow 06:00" is "Today 06:00" after midnight.
+      if reset.due != nil { context.lifetime.ends(at: label.nextChange) }
+    }
     let csrf = context.csrfToken
     let values = pageContext(
-      page, nextItemID: context.model.nextItemID, csrf: csrf,
+      page, nextItemID: context.model.nextItemID, csrf: csrf, resetSummary: resetSummary,
       undo: UndoNotice.value(
         query: context.request.query, on: .checklist(id: id), model: context.model,
         now: context.now, catalogue: context.catalogue, csrf: { csrf }),
@@ -120,6 +130,7 @@ enum ChecklistScreen {
     static let moves = TemplateKey("moves")
     static let movesGrouped = TemplateKey("movesGrouped")
     static let hiddenSummary = TemplateKey("hiddenSummary")
+    static let resetSummary = TemplateKey("resetSummary")
   }
 
   /// The limits the page states, the same on every page.
@@ -158,8 +169,8 @@ enum ChecklistScreen {
   ///     files carries the right one, since it derives from that version.
   ///   - undo: the `undo-notice` partial's value (`UndoNotice`), or nil.
   static func pageContext(
-    _ page: ChecklistPage, nextItemID: Int, csrf: String, undo: TemplateValue? = nil,
-    catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
+    _ page: ChecklistPage, nextItemID: Int, csrf: String, resetSummary: String? = nil,
+    undo: TemplateValue? = nil, catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
   ) -> TemplateValue {
     let list = page.list
     let rows = rowValues(page)
@@ -185,6 +196,7 @@ enum ChecklistScreen {
     ]
     if list.uncheckedCount < list.items.count { context.append((Key.hasChecked, true)) }
     if let undo { context.append((Key.undo, undo)) }
+    if let resetSummary { context.append((Key.resetSummary, .string(resetSummary))) }
     if let moves = page.moves {
       context.append((Key.moves, true))
       context.append((Key.movesGrouped, .bool(moves == .grouped)))

@@ -2,6 +2,7 @@ import ChecklistsModel
 import FastCGI
 import Foundation
 import HTMLTemplates
+import HTTPTypes
 
 /// The form for a new list (`GET /lists/new`) and for renaming a list or
 /// changing its icon (`GET /lists/{list}/edit`), with what they post:
@@ -37,7 +38,8 @@ enum ListFormScreen {
     let share = try shareContext(context, listID: list.id)
     let values = pageContext(
       editing: list, name: list.name, icon: list.icon, error: nil, csrf: context.csrfToken,
-      icons: context.icons, share: share.value, catalogue: context.catalogue)
+      icons: context.icons, share: share.value, reset: ResetForm(list.reset),
+      catalogue: context.catalogue)
     var response = try context.page(
       template, title: context.catalogue.text(title(editing: list)), values)
     if share.showsAddress { response.headerFields[.cacheControl] = "no-store" }
@@ -52,23 +54,49 @@ enum ListFormScreen {
       let id = try context.updateModel { model in try model.addList(name: name, icon: icon) }
       return .redirect(to: "/lists/\(id)")
     } catch let error as ChecklistsError where error.isRefusedInput {
-      return try refused(context, editing: nil, name: name, icon: icon, error: error)
+      return try refused(
+        context, editing: nil, name: name, icon: icon, message: error.message(in: context.catalogue)
+      )
     }
   }
 
-  /// `POST /lists/{list}`: save a list's name and icon.
+  /// `POST /lists/{list}`: save a list's name, icon and, when the form has
+  /// the Scheduled Reset fieldset (`ResetForm`), its reset rule, in the
+  /// owner's zone. A rule that is none is `400` with the form as typed,
+  /// and nothing is stored.
   static func save(_ context: ChangeContext) throws -> Response {
     let id = try context.id(.list)
     let icon = try context.form.icon()
     let name = context.form["name"] ?? ""
+    let resetForm = ResetForm(context.form)
+    var rule: ResetRule??
     do {
-      try context.updateModel { model in try model.updateList(id: id, name: name, icon: icon) }
+      if let resetForm {
+        rule = .some(
+          try resetForm.rule(zone: VisitorTimeZone.currentIdentifier(context.preferences)))
+      }
+    } catch {
+      guard let list = try context.currentModel().model.checklist(id: id) else {
+        throw WebError.listNotFound
+      }
+      return try refused(
+        context, editing: list, name: name, icon: icon,
+        message: context.catalogue.text(error.message), reset: resetForm,
+        status: .badRequest)
+    }
+    do {
+      try context.updateModel { model in
+        try model.updateList(id: id, name: name, icon: icon)
+        if let rule { try model.setResetRule(rule, ofList: id) }
+      }
       return .redirect(to: "/lists/\(id)")
     } catch let error as ChecklistsError where error.isRefusedInput {
       guard let list = try context.currentModel().model.checklist(id: id) else {
         throw WebError.listNotFound
       }
-      return try refused(context, editing: list, name: name, icon: icon, error: error)
+      return try refused(
+        context, editing: list, name: name, icon: icon,
+        message: error.message(in: context.catalogue), reset: resetForm ?? ResetForm(list.reset))
     }
   }
 
@@ -88,10 +116,12 @@ enum ListFormScreen {
     return .redirect(to: UndoNotice.location("/lists", deletion: deletion))
   }
 
-  /// The form again, with what was typed and why it was refused (`422`).
+  /// The form again, with what was typed and why it was refused (`422`
+  /// for what the model refuses, `400` for a reset rule that is none).
   private static func refused(
     _ context: ChangeContext, editing list: Checklist?, name: String, icon: ChecklistIcon,
-    error: ChecklistsError
+    message: String, reset: ResetForm? = nil,
+    status: HTTPResponse.Status = .unprocessableContent
   ) throws -> Response {
     let templates =
       list == nil
@@ -99,12 +129,13 @@ enum ListFormScreen {
         try context.currentModel().model, icons: context.icons, catalogue: context.catalogue)
       : []
     let values = pageContext(
-      editing: list, name: name, icon: icon, error: error.message(in: context.catalogue),
+      editing: list, name: name, icon: icon, error: message,
       csrf: context.csrfToken, icons: context.icons,
       share: try list.map { try shareContext(context, listID: $0.id).value },
-      templates: templates, catalogue: context.catalogue)
+      templates: templates, reset: list == nil ? nil : reset ?? ResetForm(list?.reset),
+      catalogue: context.catalogue)
     return try context.refusedForm(
-      template, title: context.catalogue.text(title(editing: list)), values)
+      template, title: context.catalogue.text(title(editing: list)), values, status: status)
   }
 
   /// - Parameters:
@@ -114,7 +145,7 @@ enum ListFormScreen {
   static func pageContext(
     editing list: Checklist?, name: String, icon: ChecklistIcon, error: String?, csrf: String,
     icons: IconLibrary, share: TemplateValue? = nil, templates: [TemplateValue] = [],
-    catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
+    reset: ResetForm? = nil, catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
   ) -> TemplateValue {
     let choices: [TemplateValue] = ChecklistIcon.allCases.map { choice in
       [
@@ -135,6 +166,7 @@ enum ListFormScreen {
     }
     if let error { context["error"] = .string(error) }
     if let share { context["share"] = share }
+    if let reset { context["reset"] = reset.values(catalogue: catalogue) }
     if !templates.isEmpty {
       context["hasTemplates"] = true
       context["templates"] = .list(templates)

@@ -28,6 +28,8 @@ enum SharedListScreen {
       list: list, now: context.now, checkedLast: false, hideChecked: false,
       words: context.dateWords, zone: { zone })
     if let changesAt = page.changesAt { context.lifetime.ends(at: changesAt) }
+    // The list unchecks itself then: the page kept must not outlive it.
+    if let due = list.reset?.due { context.lifetime.ends(at: due) }
     let canEdit = context.access.kind.allowsChanges
     let values = pageContext(
       page, token: context.token, zoneName: context.input.zoneName,

@@ -23,7 +23,11 @@ enum VisitorEndpoint: Endpoint {
     }
     switch (self, call.input) {
     case (.screen(let show), .none):
-      return try show(context(try services.currentModel(call.session)))
+      let current = try services.currentModel(call.session)
+      // A scheduled reset changes every screen's counts by itself: a page
+      // the memo keeps ends at the next one (see `DataModel.nextResetDue`).
+      if let due = current.model.nextResetDue { call.lifetime.ends(at: due) }
+      return try show(context(current))
     case (.change(let change), .form(let form)?):
       return try change(context(form))
     case (.upload(let upload), .upload(let body)?):

@@ -45,6 +45,7 @@ package enum JSONExport {
       writer.raw(",\n      \"sort\": ")
       writer.string(list.sort.rawValue)
       if isTemplate { writer.raw(",\n      \"template\": true") }
+      if let reset = list.reset { write(ResetRuleCoding(reset.rule), to: &writer) }
       if list.items.isEmpty {
         writer.raw(",\n      \"items\": []\n    }")
         continue
@@ -73,5 +74,36 @@ package enum JSONExport {
     }
     writer.raw(all.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
     return writer.bytes
+  }
+
+  /// A list's `"reset"` member: the rule as `ResetRuleCoding` names its
+  /// parts (its last reset is not exported: an imported rule starts afresh).
+  private static func write(_ rule: ResetRuleCoding, to writer: inout JSONWriter) {
+    writer.raw(",\n      \"reset\": {\"kind\": ")
+    writer.string(rule.kind)
+    func member(_ name: StaticString, _ value: Int?) {
+      guard let value else { return }
+      writer.raw(", \"")
+      writer.raw(name)
+      writer.raw("\": ")
+      writer.number(value)
+    }
+    member("hours", rule.hours)
+    member("day", rule.day)
+    if let weekdays = rule.weekdays {
+      writer.raw(", \"weekdays\": [")
+      for (index, day) in weekdays.enumerated() {
+        if index > 0 { writer.raw(", ") }
+        writer.number(day)
+      }
+      writer.raw("]")
+    }
+    member("hour", rule.hour)
+    member("minute", rule.minute)
+    if let zone = rule.zone {
+      writer.raw(", \"zone\": ")
+      writer.string(zone)
+    }
+    writer.raw("}")
   }
 }

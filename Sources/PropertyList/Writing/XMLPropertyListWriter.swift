@@ -116,6 +116,15 @@ package enum XMLPropertyListWriter {
     append("</integer>\n", to: &out)
   }
 
+  /// An `<integer>` of an array.
+  @inlinable
+  package static func appendInteger(_ value: Int, depth: Int, to out: inout XMLOutput) {
+    appendTabs(depth, to: &out)
+    append("<integer>", to: &out)
+    appendDecimal(value, to: &out)
+    append("</integer>\n", to: &out)
+  }
+
   /// A key and its `<string>`; `escaped: false` for a text known to hold no markup
   /// character (an enumeration's raw value).
   @inlinable
