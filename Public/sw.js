@@ -153,22 +153,22 @@ function linkFetch(event, request, url, link) {
       throw error;
     }
     if (queueable) {
-      return body.then(function (text) {
-        return queueEdit(url.pathname, link.home, text);
+      return Promise.all([body, linkWords(link)]).then(function (read) {
+        return queueEdit(url.pathname, link.home, read[0], read[1]);
       }).then(function () {
         return Response.redirect(link.home, 303);
       }, function () {
-        return offlinePage(NOT_SENT, link.home);
+        return offlinePageFor("changeNotSent", link);
       });
     }
     if (request.method !== "GET" || !isLinkPage(link)) {
-      return offlinePage(request.method === "GET" ? NOT_KEPT : NOT_SENT, link.home);
+      return offlinePageFor(request.method === "GET" ? "pageNotKept" : "changeNotSent", link);
     }
     return linkCacheName(link).then(function (name) {
       return caches.match(url.pathname, { cacheName: name });
     }).then(function (kept) {
       if (!kept) {
-        return offlinePage(NOT_KEPT, link.home);
+        return offlinePageFor("pageNotKept", link);
       }
       if (event.resultingClientId) {
         fromCache[event.resultingClientId] = true;
@@ -298,20 +298,113 @@ function ownerCache() {
   });
 }
 
-var NOT_KEPT = "This page was not saved on this device. The lists you opened before are.";
-var NOT_SENT = "You are offline: this change was not sent. Go back, and try again when you are back online.";
+/* The worker's own words (its offline page, the names of the changes it
+   queues) come from the same catalogue as the pages': the phrases island
+   of a page it kept for the visitor (ScriptPhrases on the server), so they
+   are in the language of the pages the visitor saw; in English when no
+   page is kept. */
+var ENGLISH = {
+  lang: "en",
+  rtl: false,
+  phrases: {
+    offlineTitle: "Offline",
+    pageNotKept: "This page was not saved on this device. The lists you opened before are.",
+    changeNotSent: "You are offline: this change was not sent. Go back, and try again when you are back online.",
+    allLists: "All Lists",
+    theSharedList: "The shared list",
+    renameListTo: "Rename the list to {{name}}",
+    deleteAnItem: "Delete an item",
+    saveItem: "Save {{item}}",
+    quoted: "\u201c{{text}}\u201d"
+  }
+};
 
-/* The page of what the network could not answer, leading back to All
-   Lists, or to the shared list `home`. */
-function offlinePage(text, home) {
-  var back = home ? "<a href=\"" + home + "\">The shared list</a>" : "<a href=\"/lists\">All Lists</a>";
-  var html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+/* The words of a kept page's answer (null: English). */
+function wordsOf(response) {
+  if (!response) {
+    return Promise.resolve(ENGLISH);
+  }
+  return response.clone().text().then(function (html) {
+    var island = /<script type="application\/json" id="phrases">([^<]*)<\/script>/.exec(html);
+    var root = /<html lang="([A-Za-z0-9-]+)"( dir="rtl")?/.exec(html);
+    if (!island || !root) {
+      return ENGLISH;
+    }
+    var phrases = JSON.parse(island[1]);
+    return { lang: root[1], rtl: !!root[2], phrases: phrases };
+  }).catch(function () {
+    return ENGLISH;
+  });
+}
+
+/* The words of the owner's kept pages: the page opened last's, else All
+   Lists'. */
+function ownerWords() {
+  return ownerCache().then(function (cache) {
+    if (!cache) {
+      return null;
+    }
+    return cache.match(LAST_PAGE).then(function (last) {
+      return last ? last.text() : "/lists";
+    }).then(function (path) {
+      return cache.match(path);
+    }).then(function (page) {
+      return page || cache.match("/lists");
+    });
+  }).then(wordsOf, function () {
+    return ENGLISH;
+  });
+}
+
+/* The words of a shared link's kept list. */
+function linkWords(link) {
+  return linkCacheName(link).then(function (name) {
+    return caches.match(link.home, { cacheName: name });
+  }).then(wordsOf, function () {
+    return ENGLISH;
+  });
+}
+
+/* `key`'s phrase in `words`, each {{name}} filled from `values`. */
+function say(words, key, values) {
+  var text = words.phrases[key];
+  if (typeof text !== "string") {
+    text = ENGLISH.phrases[key];
+  }
+  return text.replace(/\{\{(\w+)\}\}/g, function (tag, name) {
+    return values && name in values ? values[name] : tag;
+  });
+}
+
+function escapeHTML(text) {
+  return text.replace(/[&<>"]/g, function (character) {
+    return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" }[character];
+  });
+}
+
+/* The page of what the network could not answer (`key`: pageNotKept or
+   changeNotSent), in `words`, leading back to All Lists, or to the shared
+   list `home`. */
+function offlinePage(words, key, home) {
+  var back = home
+    ? "<a href=\"" + home + "\">" + escapeHTML(say(words, "theSharedList")) + "</a>"
+    : "<a href=\"/lists\">" + escapeHTML(say(words, "allLists")) + "</a>";
+  var title = escapeHTML(say(words, "offlineTitle"));
+  var html = "<!doctype html><html lang=\"" + escapeHTML(words.lang) + "\"" +
+    (words.rtl ? " dir=\"rtl\"" : "") + "><head><meta charset=\"utf-8\">" +
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
-    "<title>Offline · Checklists</title></head><body><main><h1>Offline</h1><p>" + text +
-    "</p><p>" + back + "</p></main></body></html>";
+    "<title>" + title + " \u00b7 Checklists</title></head><body><main><h1>" + title + "</h1><p>" +
+    escapeHTML(say(words, key)) + "</p><p>" + back + "</p></main></body></html>";
   return new Response(html, {
     status: 503,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }
+  });
+}
+
+/* The offline page in the owner's words, or a shared link's. */
+function offlinePageFor(key, link) {
+  return (link ? linkWords(link) : ownerWords()).then(function (words) {
+    return offlinePage(words, key, link ? link.home : null);
   });
 }
 
@@ -333,7 +426,7 @@ function fromCacheFor(event, url) {
     if (response && response.status === 200 && event.resultingClientId) {
       fromCache[event.resultingClientId] = true;
     }
-    return response || offlinePage(event.request.method === "GET" ? NOT_KEPT : NOT_SENT);
+    return response || offlinePageFor(event.request.method === "GET" ? "pageNotKept" : "changeNotSent");
   });
 }
 
@@ -387,8 +480,8 @@ self.addEventListener("fetch", function (event) {
       throw error;
     }
     if (edit) {
-      return body.then(function (text) {
-        return queueEdit(url.pathname, "/lists/" + edit[1], text);
+      return Promise.all([body, ownerWords()]).then(function (read) {
+        return queueEdit(url.pathname, "/lists/" + edit[1], read[0], read[1]);
       }).then(function () {
         return Response.redirect("/lists/" + edit[1], 303);
       }, function () {
@@ -404,11 +497,13 @@ self.addEventListener("fetch", function (event) {
    at the end of the queue, as app.js keeps a toggle, and answered as the
    server would, with the list, where app.js shows it and sends it later.
    Saving the same fields twice is saving them once; a deleted item
-   deleted again finds its deletion. */
-function queueEdit(path, list, body) {
+   deleted again finds its deletion. What it is called is in `words`. */
+function queueEdit(path, list, body, words) {
   var fields = new URLSearchParams(body);
-  var what = path === list ? "Rename the list to \u201c" + (fields.get("name") || "") + "\u201d"
-    : /\/delete$/.test(path) ? "Delete an item" : "Save \u201c" + (fields.get("text") || "") + "\u201d";
+  var what = path === list
+    ? say(words, "renameListTo", { name: say(words, "quoted", { text: fields.get("name") || "" }) })
+    : /\/delete$/.test(path) ? say(words, "deleteAnItem")
+      : say(words, "saveItem", { item: say(words, "quoted", { text: fields.get("text") || "" }) });
   return self.ChecklistsQueue.add("changes", {
     path: path, list: list, body: body, at: Date.now(), what: what
   });

@@ -65,10 +65,16 @@ package struct ImportBudget: Sendable {
   /// Adds `cost`, charged for list `list` (1-based) or its item `item`.
   private mutating func charge(_ cost: Int, list: Int, item: Int?) throws(ImportFailure) {
     guard cost <= Self.maximumBytes - bytes else {
-      let place = item.map { "list \(list), item \($0)" } ?? "list \(list)"
+      let place =
+        item.map {
+          ImportPhrase(
+            translatable("list {{listPosition}}, item {{itemPosition}}"),
+            ["listPosition": .number(list), "itemPosition": .number($0)])
+        } ?? ImportPhrase(translatable("list {{listPosition}}"), ["listPosition": .number(list)])
       throw ImportFailure(
-        "Read as far as \(place), this file’s lists would take more than \(Self.maximumBytes >> 20) MB once stored, "
-          + "more than anyone’s checklists can keep (\(Self.maximumBytes >> 20) MB in all).")
+        translatable(
+          "Read as far as {{place}}, this file’s lists would take more than {{megabytes}} MB once stored, more than anyone’s checklists can keep ({{megabytes}} MB in all)."
+        ), ["place": .phrase(place), "megabytes": .number(Self.maximumBytes >> 20)])
     }
     bytes += cost
   }

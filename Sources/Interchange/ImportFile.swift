@@ -78,7 +78,8 @@ package enum ImportFile {
   ///   of our formats, or its parser's failure.
   package static func read(_ bytes: [UInt8], fileName: String) throws(ImportFailure) -> Read {
     guard !bytes.isEmpty else {
-      throw ImportFailure("The file “\(shortened(fileName))” is empty.")
+      throw ImportFailure(
+        translatable("The file “{{file}}” is empty."), ["file": .text(shortened(fileName))])
     }
     guard let format = format(of: bytes, fileName: fileName) else { throw unrecognised(fileName) }
     return Read(format: format, lists: try lists(from: bytes, format: format, fileName: fileName))
@@ -98,9 +99,9 @@ package enum ImportFile {
   /// The failure of a file of none of our formats.
   package static func unrecognised(_ fileName: String) -> ImportFailure {
     ImportFailure(
-      "The file “\(shortened(fileName))” is none of the formats this site imports: "
-        + "a JSON export of this site, a Markdown task list, "
-        + "or the Checklists.plist of the iOS Checklists app.")
+      translatable(
+        "The file “{{file}}” is none of the formats this site imports: a JSON export of this site, a Markdown task list, or the Checklists.plist of the iOS Checklists app."
+      ), ["file": .text(shortened(fileName))])
   }
 
   /// The name of the list a Markdown file's tasks before any heading go

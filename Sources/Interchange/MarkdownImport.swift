@@ -28,8 +28,9 @@ package enum MarkdownImport {
   ) throws(ImportFailure) -> [ImportedList] {
     if let offset = firstInvalidUTF8(bytes) {
       throw ImportFailure(
-        "This file is not UTF-8 text (byte \(offset + 1) is not), so it cannot be read as Markdown."
-      )
+        translatable(
+          "This file is not UTF-8 text (byte {{position}} is not), so it cannot be read as Markdown."
+        ), ["position": .number(offset + 1)])
     }
     var reader = Reader(untitledListName: untitledListName, budget: budget)
     defer { budget = reader.budget }
@@ -39,23 +40,25 @@ package enum MarkdownImport {
       switch error {
       case .tooIntricate(let line):
         throw ImportFailure(
-          "This Markdown file is too intricate to read: from line \(line) on, one paragraph holds "
-            + "too many links, brackets and emphasis marks. Separate its lines with blank lines.")
+          translatable(
+            "This Markdown file is too intricate to read: from line {{line}} on, one paragraph holds too many links, brackets and emphasis marks. Separate its lines with blank lines."
+          ), ["line": .number(line)])
       case .tooLarge(let parts):
         throw ImportFailure(
-          "This Markdown file is too intricate to read: its lines, links, escapes, entities and "
-            + "emphasis marks count \(parts), more than the \(TreeSize.maximumParts) a file may hold "
-            + "(a task list of 5,000 items has about 35,000 to 80,000).")
+          translatable(
+            "This Markdown file is too intricate to read: its lines, links, escapes, entities and emphasis marks count {{count}}, more than the {{limit}} a file may hold (a task list of 5,000 items has about 35,000 to 80,000)."
+          ), ["count": .number(parts), "limit": .number(TreeSize.maximumParts)])
       case .tooDeep(let line):
         throw ImportFailure(
-          "This Markdown file nests lists or block quotes more than "
-            + "\(ContainerDepth.maximumDepth) deep on line \(line); a task list needs far fewer.")
+          translatable(
+            "This Markdown file nests lists or block quotes more than {{limit}} deep on line {{line}}; a task list needs far fewer."
+          ), ["limit": .number(ContainerDepth.maximumDepth), "line": .number(line)])
       }
     }
     if let failure = reader.failure { throw failure }
     guard !reader.lists.isEmpty else {
       throw ImportFailure(
-        "This Markdown file has no tasks: lines like “- [ ] Milk” or “- [x] Eggs”.")
+        translatable("This Markdown file has no tasks: lines like “- [ ] Milk” or “- [x] Eggs”."))
     }
     return reader.lists
   }
@@ -101,8 +104,9 @@ package enum MarkdownImport {
         if let name = nextName {
           guard lists.count < Limits.maximumLists else {
             failure = ImportFailure(
-              "This Markdown file has more than \(Limits.maximumLists) lists with tasks; "
-                + "at most \(Limits.maximumLists) can be imported.")
+              translatable(
+                "This Markdown file has more than {{limit}} lists with tasks; at most {{limit}} can be imported."
+              ), ["limit": .number(Limits.maximumLists)])
             return false
           }
           do { try budget.chargeList(name: name, icon: .folder) } catch {
@@ -114,9 +118,13 @@ package enum MarkdownImport {
         }
         guard lists[lists.count - 1].items.count < Limits.maximumItemsPerList else {
           failure = ImportFailure(
-            "The list “\(shortened(lists[lists.count - 1].name))” in this Markdown file has more "
-              + "than \(Limits.maximumItemsPerList) tasks; a list holds at most "
-              + "\(Limits.maximumItemsPerList).")
+            translatable(
+              "The list “{{name}}” in this Markdown file has more than {{limit}} tasks; a list holds at most {{limit}}."
+            ),
+            [
+              "name": .text(shortened(lists[lists.count - 1].name)),
+              "limit": .number(Limits.maximumItemsPerList),
+            ])
           return false
         }
         let item = ImportedItem(text: text, checked: checked, notes: notes)

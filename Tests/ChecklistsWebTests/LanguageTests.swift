@@ -2,6 +2,7 @@ import ChecklistsModel
 import FastCGI
 import Foundation
 import HTTPTypes
+import Interchange
 import TestSupport
 import Testing
 import WebTestSupport
@@ -279,6 +280,59 @@ import WebTestSupport
       ChecklistsError.deletedItemsListGone(listName: "Groceries").message(
         in: translations[.russian]
       ).contains("«Groceries»"))
+  }
+
+  /// An importer's refusal of a file, and the model's of the lists it
+  /// read, are the catalogue's phrases with their places: in Russian no
+  /// English is left but the file's own names, and in English each reads
+  /// exactly as the importer words it.
+  @Test func theImportersRefusalsAreTranslatedWithTheirPlaces() throws {
+    let translations = try Translations(templatesDirectory: Self.templates)
+    func failure(_ json: String) throws -> ImportFailure {
+      try #require(
+        #expect(throws: ImportFailure.self) { try JSONImport.lists(from: Array(json.utf8)) })
+    }
+    /// The ASCII words of `text` but `allowed` (names, formats, the file's members).
+    func english(_ text: String, allowing allowed: Set<String>) -> [String] {
+      text.split { !($0.isASCII && $0.isLetter) }.map(String.init).filter { !allowed.contains($0) }
+    }
+    let syntax = try failure("{\"a\": }")
+    #expect(translations[.english].text(syntax.phrase) == syntax.message)
+    #expect(
+      translations[.russian].text(syntax.phrase)
+        == "Этот файл — не правильный JSON: ожидалось значение, а не “}” (строка 1, столбец 7).")
+    #expect(
+      translations[.german].text(syntax.phrase)
+        == "Diese Datei ist kein gültiges JSON: erwartet wurde ein Wert, nicht “}” (Zeile 1, Spalte 7)."
+    )
+    let items = try failure(
+      #"{"format": "checklists", "version": 1, "lists": [{"name": "Trip", "items": "x"}]}"#)
+    #expect(
+      items.message == "List 1 (“Trip”): “items” is a text in quotes; it must be an array of items."
+    )
+    #expect(
+      translations[.russian].text(items.phrase)
+        == "Список 1 («Trip»): «items» — текст в кавычках, а ожидается массив пунктов.")
+    let item = try failure(
+      #"{"format": "checklists", "version": 1, "lists": [{"name": "Trip", "items": [{"text": 1}]}]}"#
+    )
+    let russian = translations[.russian].text(item.phrase)
+    #expect(russian.hasPrefix("Пункт 1 списка 1 («Trip»): «text» — число"), "\(russian)")
+    #expect(english(russian, allowing: ["Trip", "text"]) == [])
+
+    var model = DataModel()
+    let refusal = try #require(
+      #expect(throws: ImportRefusal.self) {
+        try model.addImported([ImportedList(name: "Trip", items: [ImportedItem(text: " ")])])
+      })
+    #expect(translations[.english].text(refusal.phrase) == refusal.message)
+    #expect(
+      translations[.russian].text(refusal.phrase)
+        == "Пункт 1 списка 1 («Trip»): загрузить нельзя. Введите текст.")
+    for failure in [syntax, items, item] {
+      let text = translations[.pseudoAccented].text(failure.phrase)
+      #expect(text != failure.message && !text.contains("{{"), "\(text)")
+    }
   }
 
   /// The script's phrases: JSON no text can end the `<script>` it is in,

@@ -782,3 +782,49 @@ def test_a_list_renamed_offline_is_saved_when_back_and_edit_list_with_a_link_is_
         assert owner_pages(driver), "the list itself is still kept"
     finally:
         driver.quit()
+
+
+def test_the_workers_own_words_are_in_the_language_of_the_pages(stack, profile):
+    """A Russian browser (its Accept-Language from Chromium's own setting,
+    so that the worker's requests carry it too): offline, the worker's page
+    for what it did not keep, and the name of an edit it queued, come from
+    the catalogue in Russian (the phrases island of a page it kept)."""
+    from test_languages import english_left
+    (profile / "Default").mkdir(parents=True, exist_ok=True)
+    (profile / "Default" / "Preferences").write_text(json.dumps({"intl": {"accept_languages": "ru"}}))
+    driver = chromium(profile, javascript=True, size=PHONE)
+    try:
+        driver.get(stack.url("/"))
+        assert driver.execute_script("return document.documentElement.lang") == "ru"
+        add_item(driver, "Tea", True)
+        until_controlled(driver)
+        shopping = driver.current_url
+        driver.find_element(By.CSS_SELECTOR, "ul.items a.edit").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "item-text"))
+        edit_page = driver.current_url
+        driver.get(shopping)
+        driver.get(edit_page)  # now answered by the worker, and kept
+
+        stack.stop_nginx()
+        try:
+            driver.get(stack.url("/settings"))  # never kept
+            wait(driver, lambda d: d.find_elements(By.TAG_NAME, "h1"))
+            assert driver.execute_script("return document.documentElement.lang") == "ru"
+            assert heading(driver) == "Нет сети"
+            assert "Эта страница не сохранена на этом устройстве." in driver.find_element(By.TAG_NAME, "main").text
+            assert driver.find_element(By.CSS_SELECTOR, "main a").text == "Все списки"
+            assert english_left(driver.page_source) == []
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            driver.save_screenshot(str(SCREENSHOTS / "offline-page-ru-phone.png"))
+
+            driver.get(edit_page)
+            field = driver.find_element(By.ID, "item-text")
+            field.clear()
+            field.send_keys("Зелёный чай")
+            driver.find_element(By.CSS_SELECTOR, "form.item-edit button[type=submit]").click()
+            wait(driver, lambda d: d.current_url == shopping and len(queue(d)) == 1)
+            assert [entry["what"] for entry in queue(driver)] == ["Сохранить «Зелёный чай»"]
+        finally:
+            stack.start_nginx()
+    finally:
+        driver.quit()

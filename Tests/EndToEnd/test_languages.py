@@ -197,6 +197,64 @@ def test_the_screens_after_a_change_read_in_russian(stack):
     assert english_left(unknown.text) == []
 
 
+def upload(visitor, name, content, content_type):
+    return visitor.http.post(
+        visitor.stack.url("/settings/import"), data={"csrf": visitor.csrf()},
+        files={"file": (name, content, content_type)}, allow_redirects=False)
+
+
+def test_an_import_refused_reads_in_russian(stack):
+    """The importer's own refusals (a file that is not JSON, a JSON
+    export with a list out of shape, a Markdown file without tasks) and
+    the model's refusal of what a file holds, all on the import page in
+    Russian, with the place in the file; only the file's own names stay."""
+    visitor, _, _ = russian_visitor(stack)
+    refusals = [
+        (("broken.json", '{"format": "checklists", "version": 1, "lists": [}', "application/json"),
+         "Этот файл — не правильный JSON: ожидалось значение, а не “}” (строка 1, столбец 50).",
+         ["broken.json"]),
+        (("shape.json", '{"format": "checklists", "version": 1, "lists": [{"name": "Trip", "items": 3}]}',
+          "application/json"),
+         "Список 1 («Trip»): «items» — число, а ожидается массив пунктов.", ["shape.json", "Trip", "items"]),
+        (("notes.md", "# Trip\n\nJust a paragraph.\n", "text/markdown"),
+         "В этом файле Markdown нет задач", ["notes.md", "[x]"]),  # Markdown's own box
+        (("empty-item.json", '{"format": "checklists", "version": 1, "lists": [{"name": "Trip", '
+                             '"items": [{"text": " ", "checked": false}]}]}', "application/json"),
+         "Пункт 1 списка 1 («Trip»): загрузить нельзя. Введите текст.", ["empty-item.json", "Trip"]),
+    ]
+    for (name, content, content_type), sentence, theirs in refusals:
+        refused = upload(visitor, name, content, content_type)
+        assert refused.status_code in (415, 422), (name, refused.status_code)
+        assert '<html lang="ru">' in refused.text
+        assert sentence in refused.text, (name, refused.text[-3000:])
+        assert "Ничего не изменилось." in refused.text
+        assert english_left(refused.text, visitor_text=VISITOR_TEXT + theirs) == [], name
+
+
+def test_a_form_our_pages_never_send_is_refused_in_russian(stack):
+    """Form-decoding 400s: a malformed percent escape, a toggle whose check
+    is neither 1 nor 0, an icon that does not exist. The field's name and
+    what was sent are the browser's own; nothing else is English."""
+    visitor, list_id, ids = russian_visitor(stack)
+    malformed = visitor.http.post(
+        stack.url(f"/lists/{list_id}/items"), data=f"csrf={visitor.csrf()}&text=%zz",
+        headers={"Content-Type": "application/x-www-form-urlencoded"}, allow_redirects=False)
+    assert malformed.status_code == 400
+    assert "В форме есть неверная %-последовательность. Ничего не изменилось." in malformed.text
+    assert english_left(malformed.text) == []
+    toggled = visitor.post(f"/lists/{list_id}/items/{ids[0]}/toggle", {"check": "2"})
+    assert toggled.status_code == 400
+    assert "Поле формы «check» — ни 1, ни 0." in toggled.text
+    assert english_left(toggled.text, visitor_text=VISITOR_TEXT + ["check"]) == []
+    icon = visitor.post(f"/lists/{list_id}", {"name": "Groceries", "icon": "rocketship"})
+    assert icon.status_code == 400
+    assert "Значка «rocketship» нет." in icon.text
+    assert english_left(icon.text, visitor_text=VISITOR_TEXT + ["rocketship"]) == []
+    # Nothing was changed by any of them: the same items, none added.
+    page = visitor.get(f"/lists/{list_id}").text
+    assert len(re.findall(r'formaction="\d+/items/(\d+)/toggle"', page)) == len(ids)
+
+
 def test_the_first_run_list_is_named_in_the_visitors_language(stack):
     for language, name in (("ru", "Список"), ("de-AT", "Liste"), ("fr", "List")):
         visitor = Visitor(stack)
@@ -263,6 +321,9 @@ def test_the_static_pages_are_written_in_each_language(stack):
         missing = visitor.get("/no-such-file.css", headers={"Accept-Language": language})
         assert missing.status_code == 404
         assert f'<html lang="{tag}">' in missing.text, language
+        about = visitor.get("/about.html", headers={"Accept-Language": language})
+        assert about.status_code == 200 and f'<html lang="{tag}">' in about.text, language
+        assert "Accept-Language" in about.headers.get("Vary", ""), language
 
 
 def test_the_language_is_a_preference_with_the_browsers_as_its_default(stack):

@@ -30,9 +30,10 @@ struct WebError: Error, Sendable {
       "This item does not exist. It may have been deleted, or the address is mistyped."))
 
   static let templateNotFound = WebError(
-    status: .notFound, title: "Template not found",
-    message: "This template does not exist. It may have been deleted, or the address is mistyped.",
-    backHref: "/lists/new", backLabel: "New List")
+    status: .notFound, title: translatable("Template not found"),
+    message: translatable(
+      "This template does not exist. It may have been deleted, or the address is mistyped."),
+    backHref: "/lists/new", backLabel: translatable("New List"))
 
   static let pageNotFound = WebError(
     status: .notFound, title: translatable("Page not found"),

@@ -59,14 +59,18 @@ extension FormData {
     case (nil, let after?): return .after(itemID: try itemID(after, field: "after"))
     default:
       throw WebError.badRequest(
-        "A move names one item to go before (before) or after (after), not both or neither.")
+        translatable(
+          "A move names one item to go before (before) or after (after), not both or neither."))
     }
   }
 
   private func itemID(_ value: String, field: String) throws(WebError) -> Int {
     guard value.utf8.count <= 18, let id = Int(value), id > 0,
       value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-    else { throw WebError.badRequest("The form's \(field) is not an item id.") }
+    else {
+      throw WebError.badRequest(
+        translatable("The form’s {{field}} is not an item id."), [("field", field)])
+    }
     return id
   }
 
@@ -77,14 +81,18 @@ extension FormData {
     switch self["from"] {
     case nil: return "/lists/\(listID)"
     case "reorder": return "/lists/\(listID)/reorder#item-\(itemID)"
-    default: throw WebError.badRequest("The form's from is not a page that moves items.")
+    default:
+      throw WebError.badRequest(
+        translatable("The form’s {{field}} is not a page that moves items."), [("field", "from")])
     }
   }
 
   /// The `sort` field: `own` or `dueDate`; `400` otherwise.
   func itemSort() throws(WebError) -> ItemSort {
     guard let value = self["sort"], let sort = ItemSort(rawValue: value) else {
-      throw WebError.badRequest("The form's sort is neither own nor dueDate.")
+      throw WebError.badRequest(
+        translatable("The form’s {{field}} is neither {{own}} nor {{dueDate}}."),
+        [("field", "sort"), ("own", ItemSort.own.rawValue), ("dueDate", ItemSort.dueDate.rawValue)])
     }
     return sort
   }

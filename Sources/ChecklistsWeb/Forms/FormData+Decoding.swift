@@ -11,10 +11,12 @@ extension FormData {
       switch error {
       case .unsupportedMediaType: throw WebError.unsupportedMediaType
       case .invalidPercentEscape:
-        throw WebError.badRequest("The form contains a malformed percent escape.")
-      case .invalidUTF8: throw WebError.badRequest("The form contains text that is not UTF-8.")
+        throw WebError.badRequest(translatable("The form contains a malformed percent escape."))
+      case .invalidUTF8:
+        throw WebError.badRequest(translatable("The form contains text that is not UTF-8."))
       case .tooManyFields(let limit):
-        throw WebError.badRequest("The form has more than \(limit) fields.")
+        throw WebError.badRequest(
+          translatable("The form has more than {{limit}} fields."), [("limit", String(limit))])
       }
     }
   }

@@ -8,7 +8,8 @@ extension FormData {
   func nonNegativeInteger(_ name: String) throws(WebError) -> Int? {
     guard let value = self[name] else { return nil }
     guard let number = Int(value), number >= 0 else {
-      throw WebError.badRequest("The form's \(name) is malformed.")
+      throw WebError.badRequest(
+        translatable("The form’s {{field}} is malformed."), [("field", name)])
     }
     return number
   }
@@ -20,7 +21,10 @@ extension FormData {
     case nil: return nil
     case "1": return true
     case "0": return false
-    default: throw WebError.badRequest("The form's check is neither 1 nor 0.")
+    default:
+      throw WebError.badRequest(
+        translatable("The form’s {{field}} is neither {{one}} nor {{zero}}."),
+        [("field", "check"), ("one", "1"), ("zero", "0")])
     }
   }
 
@@ -29,7 +33,8 @@ extension FormData {
   func icon() throws(WebError) -> ChecklistIcon {
     guard let value = self["icon"] else { return .folder }
     guard let icon = ChecklistIcon(rawValue: value) else {
-      throw WebError.badRequest("The icon “\(value.prefix(40))” does not exist.")
+      throw WebError.badRequest(
+        translatable("The icon “{{typed}}” does not exist."), [("typed", String(value.prefix(40)))])
     }
     return icon
   }

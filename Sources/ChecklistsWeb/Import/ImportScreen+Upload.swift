@@ -48,7 +48,7 @@ extension ImportScreen {
     }
     guard let format = ImportFile.format(of: file.body, fileName: fileName) else {
       return try refused(
-        context, changedNothing(ImportFile.unrecognised(fileName).message, [], context),
+        context, changedNothing(ImportFile.unrecognised(fileName).phrase, context.catalogue),
         status: .unsupportedMediaType)
     }
     let lists: [ImportedList]
@@ -56,7 +56,7 @@ extension ImportScreen {
       lists = try ImportFile.lists(from: file.body, format: format, fileName: fileName)
     } catch {
       return try refused(
-        context, changedNothing(error.message, [], context), status: .unprocessableContent)
+        context, changedNothing(error.phrase, context.catalogue), status: .unprocessableContent)
     }
     guard !lists.isEmpty else {
       return try refused(

@@ -79,22 +79,26 @@ enum ImportScreen {
     case refused(Refusal)
   }
 
-  /// Why lists could not be added: a sentence of the importer's (English),
-  /// or a refusal of the model's (translated); then "Nothing was changed.".
+  /// Why lists could not be added: a sentence of the importer's (which
+  /// list or item, and why), or a refusal of the model's; then "Nothing was
+  /// changed.", in the visitor's language.
   enum Refusal {
-    case importer(String)
+    case importer(ImportPhrase)
     case model(ChecklistsError)
 
     func text(_ catalogue: Catalogue) -> String {
-      let page: WebError
       switch self {
-      case .importer(let message):
-        page = WebError(status: .badRequest, title: "", message: message, nothingChanged: true)
+      case .importer(let phrase):
+        return changedNothing(phrase, catalogue)
       case .model(let error):
-        page = .unprocessable(error, backHref: "", backLabel: "")
+        return WebError.unprocessable(error, backHref: "", backLabel: "").message(in: catalogue)
       }
-      return page.message(in: catalogue)
     }
+  }
+
+  /// An importer's `phrase` in `catalogue`'s language, then "Nothing was changed.".
+  static func changedNothing(_ phrase: ImportPhrase, _ catalogue: Catalogue) -> String {
+    catalogue.text(phrase) + " " + catalogue.text(translatable("Nothing was changed."))
   }
 
   /// Tries `lists` on a copy of `model`: `DataModel.addImported`, then the
@@ -105,7 +109,7 @@ enum ImportScreen {
     do throws(ImportRefusal) {
       ids = try trial.addImported(lists)
     } catch {
-      return .refused(.importer(error.message))
+      return .refused(.importer(error.phrase))
     }
     if let full = ChecklistStore.sizeRefusal(trial, replacing: model) {
       return .refused(.model(full))
@@ -151,7 +155,7 @@ enum ImportScreen {
           try context.updateModel { model in try model.addImported(stored.pending.lists) }
         } catch let refusal as ImportRefusal {
           try imports.remove(of: owner)
-          return .refused(.importer(refusal.message))
+          return .refused(.importer(refusal.phrase))
         } catch let error as ChecklistsError {
           try imports.remove(of: owner)
           return .refused(.model(error))

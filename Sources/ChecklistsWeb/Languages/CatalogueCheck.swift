@@ -228,6 +228,27 @@ package struct CatalogueCheck {
       case "{{shareLinksWord}}", "{{listsWord}}":
         meaning = "the word for the number before it, in the right form (its own entries)"
       case "{{code.enterAddress}}": meaning = "a web address"
+      case "{{itemPosition}}", "{{listPosition}}", "{{line}}", "{{column}}", "{{version}}",
+        "{{readable}}", "{{position}}":
+        meaning = "a number, written in digits"
+      case "{{member}}", "{{own}}", "{{dueDate}}", "{{one}}", "{{zero}}":
+        meaning = "a name or value as a file or form has it: never translated"
+      case "{{value}}", "{{found}}":
+        meaning =
+          "what the file holds there, in quotation marks, or its kind (the “a number”, “an array” … entries)"
+      case "{{character}}", "{{escape}}": meaning = "a character's code, such as U+0007 or \\u0041"
+      case "{{place}}":
+        meaning =
+          "where in the file: a line and column, or a list or item (their own entries)"
+      case "{{subject}}": meaning = "which list or item of the file (its own entries)"
+      case "{{kind}}", "{{expected}}":
+        meaning = "a kind of value, such as “an array” or “true or false” (its own entries)"
+      case "{{problem}}": meaning = "what is wrong in the file's JSON (its own entries)"
+      case "{{reason}}": meaning = "why it was refused: a sentence of its own entry"
+      case "{{object}}", "{{classObject}}":
+        meaning = "an object's number in the archive, or several separated by commas"
+      case "{{objects}}": meaning = "which objects (the “object …” and “objects …” entries)"
+      case "{{keys}}": meaning = "names the file holds, in quotation marks: never translated"
       default: meaning = "a value the page fills in"
       }
       return "\(tag) is \(meaning): keep it, anywhere in the sentence."

@@ -2,7 +2,10 @@
 /// catalogue like every other: each page carries them in its language as
 /// a JSON island (`<script type="application/json" id="phrases">`, made
 /// once per language at start), which the script reads by key. Nothing
-/// needs them without JavaScript.
+/// needs them without JavaScript. The service worker, which has no page,
+/// reads the same island from a page it kept (its offline page and the
+/// names of the changes it queues are in the language of the pages the
+/// visitor saw).
 ///
 /// `{{tags}}` are filled by the script; a counted phrase is an object of
 /// its forms by CLDR category (`one`, `few`, `many`, `other`), which the
@@ -50,6 +53,23 @@ enum ScriptPhrases {
       translatable("Copying was not allowed: it is selected, copy it with your keyboard.")
     ),
     ("offline", translatable("Offline — changes will be sent when you are back")),
+    // The service worker's (sw.js), read from a kept page's island.
+    ("offlineTitle", translatable("Offline")),
+    (
+      "pageNotKept",
+      translatable("This page was not saved on this device. The lists you opened before are.")
+    ),
+    (
+      "changeNotSent",
+      translatable(
+        "You are offline: this change was not sent. Go back, and try again when you are back online."
+      )
+    ),
+    ("allLists", translatable("All Lists")),
+    ("theSharedList", translatable("The shared list")),
+    ("renameListTo", translatable("Rename the list to {{name}}")),
+    ("deleteAnItem", translatable("Delete an item")),
+    ("saveItem", translatable("Save {{item}}")),
   ]
 
   static let counted: [(key: String, phrase: CountedPhrase)] = [

@@ -49,7 +49,12 @@ package enum AppArchiveImport {
     throws(ImportFailure) -> [ImportedList]
   {
     let list: PropertyList
-    do { list = try PropertyList(reading: bytes) } catch { throw ImportFailure(error.message) }
+    do { list = try PropertyList(reading: bytes) } catch {
+      // The property list reader's sentence as its phrase: the catalogue
+      // has those without values (`readerSentences`); the others, about
+      // the inside of a damaged file, stay in English.
+      throw ImportFailure(error.message)
+    }
     switch list.topObject {
     case .dictionary(let header) where header["$archiver"] != nil:
       var archive = try KeyedArchiveLists(list: list, header: header)
@@ -58,12 +63,14 @@ package enum AppArchiveImport {
       return try CodableLists(list: list).lists(members, budget: &budget)
     case .dictionary(let entries) where entries["lists"] != nil && entries["nextListID"] != nil:
       throw ImportFailure(
-        "This is a Checklists.plist of this site, not of the iOS app; to bring lists from this site, import its JSON export."
-      )
+        translatable(
+          "This is a Checklists.plist of this site, not of the iOS app; to bring lists from this site, import its JSON export."
+        ))
     default:
       throw ImportFailure(
-        "This property list is not a Checklists.plist of the iOS app: it is neither a keyed archive of checklists nor a list of checklists."
-      )
+        translatable(
+          "This property list is not a Checklists.plist of the iOS app: it is neither a keyed archive of checklists nor a list of checklists."
+        ))
     }
   }
 
@@ -74,35 +81,92 @@ package enum AppArchiveImport {
   }
 
   /// A due date from seconds since 2001-01-01 UTC, which must be a finite number.
-  static func dueDate(_ seconds: Double, _ place: @autoclosure () -> String) throws(ImportFailure)
-    -> Date
+  static func dueDate(_ seconds: Double, _ place: @autoclosure () -> ImportPhrase)
+    throws(ImportFailure) -> Date
   {
-    guard seconds.isFinite else { throw ImportFailure("\(place()) is not a valid date.") }
+    guard seconds.isFinite else {
+      throw ImportFailure(
+        translatable("{{subject}} is not a valid date."), ["subject": .phrase(place())])
+    }
     return Date(timeIntervalSinceReferenceDate: seconds)
   }
 
   static func tooManyLists() -> ImportFailure {
     ImportFailure(
-      "This file holds more than \(Limits.maximumLists) lists; at most \(Limits.maximumLists) can be kept."
-    )
+      translatable("This file holds more than {{limit}} lists; at most {{limit}} can be kept."),
+      ["limit": .number(Limits.maximumLists)])
   }
 
   static func tooManyItems(list: Int) -> ImportFailure {
     ImportFailure(
-      "List \(list) holds more than \(Limits.maximumItemsPerList) items; a list holds at most \(Limits.maximumItemsPerList)."
-    )
+      translatable(
+        "List {{listPosition}} holds more than {{limit}} items; a list holds at most {{limit}}."),
+      ["listPosition": .number(list), "limit": .number(Limits.maximumItemsPerList)])
   }
 
   static func tooManyItemsInAll() -> ImportFailure {
     ImportFailure(
-      "This file holds more than \(maximumItems) items in all, more than anyone’s checklists can keep."
-    )
+      translatable(
+        "This file holds more than {{limit}} items in all, more than anyone’s checklists can keep."),
+      ["limit": .number(maximumItems)])
   }
 
   /// "List 2" or "List 2, item 5": where a value is, 1-based in the file's order.
-  static func place(list: Int, item: Int? = nil) -> String {
-    item.map { "List \(list), item \($0)" } ?? "List \(list)"
+  static func place(list: Int, item: Int? = nil) -> ImportPhrase {
+    item.map {
+      ImportPhrase(
+        translatable("List {{listPosition}}, item {{itemPosition}}"),
+        ["listPosition": .number(list), "itemPosition": .number($0)])
+    } ?? ImportPhrase(translatable("List {{listPosition}}"), ["listPosition": .number(list)])
   }
+
+  /// `place`: `key` ("List 2: “Items”").
+  static func member(_ place: ImportPhrase, _ key: String) -> ImportPhrase {
+    ImportPhrase(
+      translatable("{{subject}}: “{{member}}”"), ["subject": .phrase(place), "member": .text(key)])
+  }
+
+  /// "{{subject}} has no “{{member}}”."
+  static func missing(_ place: ImportPhrase, _ key: String) -> ImportFailure {
+    ImportFailure(
+      translatable("{{subject}} has no “{{member}}”."),
+      ["subject": .phrase(place), "member": .text(key)])
+  }
+
+  /// "{{subject}} is {{kind}}, not {{expected}}.": `found` is a kind's
+  /// English words (`PropertyListObject.kind`, `KeyedArchive.Archived.kind`).
+  static func wrongKind(_ place: ImportPhrase, _ found: String, expected: String)
+    -> ImportFailure
+  {
+    ImportFailure(
+      translatable("{{subject}} is {{kind}}, not {{expected}}."),
+      [
+        "subject": .phrase(place), "kind": .phrase(ImportPhrase(found)),
+        "expected": .phrase(ImportPhrase(expected)),
+      ])
+  }
+
+  /// The property list reader's sentences that hold no value
+  /// (`PropertyListError`), marked for the catalogue: a failure names them
+  /// by their English, which the page then looks up.
+  static let readerSentences = [
+    translatable("This file is not a property list."),
+    translatable("This property list is damaged: a container holds itself."),
+    translatable("This XML property list is not UTF-8 text."),
+    translatable("This property list holds more values than can be kept."),
+    translatable("This property list holds a reference, which only keyed archives do."),
+  ]
+
+  /// The kinds' words, as `PropertyListObject.kind` and the archive's
+  /// classes say them, marked for the catalogue (a failure names them by
+  /// their English, which the page then looks up).
+  static let kinds = [
+    translatable("a dictionary"), translatable("an array"), translatable("a string"),
+    translatable("an integer"), translatable("a real number"), translatable("a true/false value"),
+    translatable("a date"), translatable("data"), translatable("a reference"),
+    translatable("empty (null)"), translatable("a checklist"), translatable("a checklist item"),
+    translatable("a number"),
+  ]
 }
 
 /// The Codable editions' plist: an array of list dictionaries.
@@ -123,10 +187,12 @@ private struct CodableLists {
       let name = try requiredString(fields, "name", place)
       let icon = AppArchiveImport.icon(named: try string(fields, "iconName", place))
       guard let itemsIndex = fields["items"] else {
-        throw ImportFailure("\(place) has no “items”.")
+        throw AppArchiveImport.missing(place, "items")
       }
       guard case .array(let itemMembers) = list[itemsIndex] else {
-        throw ImportFailure("\(place): “items” is \(list[itemsIndex].kind), not an array.")
+        throw AppArchiveImport.wrongKind(
+          AppArchiveImport.member(place, "items"), list[itemsIndex].kind,
+          expected: translatable("an array"))
       }
       guard itemMembers.count <= Limits.maximumItemsPerList else {
         throw AppArchiveImport.tooManyItems(list: number)
@@ -148,57 +214,65 @@ private struct CodableLists {
     return result
   }
 
-  func item(_ index: Int, _ place: String) throws(ImportFailure) -> ImportedItem {
+  func item(_ index: Int, _ place: ImportPhrase) throws(ImportFailure) -> ImportedItem {
     let fields = try dictionary(index, place)
     let text = try requiredString(fields, "text", place)
     var dueDate: Date?
     if let dateIndex = fields["dueDate"] {
       guard case .date(let seconds) = list[dateIndex] else {
-        throw ImportFailure("\(place): “dueDate” is \(list[dateIndex].kind), not a date.")
+        throw AppArchiveImport.wrongKind(
+          AppArchiveImport.member(place, "dueDate"), list[dateIndex].kind,
+          expected: translatable("a date"))
       }
-      dueDate = try AppArchiveImport.dueDate(seconds, "\(place): “dueDate”")
+      dueDate = try AppArchiveImport.dueDate(seconds, AppArchiveImport.member(place, "dueDate"))
     }
     if let idIndex = fields["itemID"], !list[idIndex].isInteger {
-      throw ImportFailure("\(place): “itemID” is \(list[idIndex].kind), not an integer.")
+      throw AppArchiveImport.wrongKind(
+        AppArchiveImport.member(place, "itemID"), list[idIndex].kind,
+        expected: translatable("an integer"))
     }
     return ImportedItem(
       text: text, checked: try bool(fields, "checked", place), dueDate: dueDate,
       shouldRemind: try bool(fields, "shouldRemind", place))
   }
 
-  func dictionary(_ index: Int, _ place: String) throws(ImportFailure) -> [String: Int] {
+  func dictionary(_ index: Int, _ place: ImportPhrase) throws(ImportFailure) -> [String: Int] {
     guard case .dictionary(let fields) = list[index] else {
-      throw ImportFailure("\(place) is \(list[index].kind), not a dictionary.")
+      throw AppArchiveImport.wrongKind(
+        place, list[index].kind, expected: translatable("a dictionary"))
     }
     return fields
   }
 
-  func requiredString(_ fields: [String: Int], _ key: String, _ place: String)
+  func requiredString(_ fields: [String: Int], _ key: String, _ place: ImportPhrase)
     throws(ImportFailure) -> String
   {
     guard let value = try string(fields, key, place) else {
-      throw ImportFailure("\(place) has no “\(key)”.")
+      throw AppArchiveImport.missing(place, key)
     }
     return value
   }
 
   /// The string under `key`, or nil when there is none.
-  func string(_ fields: [String: Int], _ key: String, _ place: String) throws(ImportFailure)
+  func string(_ fields: [String: Int], _ key: String, _ place: ImportPhrase) throws(ImportFailure)
     -> String?
   {
     guard let index = fields[key] else { return nil }
     guard case .string(let value) = list[index] else {
-      throw ImportFailure("\(place): “\(key)” is \(list[index].kind), not a string.")
+      throw AppArchiveImport.wrongKind(
+        AppArchiveImport.member(place, key), list[index].kind, expected: translatable("a string"))
     }
     return value
   }
 
-  func bool(_ fields: [String: Int], _ key: String, _ place: String) throws(ImportFailure)
+  func bool(_ fields: [String: Int], _ key: String, _ place: ImportPhrase) throws(ImportFailure)
     -> Bool
   {
     guard let index = fields[key] else { return false }
     guard case .bool(let value) = list[index] else {
-      throw ImportFailure("\(place): “\(key)” is \(list[index].kind), not a true/false value.")
+      throw AppArchiveImport.wrongKind(
+        AppArchiveImport.member(place, key), list[index].kind,
+        expected: translatable("a true/false value"))
     }
     return value
   }
@@ -215,20 +289,26 @@ private struct KeyedArchiveLists {
   mutating func lists(budget: inout ImportBudget) throws(ImportFailure) -> [ImportedList] {
     guard let rootPosition = archive.top["Checklists"] else {
       let keys = archive.top.keys.sorted().prefix(5).map { "“\(KeyedArchive.shortened($0))”" }
+      if keys.isEmpty {
+        throw ImportFailure(
+          translatable("This archive holds no checklists: its root is not “Checklists”."))
+      }
       throw ImportFailure(
-        "This archive holds no checklists: its root is not “Checklists”"
-          + (keys.isEmpty ? "." : " (it holds \(keys.joined(separator: ", "))).")
-      )
+        translatable(
+          "This archive holds no checklists: its root is not “Checklists” (it holds {{keys}})."),
+        ["keys": .text(keys.joined(separator: ", "))])
     }
-    let root = try archive.uid(at: rootPosition, "The archive’s “Checklists”")
+    let checklists = ImportPhrase(translatable("The archive’s “Checklists”"))
+    let root = try archive.uid(at: rootPosition, checklists)
     try archive.checkGraph(from: root)
     let listUIDs: [UInt64]
     switch try archive.entry(root) {
     case .null: return []
     case .instance(.array, let fields):
-      listUIDs = try members(fields, "The archive’s “Checklists”")
+      listUIDs = try members(fields, checklists)
     case let other:
-      throw ImportFailure("The archive’s “Checklists” is \(other.kind), not an array of lists.")
+      throw AppArchiveImport.wrongKind(
+        checklists, other.kind, expected: translatable("an array of lists"))
     }
     guard listUIDs.count <= Limits.maximumLists else { throw AppArchiveImport.tooManyLists() }
     var result: [ImportedList] = []
@@ -238,21 +318,23 @@ private struct KeyedArchiveLists {
       let number = offset + 1
       let place = AppArchiveImport.place(list: number)
       guard case .instance(.checklist, let fields) = try archive.entry(uid) else {
-        throw ImportFailure("\(place) is \(try archive.entry(uid).kind), not a checklist.")
+        throw AppArchiveImport.wrongKind(
+          place, try archive.entry(uid).kind, expected: translatable("a checklist"))
       }
       guard let name = try string(fields, "Name", place) else {
-        throw ImportFailure("\(place) has no “Name”.")
+        throw AppArchiveImport.missing(place, "Name")
       }
       let icon = AppArchiveImport.icon(named: try string(fields, "IconName", place))
       guard let itemsPosition = fields["Items"] else {
-        throw ImportFailure("\(place) has no “Items”.")
+        throw AppArchiveImport.missing(place, "Items")
       }
-      let itemsUID = try archive.uid(at: itemsPosition, "\(place): “Items”")
+      let itemsUID = try archive.uid(at: itemsPosition, AppArchiveImport.member(place, "Items"))
       guard case .instance(.array, let itemsFields) = try archive.entry(itemsUID) else {
-        throw ImportFailure(
-          "\(place): “Items” is \(try archive.entry(itemsUID).kind), not an array.")
+        throw AppArchiveImport.wrongKind(
+          AppArchiveImport.member(place, "Items"), try archive.entry(itemsUID).kind,
+          expected: translatable("an array"))
       }
-      let itemUIDs = try members(itemsFields, "\(place): “Items”")
+      let itemUIDs = try members(itemsFields, AppArchiveImport.member(place, "Items"))
       guard itemUIDs.count <= Limits.maximumItemsPerList else {
         throw AppArchiveImport.tooManyItems(list: number)
       }
@@ -273,37 +355,46 @@ private struct KeyedArchiveLists {
     return result
   }
 
-  mutating func item(_ uid: UInt64, _ place: String) throws(ImportFailure) -> ImportedItem {
+  mutating func item(_ uid: UInt64, _ place: ImportPhrase) throws(ImportFailure) -> ImportedItem {
     guard case .instance(.checklistItem, let fields) = try archive.entry(uid) else {
-      throw ImportFailure("\(place) is \(try archive.entry(uid).kind), not a checklist item.")
+      throw AppArchiveImport.wrongKind(
+        place, try archive.entry(uid).kind, expected: translatable("a checklist item"))
     }
     guard let text = try string(fields, "Text", place) else {
-      throw ImportFailure("\(place) has no “Text”.")
+      throw AppArchiveImport.missing(place, "Text")
     }
     var dueDate: Date?
     if let datePosition = fields["DueDate"] {
-      let dateUID = try archive.uid(at: datePosition, "\(place): “DueDate”")
+      let dateUID = try archive.uid(at: datePosition, AppArchiveImport.member(place, "DueDate"))
       switch try archive.entry(dateUID) {
       case .null: break
       case .instance(.date, let dateFields):
         guard let timePosition = dateFields["NS.time"] else {
-          throw ImportFailure("\(place): “DueDate” has no time.")
+          throw ImportFailure(
+            translatable("{{subject}} has no time."),
+            ["subject": .phrase(AppArchiveImport.member(place, "DueDate"))])
         }
         let seconds: Double
         switch archive.list[timePosition] {
         case .real(let value): seconds = value
         case .integer(let value): seconds = Double(value)
         case let other:
-          throw ImportFailure("\(place): the time of “DueDate” is \(other.kind), not a number.")
+          throw AppArchiveImport.wrongKind(
+            ImportPhrase(
+              translatable("{{subject}}: the time of “{{member}}”"),
+              ["subject": .phrase(place), "member": .text("DueDate")]), other.kind,
+            expected: translatable("a number"))
         }
-        dueDate = try AppArchiveImport.dueDate(seconds, "\(place): “DueDate”")
+        dueDate = try AppArchiveImport.dueDate(seconds, AppArchiveImport.member(place, "DueDate"))
       case let other:
-        throw ImportFailure("\(place): “DueDate” is \(other.kind), not a date.")
+        throw AppArchiveImport.wrongKind(
+          AppArchiveImport.member(place, "DueDate"), other.kind, expected: translatable("a date"))
       }
     }
     if let idPosition = fields["ItemID"], !archive.list[idPosition].isInteger {
-      throw ImportFailure(
-        "\(place): “ItemID” is \(archive.list[idPosition].kind), not an integer.")
+      throw AppArchiveImport.wrongKind(
+        AppArchiveImport.member(place, "ItemID"), archive.list[idPosition].kind,
+        expected: translatable("an integer"))
     }
     return ImportedItem(
       text: text, checked: try bool(fields, "Checked", place), dueDate: dueDate,
@@ -311,13 +402,20 @@ private struct KeyedArchiveLists {
   }
 
   /// An array instance's members (`NS.objects`), each a UID.
-  func members(_ fields: [String: Int], _ place: String) throws(ImportFailure) -> [UInt64] {
+  func members(_ fields: [String: Int], _ place: ImportPhrase) throws(ImportFailure) -> [UInt64] {
     guard let position = fields["NS.objects"], case .array(let members) = archive.list[position]
-    else { throw ImportFailure("\(place) is an array without its members (“NS.objects”).") }
+    else {
+      throw ImportFailure(
+        translatable("{{subject}} is an array without its members (“{{member}}”)."),
+        ["subject": .phrase(place), "member": .text("NS.objects")])
+    }
     var result: [UInt64] = []
     result.reserveCapacity(members.count)
     for member in members {
-      result.append(try archive.uid(at: member, "A member of \(place)"))
+      result.append(
+        try archive.uid(
+          at: member,
+          ImportPhrase(translatable("A member of {{subject}}"), ["subject": .phrase(place)])))
     }
     return result
   }
@@ -325,33 +423,39 @@ private struct KeyedArchiveLists {
   /// The string an object refers to under `key`: a plain string of `$objects`, or an
   /// `NSString`/`NSMutableString` instance's `NS.string`; nil when the key is missing or
   /// refers to `$null`.
-  mutating func string(_ fields: [String: Int], _ key: String, _ place: String)
+  mutating func string(_ fields: [String: Int], _ key: String, _ place: ImportPhrase)
     throws(ImportFailure) -> String?
   {
     guard let position = fields[key] else { return nil }
-    let uid = try archive.uid(at: position, "\(place): “\(key)”")
+    let uid = try archive.uid(at: position, AppArchiveImport.member(place, key))
     switch try archive.entry(uid) {
     case .null: return nil
     case .value(.string(let value)): return value
     case .instance(.string, let stringFields):
       guard let textPosition = stringFields["NS.string"],
         case .string(let value) = archive.list[textPosition]
-      else { throw ImportFailure("\(place): “\(key)” is a string object without its text.") }
+      else {
+        throw ImportFailure(
+          translatable("{{subject}} is a string object without its text."),
+          ["subject": .phrase(AppArchiveImport.member(place, key))])
+      }
       return value
     case let other:
-      throw ImportFailure("\(place): “\(key)” is \(other.kind), not a string.")
+      throw AppArchiveImport.wrongKind(
+        AppArchiveImport.member(place, key), other.kind, expected: translatable("a string"))
     }
   }
 
   /// A `Bool` encoded under `key` (a plain plist boolean); false when missing, as
   /// `decodeBool(forKey:)` reads it.
-  func bool(_ fields: [String: Int], _ key: String, _ place: String) throws(ImportFailure)
+  func bool(_ fields: [String: Int], _ key: String, _ place: ImportPhrase) throws(ImportFailure)
     -> Bool
   {
     guard let position = fields[key] else { return false }
     guard case .bool(let value) = archive.list[position] else {
-      throw ImportFailure(
-        "\(place): “\(key)” is \(archive.list[position].kind), not a true/false value.")
+      throw AppArchiveImport.wrongKind(
+        AppArchiveImport.member(place, key), archive.list[position].kind,
+        expected: translatable("a true/false value"))
     }
     return value
   }

@@ -68,25 +68,28 @@ struct KeyedArchive {
   init(_ list: PropertyList, header: [String: Int]) throws(ImportFailure) {
     self.list = list
     guard let archiver = header["$archiver"], case .string(let name) = list[archiver] else {
-      throw ImportFailure("This archive is damaged: it does not name its archiver.")
+      throw ImportFailure(translatable("This archive is damaged: it does not name its archiver."))
     }
     guard name == "NSKeyedArchiver" else {
       throw ImportFailure(
-        "This archive was written by “\(Self.shortened(name))”; only archives of NSKeyedArchiver can be read."
-      )
+        translatable(
+          "This archive was written by “{{name}}”; only archives of NSKeyedArchiver can be read."),
+        ["name": .text(Self.shortened(name))])
     }
     guard let version = header["$version"], case .integer(let number) = list[version] else {
-      throw ImportFailure("This archive is damaged: it has no version.")
+      throw ImportFailure(translatable("This archive is damaged: it has no version."))
     }
     guard number == 100_000 else {
       throw ImportFailure(
-        "This archive is of version \(number); only version 100000, which every NSKeyedArchiver writes, can be read."
-      )
+        translatable(
+          "This archive is of version {{version}}; only version 100000, which every NSKeyedArchiver writes, can be read."
+        ), ["version": .text(String(number))])
     }
     guard let objectsIndex = header["$objects"], case .array(let objects) = list[objectsIndex],
       let topIndex = header["$top"], case .dictionary(let top) = list[topIndex]
     else {
-      throw ImportFailure("This archive is damaged: it lacks its “$objects” or its “$top”.")
+      throw ImportFailure(
+        translatable("This archive is damaged: it lacks its “$objects” or its “$top”."))
     }
     self.objects = objects
     self.top = top
@@ -100,13 +103,18 @@ struct KeyedArchive {
   /// The UID that the plist value at `position` holds.
   ///
   /// - Throws: when it is not a UID, or names no entry of `$objects`.
-  func uid(at position: Int, _ what: @autoclosure () -> String) throws(ImportFailure) -> UInt64 {
+  func uid(at position: Int, _ what: @autoclosure () -> ImportPhrase) throws(ImportFailure)
+    -> UInt64
+  {
     guard case .uid(let uid) = list[position] else {
       throw ImportFailure(
-        "\(what()) is \(list[position].kind), where the archive should refer to an object.")
+        translatable("{{subject}} is {{kind}}, where the archive should refer to an object."),
+        ["subject": .phrase(what()), "kind": .phrase(ImportPhrase(list[position].kind))])
     }
     guard uid < UInt64(objects.count) else {
-      throw ImportFailure("The archive refers to object \(uid), which it does not hold.")
+      throw ImportFailure(
+        translatable("The archive refers to object {{object}}, which it does not hold."),
+        ["object": .text(String(uid))])
     }
     return uid
   }
@@ -126,19 +134,27 @@ struct KeyedArchive {
     case .dictionary(let fields):
       guard let classReference = fields["$class"] else {
         throw ImportFailure(
-          "This archive is damaged: object \(uid) is a dictionary without a class.")
+          translatable(
+            "This archive is damaged: object {{object}} is a dictionary without a class."),
+          ["object": .text(String(uid))])
       }
-      let classUID = try self.uid(at: classReference, "The class of object \(uid)")
+      let classUID = try self.uid(
+        at: classReference,
+        ImportPhrase(translatable("The class of object {{object}}"), ["object": .text(String(uid))])
+      )
       guard case .dictionary(let description) = list[objects[Int(classUID)]],
         let nameIndex = description["$classname"], case .string(let name) = list[nameIndex]
       else {
         throw ImportFailure(
-          "This archive is damaged: the class of object \(uid) (object \(classUID)) has no name.")
+          translatable(
+            "This archive is damaged: the class of object {{object}} (object {{classObject}}) has no name."
+          ), ["object": .text(String(uid)), "classObject": .text(String(classUID))])
       }
       guard let archivedClass = AppArchiveClass(archivedName: name) else {
         throw ImportFailure(
-          "The archive holds an object of class “\(Self.shortened(name))”, which the Checklists app does not archive (it archives Checklist, ChecklistItem, NSArray, NSString and NSDate)."
-        )
+          translatable(
+            "The archive holds an object of class “{{name}}”, which the Checklists app does not archive (it archives Checklist, ChecklistItem, NSArray, NSString and NSDate)."
+          ), ["name": .text(Self.shortened(name))])
       }
       return .instance(archivedClass, fields)
     default:
@@ -172,12 +188,22 @@ struct KeyedArchive {
       if state[Int(member)] == .onPath {
         let start = path.firstIndex { $0.uid == member }!
         let through = path[(start + 1)...].map { String($0.uid) }
+        if through.isEmpty {
+          throw ImportFailure(
+            translatable("The archive is circular: object {{object}} contains itself."),
+            ["object": .text(String(member))])
+        }
         throw ImportFailure(
-          "The archive is circular: object \(member) contains itself"
-            + (through.isEmpty
-              ? "."
-              : " (through object\(through.count == 1 ? "" : "s") "
-                + through.joined(separator: ", ") + ")."))
+          translatable(
+            "The archive is circular: object {{object}} contains itself (through {{objects}})."),
+          [
+            "object": .text(String(member)),
+            "objects": .phrase(
+              ImportPhrase(
+                through.count == 1
+                  ? translatable("object {{object}}") : translatable("objects {{object}}"),
+                ["object": .text(through.joined(separator: ", "))])),
+          ])
       }
       try enter(member)
     }
@@ -191,10 +217,19 @@ struct KeyedArchive {
     for (key, position) in fields where key != "$class" {
       switch list[position] {
       case .uid:
-        result.append(try self.uid(at: position, "“\(key)” of object \(uid)"))
+        result.append(
+          try self.uid(
+            at: position,
+            ImportPhrase(
+              translatable("“{{member}}” of object {{object}}"),
+              ["member": .text(key), "object": .text(String(uid))])))
       case .array(let members):
         for member in members where list[member].isUID {
-          result.append(try self.uid(at: member, "A member of object \(uid)"))
+          result.append(
+            try self.uid(
+              at: member,
+              ImportPhrase(
+                translatable("A member of object {{object}}"), ["object": .text(String(uid))])))
         }
       default: continue
       }

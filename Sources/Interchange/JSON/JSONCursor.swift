@@ -11,14 +11,14 @@ struct JSONCursor {
     case object, array, string, number, bool, null
 
     /// For a message: "an object", "a number".
-    var described: String {
+    var described: ImportPhrase {
       switch self {
-      case .object: "an object"
-      case .array: "an array"
-      case .string: "a text in quotes"
-      case .number: "a number"
-      case .bool: "true or false"
-      case .null: "null"
+      case .object: ImportPhrase(translatable("an object"))
+      case .array: ImportPhrase(translatable("an array"))
+      case .string: ImportPhrase(translatable("a text in quotes"))
+      case .number: ImportPhrase(translatable("a number"))
+      case .bool: ImportPhrase(translatable("true or false"))
+      case .null: ImportPhrase("null")
       }
     }
   }

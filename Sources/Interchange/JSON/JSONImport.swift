@@ -45,22 +45,26 @@ package enum JSONImport {
       || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
     {
       throw ImportFailure(
-        "This file is UTF-16 or UTF-32 text; a Checklists export is UTF-8 text.")
+        translatable("This file is UTF-16 or UTF-32 text; a Checklists export is UTF-8 text."))
     }
     if let invalid = UTF8Check.firstInvalidOffset(in: bytes, from: start) {
       throw ImportFailure(
-        "This file is not UTF-8 text: the byte at \(TextPosition(of: invalid, in: bytes, from: start).description) is not part of a UTF-8 character."
-      )
+        translatable(
+          "This file is not UTF-8 text: the byte at {{place}} is not part of a UTF-8 character."),
+        ["place": .phrase(TextPosition(of: invalid, in: bytes, from: start).phrase)])
     }
     var first = start
     JSONSyntax.skipWhitespace(bytes, &first)
-    guard first < bytes.count else { throw ImportFailure("This file is empty.") }
+    guard first < bytes.count else { throw ImportFailure(translatable("This file is empty.")) }
     do {
       try JSONSyntax.check(bytes, from: start)
     } catch {
       throw ImportFailure(
-        "This file is not valid JSON: \(error.problem) at \(TextPosition(of: error.offset, in: bytes, from: start).description)."
-      )
+        translatable("This file is not valid JSON: {{problem}} at {{place}}."),
+        [
+          "problem": .phrase(error.problem),
+          "place": .phrase(TextPosition(of: error.offset, in: bytes, from: start).phrase),
+        ])
     }
     var reader = ExportReader(cursor: JSONCursor(bytes), budget: budget)
     defer { budget = reader.budget }
@@ -79,28 +83,33 @@ private struct ExportReader {
     let kind = cursor.kind(at: offset)
     guard kind == .object else {
       throw ImportFailure(
-        "This file is JSON, but not a Checklists export: it holds \(kind.described) where an export holds an object with “format”: “checklists”."
-      )
+        translatable(
+          "This file is JSON, but not a Checklists export: it holds {{kind}} where an export holds an object with “format”: “checklists”."
+        ), ["kind": .phrase(kind.described)])
     }
-    let subject = "This Checklists export"
-    let members = try find(Names.document, in: offset, subject: "This JSON file")
+    let subject = ImportPhrase(translatable("This Checklists export"))
+    let members = try find(
+      Names.document, in: offset, subject: ImportPhrase(translatable("This JSON file")))
     guard let format = members[0] else {
       throw ImportFailure(
-        "This JSON file is not a Checklists export: it has no “format”: “checklists”.")
+        translatable(
+          "This JSON file is not a Checklists export: it has no “format”: “checklists”."))
     }
     guard cursor.kind(at: format) == .string, cursor.string(at: format) == JSONExport.format else {
       throw ImportFailure(
-        "This JSON file is not a Checklists export: its “format” is \(shown(format)), not “checklists”."
-      )
+        translatable(
+          "This JSON file is not a Checklists export: its “format” is {{value}}, not “checklists”."
+        ), ["value": shown(format)])
     }
     try checkVersion(at: members[1], subject: subject)
     let listsOffset = try required(
-      "lists", members[2], .array, subject: subject, "an array of lists")
+      "lists", members[2], .array, subject: subject, translatable("an array of lists"))
     let elements = cursor.elements(ofArrayAt: listsOffset, limit: Limits.maximumLists + 1)
     guard elements.count <= Limits.maximumLists else {
       throw ImportFailure(
-        "This file has more than \(grouped(Limits.maximumLists)) lists; Checklists keeps at most \(grouped(Limits.maximumLists))."
-      )
+        translatable(
+          "This file has more than {{limit}} lists; Checklists keeps at most {{limit}}."),
+        ["limit": .text(grouped(Limits.maximumLists))])
     }
     var lists: [ImportedList] = []
     lists.reserveCapacity(elements.count)
@@ -111,14 +120,15 @@ private struct ExportReader {
   }
 
   /// `version` must be 1; a later one is a newer server's export.
-  private func checkVersion(at offset: Int?, subject: String) throws(ImportFailure) {
+  private func checkVersion(at offset: Int?, subject: ImportPhrase) throws(ImportFailure) {
     let offset = try required(
-      "version", offset, .number, subject: subject, "a whole number such as 1")
+      "version", offset, .number, subject: subject, translatable("a whole number such as 1"))
     let token = cursor.token(at: offset)
     let digits = token.drop { $0 == UInt8(ascii: "-") }
     guard !digits.isEmpty, digits.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
       throw ImportFailure(
-        "\(subject): “version” is \(shown(offset)); it must be a whole number such as 1.")
+        translatable("{{subject}}: “version” is {{value}}; it must be a whole number such as 1."),
+        ["subject": .phrase(subject), "value": shown(offset)])
     }
     let written = String(decoding: token, as: UTF8.self)
     // Past 9 digits the exact value does not matter, only its side of 1.
@@ -126,13 +136,15 @@ private struct ExportReader {
     let version = token.first == UInt8(ascii: "-") ? -magnitude : magnitude
     if version > JSONExport.version {
       throw ImportFailure(
-        "This file is a Checklists export in format version \(written), newer than this server reads (version \(JSONExport.version)): update Checklists on this server to import it."
-      )
+        translatable(
+          "This file is a Checklists export in format version {{version}}, newer than this server reads (version {{readable}}): update Checklists on this server to import it."
+        ), ["version": .text(written), "readable": .number(JSONExport.version)])
     }
     guard version == JSONExport.version else {
       throw ImportFailure(
-        "\(subject) has “version” \(written), which no Checklists server writes: the first version is 1."
-      )
+        translatable(
+          "{{subject}} has “version” {{version}}, which no Checklists server writes: the first version is 1."
+        ), ["subject": .phrase(subject), "version": .text(written)])
     }
   }
 
@@ -140,91 +152,107 @@ private struct ExportReader {
     let kind = cursor.kind(at: offset)
     guard kind == .object else {
       throw ImportFailure(
-        "List \(number) is \(kind.described); each list must be an object with a “name” and its “items”."
-      )
+        translatable(
+          "List {{listPosition}} is {{kind}}; each list must be an object with a “name” and its “items”."
+        ), ["listPosition": .number(number), "kind": .phrase(kind.described)])
     }
-    var subject = "List \(number)"
+    var subject = ImportPhrase(
+      translatable("List {{listPosition}}"), ["listPosition": .number(number)])
     let members = try find(Names.list, in: offset, subject: subject)
-    let nameOffset = try required("name", members[0], .string, subject: subject, "a text in quotes")
+    let nameOffset = try required(
+      "name", members[0], .string, subject: subject, translatable("a text in quotes"))
     let name = cursor.string(at: nameOffset)
-    subject += " (“\(Self.shortened(name))”)"
+    subject = ImportPhrase(
+      translatable("List {{listPosition}} (“{{name}}”)"),
+      ["listPosition": .number(number), "name": .text(Self.shortened(name))])
     var list = ImportedList(name: name)
     if let icon = try optional(
-      "icon", members[1], .string, subject: subject, "an icon’s name in quotes, such as “groceries”"
+      "icon", members[1], .string, subject: subject,
+      translatable("an icon’s name in quotes, such as “groceries”")
     ) {
       list.icon = ChecklistIcon(rawValue: cursor.string(at: icon)) ?? .folder
     }
     if let sortOffset = try optional(
-      "sort", members[2], .string, subject: subject, "“own” or “dueDate”")
+      "sort", members[2], .string, subject: subject, translatable("“own” or “dueDate”"))
     {
       guard let sort = ItemSort(rawValue: cursor.string(at: sortOffset)) else {
         throw ImportFailure(
-          "\(subject): “sort” is \(shown(sortOffset)); it must be “own” or “dueDate”.")
+          translatable("{{subject}}: “sort” is {{value}}; it must be “own” or “dueDate”."),
+          ["subject": .phrase(subject), "value": shown(sortOffset)])
       }
       list.sort = sort
     }
     if let template = try optional(
-      "template", members[4], .bool, subject: subject, "true or false")
+      "template", members[4], .bool, subject: subject, translatable("true or false"))
     {
       list.isTemplate = isTrue(template)
     }
     let itemsOffset = try required(
-      "items", members[3], .array, subject: subject, "an array of items")
+      "items", members[3], .array, subject: subject, translatable("an array of items"))
     let elements = cursor.elements(ofArrayAt: itemsOffset, limit: Limits.maximumItemsPerList + 1)
     guard elements.count <= Limits.maximumItemsPerList else {
       throw ImportFailure(
-        "\(subject) has more than \(grouped(Limits.maximumItemsPerList)) items; a list holds at most \(grouped(Limits.maximumItemsPerList))."
-      )
+        translatable("{{subject}} has more than {{limit}} items; a list holds at most {{limit}}."),
+        ["subject": .phrase(subject), "limit": .text(grouped(Limits.maximumItemsPerList))])
     }
     try budget.chargeList(name: list.name, icon: list.icon, sort: list.sort)
     list.items.reserveCapacity(elements.count)
-    let listPlace = "of list \(number) (“\(Self.shortened(name))”)"
+    let shortName = Self.shortened(name)
     for (index, element) in elements.enumerated() {
-      let read = try item(at: element, number: index + 1, listPlace: listPlace)
+      let read = try item(at: element, number: index + 1, list: number, listName: shortName)
       try budget.chargeItem(read)
       list.items.append(read)
     }
     return list
   }
 
-  private func item(at offset: Int, number: Int, listPlace: String) throws(ImportFailure)
-    -> ImportedItem
+  private func item(at offset: Int, number: Int, list: Int, listName: String)
+    throws(ImportFailure) -> ImportedItem
   {
     // Made only for a message: most items never need it.
-    func subject() -> String { "Item \(number) \(listPlace)" }
+    func subject() -> ImportPhrase {
+      ImportPhrase(
+        translatable("Item {{itemPosition}} of list {{listPosition}} (“{{name}}”)"),
+        ["itemPosition": .number(number), "listPosition": .number(list), "name": .text(listName)])
+    }
     let kind = cursor.kind(at: offset)
     guard kind == .object else {
       throw ImportFailure(
-        "\(subject()) is \(kind.described); each item must be an object with a “text” and “checked”."
-      )
+        translatable(
+          "{{subject}} is {{kind}}; each item must be an object with a “text” and “checked”."),
+        ["subject": .phrase(subject()), "kind": .phrase(kind.described)])
     }
     let members = try find(Names.item, in: offset, subject: subject())
-    let text = try required("text", members[0], .string, subject: subject(), "a text in quotes")
-    let checked = try required("checked", members[1], .bool, subject: subject(), "true or false")
+    let text = try required(
+      "text", members[0], .string, subject: subject(), translatable("a text in quotes"))
+    let checked = try required(
+      "checked", members[1], .bool, subject: subject(), translatable("true or false"))
     var item = ImportedItem(text: cursor.string(at: text), checked: isTrue(checked))
     if let due = try optional(
       "dueDate", members[2], .string, subject: subject(),
-      "a date and time in quotes, such as “2025-03-01T17:00:00Z”")
+      translatable("a date and time in quotes, such as “2025-03-01T17:00:00Z”"))
     {
       guard let seconds = RFC3339.seconds(cursor.string(at: due).utf8) else {
         throw ImportFailure(
-          "\(subject()): “dueDate” is \(shown(due)); it must be a date and time such as “2025-03-01T17:00:00Z”."
-        )
+          translatable(
+            "{{subject}}: “dueDate” is {{value}}; it must be a date and time such as “2025-03-01T17:00:00Z”."
+          ), ["subject": .phrase(subject()), "value": shown(due)])
       }
       let date = Date(timeIntervalSince1970: TimeInterval(seconds))
       guard DueDate.range.contains(date) else {
         throw ImportFailure(
-          "\(subject()): the due date \(shown(due)) is outside the years 1970 to 9999.")
+          translatable("{{subject}}: the due date {{value}} is outside the years 1970 to 9999."),
+          ["subject": .phrase(subject()), "value": shown(due)])
       }
       item.dueDate = date
     }
     if let remind = try optional(
-      "shouldRemind", members[3], .bool, subject: subject(), "true or false")
+      "shouldRemind", members[3], .bool, subject: subject(), translatable("true or false"))
     {
       item.shouldRemind = isTrue(remind)
     }
     if let notes = try optional(
-      "notes", members[4], .string, subject: subject(), "a text in quotes")
+      "notes", members[4], .string, subject: subject(), translatable("a text in quotes"))
     {
       item.notes = cursor.string(at: notes)
     }
@@ -238,7 +266,7 @@ private struct ExportReader {
   ///
   /// - Throws: when a member of `names` is there twice.
   private func find(
-    _ names: [[UInt8]], in offset: Int, subject: @autoclosure () -> String
+    _ names: [[UInt8]], in offset: Int, subject: @autoclosure () -> ImportPhrase
   ) throws(ImportFailure)
     -> [Int?]
   {
@@ -249,7 +277,11 @@ private struct ExportReader {
       }
       guard found[index] == nil else {
         throw ImportFailure(
-          "\(subject()) has “\(String(decoding: names[index], as: UTF8.self))” twice.")
+          translatable("{{subject}} has “{{member}}” twice."),
+          [
+            "subject": .phrase(subject()),
+            "member": .text(String(decoding: names[index], as: UTF8.self)),
+          ])
       }
       found[index] = value
     }
@@ -258,18 +290,22 @@ private struct ExportReader {
 
   /// The value's offset, which must be there and of `kind`.
   private func required(
-    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind, subject: @autoclosure () -> String,
-    _ expected: String
+    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind,
+    subject: @autoclosure () -> ImportPhrase, _ expected: String
   ) throws(ImportFailure) -> Int {
-    guard let offset else { throw ImportFailure("\(subject()) has no “\(name)”.") }
+    guard let offset else {
+      throw ImportFailure(
+        translatable("{{subject}} has no “{{member}}”."),
+        ["subject": .phrase(subject()), "member": .text(name)])
+    }
     try check(name, offset, kind, subject: subject(), expected)
     return offset
   }
 
   /// The value's offset, or nil when it is not there or `null`.
   private func optional(
-    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind, subject: @autoclosure () -> String,
-    _ expected: String
+    _ name: String, _ offset: Int?, _ kind: JSONCursor.Kind,
+    subject: @autoclosure () -> ImportPhrase, _ expected: String
   ) throws(ImportFailure) -> Int? {
     guard let offset, cursor.kind(at: offset) != .null else { return nil }
     try check(name, offset, kind, subject: subject(), expected)
@@ -277,13 +313,17 @@ private struct ExportReader {
   }
 
   private func check(
-    _ name: String, _ offset: Int, _ kind: JSONCursor.Kind, subject: @autoclosure () -> String,
-    _ expected: String
+    _ name: String, _ offset: Int, _ kind: JSONCursor.Kind,
+    subject: @autoclosure () -> ImportPhrase, _ expected: String
   ) throws(ImportFailure) {
     let found = cursor.kind(at: offset)
     guard found == kind else {
       throw ImportFailure(
-        "\(subject()): “\(name)” is \(found.described); it must be \(expected).")
+        translatable("{{subject}}: “{{member}}” is {{kind}}; it must be {{expected}}."),
+        [
+          "subject": .phrase(subject()), "member": .text(name),
+          "kind": .phrase(found.described), "expected": .phrase(ImportPhrase(expected)),
+        ])
     }
   }
 
@@ -295,12 +335,12 @@ private struct ExportReader {
 
   /// A value for a message: a text in curly quotes (shortened), a number
   /// as written, or its kind.
-  private func shown(_ offset: Int) -> String {
+  private func shown(_ offset: Int) -> ImportPhrase.Part {
     switch cursor.kind(at: offset) {
-    case .string: "“\(Self.shortened(cursor.string(at: offset)))”"
+    case .string: .text("“\(Self.shortened(cursor.string(at: offset)))”")
     case .number, .bool, .null:
-      String(decoding: cursor.token(at: offset).prefix(40), as: UTF8.self)
-    case let kind: kind.described
+      .text(String(decoding: cursor.token(at: offset).prefix(40), as: UTF8.self))
+    case let kind: .phrase(kind.described)
     }
   }
 

@@ -14,7 +14,17 @@ enum JSONSyntax {
   /// What is wrong, and the offset of the byte where it was found.
   struct Failure: Error, Equatable {
     var offset: Int
-    var problem: String
+    var problem: ImportPhrase
+
+    init(offset: Int, problem: ImportPhrase) {
+      self.offset = offset
+      self.problem = problem
+    }
+
+    /// A problem without values.
+    init(offset: Int, problem: String) {
+      self.init(offset: offset, problem: ImportPhrase(problem))
+    }
   }
 
   /// - Throws: the first problem, at its offset.
@@ -26,13 +36,17 @@ enum JSONSyntax {
     while true {
       // A value is expected at `index`.
       guard index < bytes.count else {
-        throw Failure(offset: index, problem: "the file ends where a value was expected")
+        throw Failure(
+          offset: index, problem: translatable("the file ends where a value was expected"))
       }
       switch bytes[index] {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         guard open.count < maximumDepth else {
           throw Failure(
-            offset: index, problem: "objects and arrays are nested more than \(maximumDepth) deep")
+            offset: index,
+            problem: ImportPhrase(
+              translatable("objects and arrays are nested more than {{limit}} deep"),
+              ["limit": .number(maximumDepth)]))
         }
         let opening = bytes[index]
         open.append(opening)
@@ -58,10 +72,12 @@ enum JSONSyntax {
         throw Failure(
           offset: index,
           problem: afterComma
-            ? "expected a value after the comma"
-            : "expected a value, not \(shown(bytes, at: index))")
+            ? ImportPhrase(translatable("expected a value after the comma"))
+            : notA(translatable("expected a value, not {{found}}"), bytes, index))
       default:
-        throw Failure(offset: index, problem: "expected a value, not \(shown(bytes, at: index))")
+        throw Failure(
+          offset: index,
+          problem: notA(translatable("expected a value, not {{found}}"), bytes, index))
       }
       // After a value: close what it ends, or go on to the next one.
       while true {
@@ -69,7 +85,9 @@ enum JSONSyntax {
         guard let container = open.last else {
           guard index == bytes.count else {
             throw Failure(
-              offset: index, problem: "the file goes on after its end (\(shown(bytes, at: index)))")
+              offset: index,
+              problem: notA(
+                translatable("the file goes on after its end ({{found}})"), bytes, index))
           }
           return
         }
@@ -78,9 +96,9 @@ enum JSONSyntax {
         guard index < bytes.count else {
           throw Failure(
             offset: index,
-            problem:
-              "the file ends inside \(isObject ? "an object" : "an array") (a “\(Character(Unicode.Scalar(closing)))” is missing)"
-          )
+            problem: isObject
+              ? translatable("the file ends inside an object (a “}” is missing)")
+              : translatable("the file ends inside an array (a “]” is missing)"))
         }
         if bytes[index] == closing {
           open.removeLast()
@@ -90,9 +108,10 @@ enum JSONSyntax {
         guard bytes[index] == UInt8(ascii: ",") else {
           throw Failure(
             offset: index,
-            problem:
-              "expected “,” or “\(Character(Unicode.Scalar(closing)))”, not \(shown(bytes, at: index))"
-          )
+            problem: notA(
+              isObject
+                ? translatable("expected “,” or “}”, not {{found}}")
+                : translatable("expected “,” or “]”, not {{found}}"), bytes, index))
         }
         index += 1
         skipWhitespace(bytes, &index)
@@ -110,20 +129,23 @@ enum JSONSyntax {
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
       if index == bytes.count {
         throw Failure(
-          offset: index, problem: "the file ends inside an object (a “}” is missing)")
+          offset: index, problem: translatable("the file ends inside an object (a “}” is missing)"))
       }
       if afterComma, bytes[index] == UInt8(ascii: "}") {
-        throw Failure(offset: index, problem: "expected a name in double quotes after the comma")
+        throw Failure(
+          offset: index, problem: translatable("expected a name in double quotes after the comma"))
       }
       throw Failure(
         offset: index,
-        problem: "expected a name in double quotes, not \(shown(bytes, at: index))")
+        problem: notA(translatable("expected a name in double quotes, not {{found}}"), bytes, index)
+      )
     }
     try string(bytes, &index)
     skipWhitespace(bytes, &index)
     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
       throw Failure(
-        offset: index, problem: "expected “:” after a name, not \(shown(bytes, at: index))")
+        offset: index,
+        problem: notA(translatable("expected “:” after a name, not {{found}}"), bytes, index))
     }
     index += 1
     skipWhitespace(bytes, &index)
@@ -144,14 +166,16 @@ enum JSONSyntax {
       case 0x00..<0x20:
         throw Failure(
           offset: index,
-          problem:
-            "a text in quotes holds a control character (U+\(hex(UInt32(byte), digits: 4))), which must be written as an escape such as \\n"
-        )
+          problem: ImportPhrase(
+            translatable(
+              "a text in quotes holds a control character ({{character}}), which must be written as an escape such as \\n"
+            ), ["character": .text("U+" + hex(UInt32(byte), digits: 4))]))
       default:
         index += 1
       }
     }
-    throw Failure(offset: start, problem: "the text in quotes that starts here never ends")
+    throw Failure(
+      offset: start, problem: translatable("the text in quotes that starts here never ends"))
   }
 
   /// An escape from its backslash: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
@@ -159,7 +183,7 @@ enum JSONSyntax {
   private static func escape(_ bytes: [UInt8], _ index: inout Int) throws(Failure) {
     let start = index
     guard index + 1 < bytes.count else {
-      throw Failure(offset: start, problem: "the file ends inside an escape")
+      throw Failure(offset: start, problem: translatable("the file ends inside an escape"))
     }
     switch bytes[index + 1] {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
@@ -167,15 +191,17 @@ enum JSONSyntax {
       index += 2
     case UInt8(ascii: "u"):
       guard let unit = hexUnit(bytes, at: index + 2) else {
-        throw Failure(offset: start, problem: "“\\u” must be followed by four hexadecimal digits")
+        throw Failure(
+          offset: start, problem: translatable("“\\u” must be followed by four hexadecimal digits"))
       }
       index += 6
       if (0xDC00...0xDFFF).contains(unit) {
         throw Failure(
           offset: start,
-          problem:
-            "the escape \\u\(hex(unit, digits: 4)) is the second half of a character without its first"
-        )
+          problem: ImportPhrase(
+            translatable(
+              "the escape {{escape}} is the second half of a character without its first"),
+            ["escape": .text("\\u" + hex(unit, digits: 4))]))
       }
       if (0xD800...0xDBFF).contains(unit) {
         guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
@@ -184,16 +210,19 @@ enum JSONSyntax {
         else {
           throw Failure(
             offset: start,
-            problem:
-              "the escape \\u\(hex(unit, digits: 4)) is the first half of a character without its second"
-          )
+            problem: ImportPhrase(
+              translatable(
+                "the escape {{escape}} is the first half of a character without its second"),
+              ["escape": .text("\\u" + hex(unit, digits: 4))]))
         }
         index += 6
       }
     default:
       throw Failure(
         offset: start,
-        problem: "“\\\(shown(bytes, at: index + 1, quoted: false))” is not an escape JSON knows")
+        problem: ImportPhrase(
+          translatable("“{{escape}}” is not an escape JSON knows"),
+          ["escape": .text("\\" + visible(bytes, at: index + 1))]))
     }
   }
 
@@ -221,14 +250,17 @@ enum JSONSyntax {
       while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
       guard index > start else {
         throw Failure(
-          offset: index, problem: "expected a digit in a number, not \(shown(bytes, at: index))")
+          offset: index,
+          problem: notA(translatable("expected a digit in a number, not {{found}}"), bytes, index))
       }
     }
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
     if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
       index += 1
       if index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
-        throw Failure(offset: index - 1, problem: "a number may not start with 0 (except 0 itself)")
+        throw Failure(
+          offset: index - 1,
+          problem: translatable("a number may not start with 0 (except 0 itself)"))
       }
     } else {
       try digits(&index)
@@ -257,7 +289,8 @@ enum JSONSyntax {
     guard matches else {
       throw Failure(
         offset: index,
-        problem: "expected a value (such as true, false, null, a number or a text in quotes)")
+        problem: translatable(
+          "expected a value (such as true, false, null, a number or a text in quotes)"))
     }
     index += length
   }
@@ -271,16 +304,30 @@ enum JSONSyntax {
     }
   }
 
+  /// `phrase` with its `{{found}}`: the character at `offset`.
+  static func notA(_ phrase: String, _ bytes: [UInt8], _ offset: Int) -> ImportPhrase {
+    ImportPhrase(phrase, ["found": shown(bytes, at: offset)])
+  }
+
   /// The character at `offset` for a message: `“x”`, or "the end of the file".
-  static func shown(_ bytes: [UInt8], at offset: Int, quoted: Bool = true) -> String {
-    guard offset < bytes.count else { return "the end of the file" }
+  static func shown(_ bytes: [UInt8], at offset: Int) -> ImportPhrase.Part {
+    guard offset < bytes.count else {
+      return .phrase(ImportPhrase(translatable("the end of the file")))
+    }
+    return .text("“\(visible(bytes, at: offset))”")
+  }
+
+  /// The character at `offset` as it can be shown: itself, or `U+0001`
+  /// for a control character; "" at the end.
+  static func visible(_ bytes: [UInt8], at offset: Int) -> String {
+    guard offset < bytes.count else { return "" }
     var end = offset + 1
     while end < bytes.count, bytes[end] & 0xC0 == 0x80, end - offset < 4 { end += 1 }
     let character = String(decoding: bytes[offset..<end], as: UTF8.self)
     let visible =
       character.unicodeScalars.first.map { $0.value < 0x20 || $0.value == 0x7F } == true
       ? "U+" + hex(UInt32(bytes[offset]), digits: 4) : character
-    return quoted ? "“\(visible)”" : visible
+    return visible
   }
 
   static func hex(_ value: UInt32, digits: Int) -> String {

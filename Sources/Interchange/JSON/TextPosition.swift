@@ -21,7 +21,14 @@ struct TextPosition: Equatable {
   }
 
   /// "line 3, column 7".
-  var description: String { "line \(line), column \(column)" }
+  var description: String { phrase.message }
+
+  /// "line 3, column 7", for the catalogue.
+  var phrase: ImportPhrase {
+    ImportPhrase(
+      translatable("line {{line}}, column {{column}}"),
+      ["line": .number(line), "column": .number(column)])
+  }
 }
 
 /// The offset of the first byte of `bytes` (from `start`) that is not part
