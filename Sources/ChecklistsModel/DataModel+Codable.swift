@@ -7,12 +7,14 @@ extension DataModel: Codable {
   /// The newest schema this code reads; older versions are migrated on read.
   package static let currentVersion = 3
   /// Version 3 adds what a backend reading version 2 would drop unseen on
-  /// its next write (an item's `notes`, the `templates`), so a file is written as 3 only
+  /// its next write (an item's `notes`, `recurrence` and `lastDone`, the `templates`), so a file is written as 3 only
   /// when it holds one: such a backend then refuses it as newer
   /// (`NewerVersion`, during a rolling upgrade) instead of losing it, and
   /// reads every other file as before.
   package var formatVersion: Int {
-    func hasNotes(_ items: [ChecklistItem]) -> Bool { items.contains { !$0.notes.isEmpty } }
+    func hasNotes(_ items: [ChecklistItem]) -> Bool {
+      items.contains { !$0.notes.isEmpty || $0.recurrence != nil || $0.lastDone != nil }
+    }
     let noted =
       lists.contains { hasNotes($0.items) }
       || deletions.contains { deletion in

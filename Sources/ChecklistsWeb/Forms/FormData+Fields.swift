@@ -1,3 +1,4 @@
+import Foundation
 import ChecklistsModel
 
 /// The fields whose values our pages send from a fixed set: anything else
@@ -11,6 +12,19 @@ extension FormData {
       throw WebError.badRequest("The form's \(name) is malformed.")
     }
     return number
+  }
+
+  /// A repeating row's toggle's `due`: the due date the row showed
+  /// (seconds since 1970), which makes a re-sent check of it a no-op once
+  /// the item has moved on. The row's button names it in its address
+  /// (`toggle?due=…`: the button's own value is the checkmark), a script
+  /// may send it as a field. Nil without it, `400` when malformed.
+  func shownDue(query: String) throws(WebError) -> Date? {
+    var due = try nonNegativeInteger("due")
+    if due == nil, !query.isEmpty, let fields = try? FormDecoder.decode(Array(query.utf8)) {
+      due = try fields.nonNegativeInteger("due")
+    }
+    return due.map { Date(timeIntervalSince1970: Double($0)) }
   }
 
   /// The toggle's `check` field: `1` checks, `0` unchecks, absent flips;
