@@ -1,5 +1,5 @@
-import Foundation
 import ChecklistsModel
+import Foundation
 
 /// The fields whose values our pages send from a fixed set: anything else
 /// did not come from one of them and is refused with `400`.
