@@ -50,7 +50,7 @@ let package = Package(
     .testTarget(name: "MarkdownOutlineTests", dependencies: ["MarkdownOutline"]),
 
     // The model: checklists, items, limits, landing rule, first run (Foundation only).
-    .target(name: "ChecklistsModel"),
+    .target(name: "ChecklistsModel", dependencies: ["Support"]),
 
     // Small shared pieces: hex, the LRU cache, the lock box, dates by arithmetic.
     .target(name: "Support"),

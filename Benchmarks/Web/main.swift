@@ -378,6 +378,69 @@ if !profiling {
     "  (the Russian page costs \(Int((russianTime / englishTime * 100).rounded()))% of the English one's; bar: within 5%)"
   )
 }
+// Repeating items (issue 30): the 20-item page computed with every item
+// due (a weekly rule and a last done each: "Repeats weekly · Last done 27
+// Nov") against the same page with the items due and no rule, and the
+// plain page above, taking turns by rounds. Bar: within 5% of the plain page.
+let repeatStore = ChecklistStore(
+  configuration: .init(dataDirectory: data, durable: false), logger: Logger(label: "bench"))
+func twentyItems(repeating: Bool) throws -> [Request] {
+  let owner = VisitorID()
+  let due = Date().addingTimeInterval(3 * 86_400)
+  try repeatStore.update(
+    VisitorDirectory(dataDirectory: data, visitorID: owner.hex), initial: { $0 ?? .firstRun() }
+  ) { model in
+    for number in 0..<20 {
+      let id = try model.addItem(text: "item \(number)", toList: 1)
+      try model.editItem(
+        id: id, inList: 1, text: "item \(number)",
+        dueDate: due.addingTimeInterval(Double(number) * 3_600), shouldRemind: false,
+        recurrence: repeating ? .some(Recurrence(text: "FREQ=WEEKLY;BYDAY=MO,TH")) : nil)
+      if repeating {
+        try model.toggleItem(
+          id: id, inList: 1, at: CheckMoment(now: Date(), zone: TimeZone(identifier: "UTC")!))
+      }
+    }
+  }
+  let cookie = "visitor=\(owner.hex).\(today); ChecklistIndex=0"
+  return [cookie, cookie + "; Other=1"].map {
+    Request(method: .get, path: "/lists/1", headerFields: inLanguage([.cookie: $0]))
+  }
+}
+let repeatingTurns = try twentyItems(repeating: true)
+let datedTurns = try twentyItems(repeating: false)
+precondition(
+  String(decoding: oneEntryMemo.respond(to: repeatingTurns[0]).body, as: UTF8.self)
+    .contains("Repeats weekly"))
+var repeatingTime = 0.0
+var datedTime = 0.0
+var plainTime = 0.0
+for _ in 0..<5 {
+  repeatingTime += measureCPU(4_000) {
+    computedTurn ^= 1
+    sink &+= oneEntryMemo.respond(to: repeatingTurns[computedTurn]).body.count
+  }
+  datedTime += measureCPU(4_000) {
+    computedTurn ^= 1
+    sink &+= oneEntryMemo.respond(to: datedTurns[computedTurn]).body.count
+  }
+  plainTime += measureCPU(4_000) { sink &+= computedPage().body.count }
+}
+let repeatingSize = oneEntryMemo.respond(to: repeatingTurns[0]).body.count
+let datedSize = oneEntryMemo.respond(to: datedTurns[0]).body.count
+report(
+  "GET /lists/1 computed, 20 repeating items (\(repeatingSize) bytes), CPU time",
+  repeatingTime / 5, goal: 15_000)
+report(
+  "GET /lists/1 computed, 20 dated items (\(datedSize) bytes), CPU time", datedTime / 5,
+  goal: 15_000)
+report(
+  "GET /lists/2 computed, 20 plain items (\(size) bytes), CPU time", plainTime / 5, goal: 15_000)
+if !profiling {
+  print(
+    "  (20 repeating items cost \(Int((repeatingTime / plainTime * 100).rounded()))% of the plain page's, \(Int((repeatingTime / datedTime * 100).rounded()))% of the dated page's; bar: within 5% of the plain page)"
+  )
+}
 let withQuery = Request(
   method: .get, path: "/lists/2", query: "from=bench", headerFields: [.cookie: returning])
 report(

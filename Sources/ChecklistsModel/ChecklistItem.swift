@@ -20,10 +20,15 @@ package struct ChecklistItem: Sendable, Equatable {
   /// What a calendar app wrote that the item does not hold, or nil for an
   /// item no app has written (see `CalendarData`).
   package var calendar: CalendarData?
+  /// How the due date repeats, or nil when it does not (see `Recurrence`).
+  package var recurrence: Recurrence?
+  /// When a repeating item was last checked (and so moved on), or nil.
+  package var lastDone: Date?
 
   package init(
     id: Int, text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false,
-    notes: String = "", calendar: CalendarData? = nil
+    notes: String = "", calendar: CalendarData? = nil, recurrence: Recurrence? = nil,
+    lastDone: Date? = nil
   ) {
     self.id = id
     self.text = text
@@ -32,6 +37,8 @@ package struct ChecklistItem: Sendable, Equatable {
     self.shouldRemind = shouldRemind
     self.notes = notes
     self.calendar = calendar
+    self.recurrence = recurrence
+    self.lastDone = lastDone
   }
 
   /// True when it is unchecked and its due date has passed at `now`.
@@ -43,11 +50,11 @@ package struct ChecklistItem: Sendable, Equatable {
 
 extension ChecklistItem: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, text, checked, dueDate, shouldRemind, notes, calendar
+    case id, text, checked, dueDate, shouldRemind, notes, calendar, recurrence, lastDone
   }
 
   /// Version 1 files have no `dueDate` or `shouldRemind`: an item read from
-  /// one has neither. `notes` is written only when there is a note. Only an item a calendar app wrote has `calendar`. `shouldRemind` is written only when true (most items
+  /// one has neither. `notes` is written only when there is a note, `recurrence` (the RRULE's text) and `lastDone` only when the item repeats. Only an item a calendar app wrote has `calendar`. `shouldRemind` is written only when true (most items
   /// have no reminder; the key would cost a full visitor a fifth of the
   /// items their file holds).
   package init(from decoder: any Decoder) throws {
@@ -68,6 +75,9 @@ extension ChecklistItem: Codable {
     shouldRemind = try container.decodeIfPresent(Bool.self, forKey: .shouldRemind) ?? false
     notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
     calendar = try container.decodeIfPresent(CalendarData.self, forKey: .calendar)
+    recurrence = try container.decodeIfPresent(String.self, forKey: .recurrence).map(
+      Recurrence.init(text:))
+    lastDone = try container.decodeIfPresent(Date.self, forKey: .lastDone)
   }
 
   package func encode(to encoder: any Encoder) throws {
@@ -76,7 +86,9 @@ extension ChecklistItem: Codable {
     try container.encode(checked, forKey: .checked)
     try container.encodeIfPresent(dueDate, forKey: .dueDate)
     try container.encode(id, forKey: .id)
+    try container.encodeIfPresent(lastDone, forKey: .lastDone)
     if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
+    try container.encodeIfPresent(recurrence?.text, forKey: .recurrence)
     if shouldRemind { try container.encode(true, forKey: .shouldRemind) }
     try container.encode(text, forKey: .text)
   }

@@ -10,10 +10,12 @@ package struct CalendarItemFields: Sendable, Equatable {
   /// The to-do's `DESCRIPTION`, empty for none.
   package var notes: String
   package var calendar: CalendarData
+  /// The to-do's `RRULE`, nil for none.
+  package var recurrence: Recurrence?
 
   package init(
     text: String, checked: Bool, dueDate: Date?, shouldRemind: Bool, notes: String = "",
-    calendar: CalendarData
+    calendar: CalendarData, recurrence: Recurrence? = nil
   ) {
     self.text = text
     self.checked = checked
@@ -21,6 +23,7 @@ package struct CalendarItemFields: Sendable, Equatable {
     self.shouldRemind = shouldRemind
     self.notes = notes
     self.calendar = calendar
+    self.recurrence = recurrence
   }
 }
 
@@ -45,12 +48,19 @@ extension DataModel {
   }
 
   /// Replaces every field of an item with what a calendar app wrote, and
-  /// moves it to `position` (clamped) when one is given.
+  /// moves it to `position` (clamped) when one is given. The item's last
+  /// done stays (no to-do line holds it); a repeating item the app marks
+  /// completed moves on, with `moment`, as a checked one does on the web.
   package mutating func replaceItem(
-    id: Int, inList listID: Int, with fields: CalendarItemFields, at position: Int? = nil
+    id: Int, inList listID: Int, with fields: CalendarItemFields, at position: Int? = nil,
+    moment: CheckMoment? = nil
   ) throws(ChecklistsError) {
-    let item = try Self.item(from: fields, id: id)
+    var item = try Self.item(from: fields, id: id)
     let (row, index) = try locate(item: id, inList: listID)
+    item.lastDone = lists[row].items[index].lastDone
+    if item.checked, !lists[row].items[index].checked, item.movesWhenChecked {
+      item = item.checked(at: moment)
+    }
     guard let position else {
       lists[row].items[index] = item
       return
@@ -73,6 +83,7 @@ extension DataModel {
     return ChecklistItem(
       id: id, text: text, checked: fields.checked,
       dueDate: fields.dueDate.map(DueDate.wholeSeconds),
-      shouldRemind: fields.shouldRemind, notes: notes, calendar: fields.calendar)
+      shouldRemind: fields.shouldRemind, notes: notes, calendar: fields.calendar,
+      recurrence: fields.recurrence)
   }
 }

@@ -11,9 +11,10 @@ extension DataModel: Codable {
   /// when it holds one: such a backend then refuses it as newer
   /// (`NewerVersion`, during a rolling upgrade) instead of losing it, and
   /// reads every other file as before. Version 4 adds a list's reset rule
-  /// (`reset`, `lastReset`, `allCheckedAt`), for the same reason.
+  /// (`reset`, `lastReset`, `allCheckedAt`) and an item's `recurrence` and
+  /// `lastDone`, for the same reason: a version-3 backend would drop them.
   package var formatVersion: Int {
-    if hasResetRules { return 4 }
+    if hasResetRules || repeats { return 4 }
     func hasNotes(_ items: [ChecklistItem]) -> Bool { items.contains { !$0.notes.isEmpty } }
     let noted =
       lists.contains { hasNotes($0.items) }
@@ -22,6 +23,19 @@ extension DataModel: Codable {
           || deletion.items.contains { !$0.item.notes.isEmpty }
       }
     return noted || !templates.isEmpty ? 3 : 2
+  }
+
+  /// Whether some item, in a list, a template or Recently Deleted, repeats
+  /// or has been done before (version 4: see `formatVersion`).
+  var repeats: Bool {
+    func repeats(_ items: [ChecklistItem]) -> Bool {
+      items.contains { $0.recurrence != nil || $0.lastDone != nil }
+    }
+    return lists.contains { repeats($0.items) } || templates.contains { repeats($0.items) }
+      || deletions.contains { deletion in
+        deletion.list.map { repeats($0.items) } ?? false
+          || deletion.items.contains { $0.item.recurrence != nil || $0.item.lastDone != nil }
+      }
   }
 
   enum CodingKeys: String, CodingKey {

@@ -37,16 +37,19 @@ package struct ImportedItem: Sendable, Equatable {
   package var shouldRemind: Bool
   /// The note as the file has it; cleaned (`NoteInput.clean`) when added.
   package var notes: String
+  /// The RRULE the item repeats by, as the file has it (kept verbatim).
+  package var recurrence: String?
 
   package init(
     text: String, checked: Bool = false, dueDate: Date? = nil, shouldRemind: Bool = false,
-    notes: String = ""
+    notes: String = "", recurrence: String? = nil
   ) {
     self.text = text
     self.checked = checked
     self.dueDate = dueDate
     self.shouldRemind = shouldRemind
     self.notes = notes
+    self.recurrence = recurrence
   }
 }
 
@@ -124,7 +127,7 @@ extension DataModel {
           ChecklistItem(
             id: model.nextItemID, text: text, checked: item.checked,
             dueDate: item.dueDate.map(DueDate.wholeSeconds), shouldRemind: item.shouldRemind,
-            notes: notes))
+            notes: notes, recurrence: item.recurrence.map(Recurrence.init(text:))))
         model.nextItemID += 1
       }
       let id = model.takeListID()

@@ -28,11 +28,18 @@ extension DataModel {
     }
   }
 
-  /// Checks (`true`) or unchecks every item of a list: one change.
-  package mutating func setAllItems(inList listID: Int, checked: Bool) throws(ChecklistsError) {
+  /// Checks (`true`) or unchecks every item of a list: one change. With
+  /// `moment`, each repeating item checked moves on (`toggleItem`).
+  package mutating func setAllItems(
+    inList listID: Int, checked: Bool, at moment: CheckMoment? = nil
+  ) throws(ChecklistsError) {
     guard let row = row(ofList: listID) else { throw .noSuchList(listID) }
     for index in lists[row].items.indices where lists[row].items[index].checked != checked {
-      lists[row].items[index].checked = checked
+      if checked {
+        _ = check(row: row, index: index, at: moment)
+      } else {
+        lists[row].items[index].checked = false
+      }
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Changes that may arrive twice. A browser re-sends a form when it cannot
 /// tell whether the first one arrived (the enhancement script falls back to
 /// an ordinary submission after a failed `fetch`, a visitor presses reload
@@ -45,11 +47,19 @@ extension DataModel {
   /// Gives an item the checkmark the visitor asked for: sending the state,
   /// not "the other one", makes a second delivery harmless, where a second
   /// toggle would undo the first.
-  package mutating func setItem(id: Int, inList listID: Int, checked: Bool)
-    throws(ChecklistsError)
-  {
+  ///
+  /// A repeating item checked moves on unchecked (`toggleItem`), so asking
+  /// again would move it again: `shownDue`, the due date the page showed
+  /// it with, makes the second a no-op once the item has moved past it.
+  package mutating func setItem(
+    id: Int, inList listID: Int, checked: Bool, at moment: CheckMoment? = nil,
+    shownDue: Date? = nil
+  ) throws(ChecklistsError) {
     guard let list = checklist(id: listID) else { throw .noSuchList(listID) }
     guard let item = list.item(id: id) else { throw .noSuchItem(id) }
-    if item.checked != checked { try toggleItem(id: id, inList: listID) }
+    if checked, moment != nil, item.movesWhenChecked, let shownDue, shownDue != item.dueDate {
+      return
+    }
+    if item.checked != checked { try toggleItem(id: id, inList: listID, at: moment) }
   }
 }

@@ -124,9 +124,12 @@ package struct DataModel: Sendable, Equatable {
   /// Replaces an item's text, due date (whole seconds), Remind me and,
   /// unless `notes` is nil (a form from before notes, which must not erase
   /// one), its note.
+  ///
+  /// `recurrence`, when given, replaces how the item repeats (`.some(nil)`:
+  /// it no longer does); nil leaves it (a form without the Repeat fields).
   package mutating func editItem(
     id: Int, inList listID: Int, text: String, dueDate: Date?, shouldRemind: Bool,
-    notes: String? = nil
+    notes: String? = nil, recurrence: Recurrence?? = nil
   ) throws(ChecklistsError) {
     let text = try TextInput.clean(text)
     var cleanNotes: String?
@@ -136,6 +139,7 @@ package struct DataModel: Sendable, Equatable {
     lists[row].items[index].text = text
     lists[row].items[index].dueDate = dueDate.map(DueDate.wholeSeconds)
     lists[row].items[index].shouldRemind = shouldRemind
+    if let recurrence { lists[row].items[index].recurrence = recurrence }
     if let cleanNotes, cleanNotes != lists[row].items[index].notes {
       lists[row].items[index].notes = cleanNotes
       // A calendar app's DESCRIPTION no longer says what the note says.
@@ -145,11 +149,20 @@ package struct DataModel: Sendable, Equatable {
   }
 
   /// Checks or unchecks an item; returns its new state.
+  ///
+  /// - Parameter moment: when and in which zone it is checked: with one, a
+  ///   repeating item moves to its next due date instead (unchecked: see
+  ///   `ChecklistItem.checked(at:)`); without, it is checked as any other.
   @discardableResult
-  package mutating func toggleItem(id: Int, inList listID: Int) throws(ChecklistsError) -> Bool {
+  package mutating func toggleItem(id: Int, inList listID: Int, at moment: CheckMoment? = nil)
+    throws(ChecklistsError) -> Bool
+  {
     let (row, index) = try locate(item: id, inList: listID)
-    lists[row].items[index].checked.toggle()
-    return lists[row].items[index].checked
+    guard !lists[row].items[index].checked else {
+      lists[row].items[index].checked = false
+      return false
+    }
+    return check(row: row, index: index, at: moment)
   }
 
   /// Deletes an item; Recently deleted keeps it, with its position.

@@ -55,6 +55,9 @@ package struct ImportBudget: Sendable {
     if item.shouldRemind { cost += Self.shouldRemind }
     // The note as the file has it: cleaning only ever shortens it.
     if !item.notes.isEmpty { cost += Self.notes + Self.escapedCount(item.notes) }
+    // A note's key and string cost what a rule's do (their keys differ by
+    // five letters).
+    if let rule = item.recurrence { cost += Self.notes + 5 + Self.escapedCount(rule) }
     // The list's `<array/>` becomes `<array>` … `</array>` with its first item.
     if itemsInList == 0 { cost += Self.firstItem }
     try charge(cost, list: lists, item: itemsInList + 1)

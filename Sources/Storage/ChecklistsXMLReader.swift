@@ -153,6 +153,8 @@ enum ChecklistsXMLReader {
     var calendar: CalendarData?
     var notes: String?
     var position: Int?
+    var recurrence: String?
+    var lastDone: Date?
     let read = cursor.dictionary { cursor, key in
       switch key {
       case .calendar:
@@ -165,8 +167,13 @@ enum ChecklistsXMLReader {
         dueDate = stored
         return true
       case .id: return cursor.integer(into: &id)
+      case .lastDone:
+        guard let date = cursor.date() else { return false }
+        lastDone = date
+        return true
       case .notes: return cursor.string(into: &notes)
       case .position: return expected == true && cursor.integer(into: &position)
+      case .recurrence: return cursor.string(into: &recurrence)
       case .shouldRemind:
         var flag: Bool?
         guard cursor.bool(into: &flag), let flag else { return false }
@@ -182,7 +189,8 @@ enum ChecklistsXMLReader {
     return (
       ChecklistItem(
         id: id, text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
-        notes: notes ?? "", calendar: calendar),
+        notes: notes ?? "", calendar: calendar, recurrence: recurrence.map(Recurrence.init(text:)),
+        lastDone: lastDone),
       position
     )
   }
@@ -295,9 +303,10 @@ enum ChecklistsXMLReader {
 /// The keys of the file, each known by its bytes.
 private enum FileKey: Int, CaseIterable {
   case calendar, calendarName, changes, checked, deleted, deletedAt, dueDate, icon, id, items, kept,
-    list
+    lastDone, list
   case listID, listName, lists, name, namespace, notes, nextDeletionID, nextItemID, nextListID
-  case position, properties, resource, revision, shouldRemind, since, sort, templates, text,
+  case position, properties, recurrence, resource, revision, shouldRemind, since, sort, templates,
+    text,
     throughApp
   case throughLink, uid, value, version
   case allCheckedAt, lastReset, reset, day, hour, hours, kind, minute, weekdays, zone
@@ -315,6 +324,7 @@ private enum FileKey: Int, CaseIterable {
     case .id: "id"
     case .items: "items"
     case .kept: "kept"
+    case .lastDone: "lastDone"
     case .list: "list"
     case .listID: "listID"
     case .listName: "listName"
@@ -327,6 +337,7 @@ private enum FileKey: Int, CaseIterable {
     case .nextListID: "nextListID"
     case .position: "position"
     case .properties: "properties"
+    case .recurrence: "recurrence"
     case .resource: "resource"
     case .revision: "revision"
     case .shouldRemind: "shouldRemind"

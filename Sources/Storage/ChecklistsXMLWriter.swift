@@ -147,16 +147,18 @@ enum ChecklistsXMLWriter {
     write(
       item: item.text, checked: item.checked, dueDate: item.dueDate, id: item.id,
       position: position, shouldRemind: item.shouldRemind, notes: item.notes,
-      calendar: item.calendar, depth: depth, into: &out)
+      calendar: item.calendar, recurrence: item.recurrence?.text, lastDone: item.lastDone,
+      depth: depth, into: &out)
   }
 
   /// An item's dictionary, of a list or a deletion (with `id`) or of a pending import
-  /// (without): `shouldRemind` only when true, `notes` only when not empty and
+  /// (without): `shouldRemind` only when true, `notes` only when not empty,
+  /// `recurrence` and `lastDone` only when the item repeats, and
   /// `calendar` only when there, as `ChecklistItem` encodes them.
   static func write(
     item text: String, checked: Bool, dueDate: Date?, id: Int?, position: Int? = nil,
-    shouldRemind: Bool, notes: String = "", calendar: CalendarData? = nil, depth: Int,
-    into out: inout XMLOutput
+    shouldRemind: Bool, notes: String = "", calendar: CalendarData? = nil,
+    recurrence: String? = nil, lastDone: Date? = nil, depth: Int, into out: inout XMLOutput
   ) {
     XML.appendDictionary(depth: depth, to: &out) { depth, out in
       if let calendar {
@@ -170,8 +172,12 @@ enum ChecklistsXMLWriter {
       XML.appendBool(key: "checked", checked, depth: depth, to: &out)
       if let dueDate { XML.appendDate(key: "dueDate", dueDate, depth: depth, to: &out) }
       if let id { XML.appendInteger(key: "id", id, depth: depth, to: &out) }
+      if let lastDone { XML.appendDate(key: "lastDone", lastDone, depth: depth, to: &out) }
       if !notes.isEmpty { XML.appendString(key: "notes", notes, depth: depth, to: &out) }
       if let position { XML.appendInteger(key: "position", position, depth: depth, to: &out) }
+      if let recurrence {
+        XML.appendString(key: "recurrence", recurrence, depth: depth, to: &out)
+      }
       if shouldRemind { XML.appendBool(key: "shouldRemind", true, depth: depth, to: &out) }
       XML.appendString(key: "text", text, depth: depth, to: &out)
     }

@@ -17,7 +17,10 @@ enum PendingImportXMLWriter {
   static func document(_ pending: PendingImport) -> [UInt8]? {
     guard isPlain(pending.fileName), isPlain(pending.format),
       pending.lists.allSatisfy({ list in
-        isPlain(list.name) && list.items.allSatisfy { isPlain($0.text) && isPlainNote($0.notes) }
+        isPlain(list.name)
+          && list.items.allSatisfy {
+            isPlain($0.text) && isPlainNote($0.notes) && isPlain($0.recurrence ?? "")
+          }
       })
     else { return nil }
     let items = pending.lists.reduce(0) { $0 + $1.items.count }
@@ -42,7 +45,8 @@ enum PendingImportXMLWriter {
       XML.appendArray(key: "items", list.items, depth: depth, to: &out) { item, depth, out in
         ChecklistsXMLWriter.write(
           item: item.text, checked: item.checked, dueDate: item.dueDate, id: nil,
-          shouldRemind: item.shouldRemind, notes: item.notes, depth: depth, into: &out)
+          shouldRemind: item.shouldRemind, notes: item.notes, recurrence: item.recurrence,
+          depth: depth, into: &out)
       }
       XML.appendString(key: "name", list.name, depth: depth, to: &out)
       XML.appendString(key: "sort", list.sort.rawValue, escaped: false, depth: depth, to: &out)

@@ -218,6 +218,8 @@ package struct PendingImports: Sendable {
       var dueDate: Date?
       /// Written only when there is a note, as `ChecklistItem` writes it.
       var notes: String?
+      /// Written only for a repeating item.
+      var recurrence: String?
       var shouldRemind: Bool?
     }
 
@@ -234,7 +236,8 @@ package struct PendingImports: Sendable {
             // Whole seconds, as the model keeps them (a plist's <date> has no fraction).
             Item(
               text: $0.text, checked: $0.checked, dueDate: $0.dueDate.map(DueDate.wholeSeconds),
-              notes: $0.notes.isEmpty ? nil : $0.notes, shouldRemind: $0.shouldRemind ? true : nil)
+              notes: $0.notes.isEmpty ? nil : $0.notes, recurrence: $0.recurrence,
+              shouldRemind: $0.shouldRemind ? true : nil)
           })
       }
     }
@@ -248,7 +251,8 @@ package struct PendingImports: Sendable {
             items: list.items.map {
               ImportedItem(
                 text: $0.text, checked: $0.checked, dueDate: $0.dueDate,
-                shouldRemind: $0.shouldRemind ?? false, notes: $0.notes ?? "")
+                shouldRemind: $0.shouldRemind ?? false, notes: $0.notes ?? "",
+                recurrence: $0.recurrence)
             }, isTemplate: list.template ?? false)
         })
     }

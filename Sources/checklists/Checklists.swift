@@ -6,7 +6,7 @@ struct Checklists: ParsableCommand {
     abstract: "Checklists: a FastCGI backend that keeps named checklists.",
     subcommands: [
       ServeCommand.self, GenerateCommand.self, CheckCommand.self, PruneCommand.self,
-      MigrateCommand.self, TranslationsCommand.self,
+      MigrateCommand.self, TranslationsCommand.self, RecurrenceCommand.self,
     ]
   )
 }

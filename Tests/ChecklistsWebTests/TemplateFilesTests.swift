@@ -155,7 +155,7 @@ import Testing
     let text = try Self.template("item-row")
     #expect(
       text.contains(
-        "<button class=\"check\" formaction=\"{{list.id}}/items/{{id}}/toggle\" {{#checked}}aria-pressed=\"true\" name=\"check\" value=\"0\"{{/checked}}{{^checked}}aria-pressed=\"false\" name=\"check\" value=\"1\"{{/checked}}>{{text}}</button>"
+        "<button class=\"check\" formaction=\"{{list.id}}/items/{{id}}/toggle{{#repeats}}{{dueQuery}}{{/repeats}}\" {{#checked}}aria-pressed=\"true\" name=\"check\" value=\"0\"{{/checked}}{{^checked}}aria-pressed=\"false\" name=\"check\" value=\"1\"{{/checked}}>{{text}}</button>"
       ))
     // Relative to the page's address, /lists/ID.
     #expect(

@@ -139,6 +139,8 @@ package struct CalendarFeed {
       writer.raw(uidSuffix)
       writer.raw(stamp)
       writer.line("DTSTART", utc: event.dueSeconds)
+      // A repeating item's event repeats by its rule (from its next due date).
+      if let recurrence = event.item.recurrence { writer.line("RRULE", recurrence.text) }
       writer.raw(duration)
       writer.textLine("SUMMARY", event.item.text, then: lists[event.list].summarySuffix)
       if event.item.notes.isEmpty {

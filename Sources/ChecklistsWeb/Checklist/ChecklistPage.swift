@@ -9,6 +9,19 @@ struct ChecklistPage {
     var item: ChecklistItem
     /// Nil when the item has no due date.
     var due: Due?
+    /// A repeating item's words ("Repeats weekly", its last done day), nil
+    /// for any other item: a plain row costs nothing more.
+    var repeats: Repeats?
+  }
+
+  struct Repeats {
+    /// "Repeats weekly", "Repeats (custom)".
+    var label: String
+    /// The day it was last done, in the visitor's zone, or nil.
+    var lastDone: String?
+    /// The due date a check of the row names (seconds since 1970), when
+    /// checking moves it on: a check sent twice then moves it once.
+    var dueSeconds: Int?
   }
 
   struct Due {
@@ -73,7 +86,20 @@ struct ChecklistPage {
         if !item.checked && !isOverdue { next = min(next, date) }
         changesAt = min(changesAt ?? next, next)
       }
-      rows.append(Row(item: item, due: due))
+      var repeats: Repeats?
+      if let recurrence = item.recurrence {
+        var lastDone: String?
+        if let date = item.lastDone {
+          let words = label ?? DueDateLabel(zone: zone(), now: now, words: words)
+          label = words
+          lastDone = words.day(date)
+        }
+        repeats = Repeats(
+          label: words.repeats.text(recurrence), lastDone: lastDone,
+          dueSeconds: item.movesWhenChecked && !item.checked
+            ? item.dueDate.map { Int($0.timeIntervalSince1970) } : nil)
+      }
+      rows.append(Row(item: item, due: due, repeats: repeats))
     }
     self.rows = rows
     hiddenCount = hidden

@@ -44,7 +44,10 @@ extension ChecklistScreen {
   private static func setAll(_ context: ChangeContext, checked: Bool) throws -> Response {
     let listID = try context.id(.list)
     VisitorTimeZone.adoptBrowserZone(from: context.form, into: context.preferences)
-    try context.updateModel { model in try model.setAllItems(inList: listID, checked: checked) }
+    let moment = CheckMoment(now: context.now, zone: VisitorTimeZone.current(context.preferences))
+    try context.updateModel { model in
+      try model.setAllItems(inList: listID, checked: checked, at: moment)
+    }
     return .redirect(to: "/lists/\(listID)")
   }
 }

@@ -70,12 +70,15 @@ enum ChecklistScreen {
     // rendered by an earlier version, still open in a browser) it flips,
     // as that page meant: refusing it would break every such page.
     let wanted = try context.form.wantedCheck()
+    let shownDue = try context.form.shownDue(query: context.request.query)
     VisitorTimeZone.adoptBrowserZone(from: context.form, into: context.preferences)
+    let moment = CheckMoment(now: context.now, zone: VisitorTimeZone.current(context.preferences))
     try context.updateModel { model in
       if let wanted {
-        try model.setItem(id: itemID, inList: listID, checked: wanted)
+        try model.setItem(
+          id: itemID, inList: listID, checked: wanted, at: moment, shownDue: shownDue)
       } else {
-        try model.toggleItem(id: itemID, inList: listID)
+        try model.toggleItem(id: itemID, inList: listID, at: moment)
       }
     }
     return .redirect(to: "/lists/\(listID)")
@@ -107,6 +110,9 @@ enum ChecklistScreen {
     static let checked = TemplateKey("checked")
     static let due = TemplateKey("due")
     static let notes = TemplateKey("notes")
+    static let repeats = TemplateKey("repeats")
+    static let lastDone = TemplateKey("lastDone")
+    static let dueQuery = TemplateKey("dueQuery")
     static let iso = TemplateKey("iso")
     static let label = TemplateKey("label")
     static let overdue = TemplateKey("overdue")
@@ -155,6 +161,13 @@ enum ChecklistScreen {
         fields.append(Key.due, .object(values))
       }
       if !row.item.notes.isEmpty { fields.append(Key.notes, .string(row.item.notes)) }
+      if let repeats = row.repeats {
+        var values = TemplateObject(capacity: 3)
+        values.append(Key.label, .string(repeats.label))
+        if let lastDone = repeats.lastDone { values.append(Key.lastDone, .string(lastDone)) }
+        if let due = repeats.dueSeconds { values.append(Key.dueQuery, .string("?due=\(due)")) }
+        fields.append(Key.repeats, .object(values))
+      }
       rows.append(.object(fields))
     }
     return rows

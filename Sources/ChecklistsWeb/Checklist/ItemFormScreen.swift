@@ -21,6 +21,9 @@ enum ItemFormScreen {
     /// The note's field, or nil when the form had none (a page from
     /// before notes: saving it keeps the note).
     var notes: String?
+    /// The Repeat fields, or nil when the form had none (an edit link's
+    /// form: saving it keeps how the item repeats).
+    var repeats: RepeatFields?
   }
 
   /// The due date a form's fields name, read in the zone the form was
@@ -63,7 +66,7 @@ enum ItemFormScreen {
 
   /// Why a submission came back, and which field it is about.
   struct Refusal {
-    enum Field: String { case text, dueDate, notes }
+    enum Field: String { case text, dueDate, notes, `repeat` }
 
     /// The field a refusal of the model's is about.
     static func field(of error: ChecklistsError) -> Field {
@@ -86,7 +89,7 @@ enum ItemFormScreen {
     let zone = VisitorTimeZone.zone(named: zoneName)!
     let fields = Fields(
       text: item.text, dueDate: item.dueDate.map { WallClockTime($0, in: zone).formValue } ?? "",
-      shouldRemind: item.shouldRemind, notes: item.notes)
+      shouldRemind: item.shouldRemind, notes: item.notes, repeats: RepeatFields(item))
     let values = pageContext(
       list: list, item: item, fields: fields, zone: zoneName, refusal: nil,
       csrf: context.csrfToken)
@@ -109,7 +112,8 @@ enum ItemFormScreen {
     let listID = try context.id(.list)
     let itemID = try context.id(.item)
     let form = context.form
-    let fields = Fields(form)
+    let current = try? context.currentModel().model.checklist(id: listID)?.item(id: itemID)
+    let fields = Fields(form, current: current)
     let reading = DueDateReading(
       fields, zoneName: form["dueDateZone"],
       current: VisitorTimeZone.currentIdentifier(context.preferences),
@@ -121,11 +125,23 @@ enum ItemFormScreen {
     case .refused(let refusal):
       return try refused(context, fields: fields, zone: zoneName, refusal, status: .badRequest)
     }
+    var recurrence: Recurrence??
+    if let repeats = fields.repeats {
+      switch repeats.edit(current: current?.recurrence, dueDate: dueDate) {
+      case .success(.unchanged): break
+      case .success(.set(let value)): recurrence = .some(value)
+      case .failure(let refusal):
+        return try refused(
+          context, fields: fields, zone: zoneName,
+          Refusal(field: .repeat, message: context.catalogue.text(refusal.phrase)),
+          status: .badRequest)
+      }
+    }
     do {
       try context.updateModel { model in
         try model.editItem(
           id: itemID, inList: listID, text: fields.text, dueDate: dueDate,
-          shouldRemind: fields.shouldRemind, notes: fields.notes)
+          shouldRemind: fields.shouldRemind, notes: fields.notes, recurrence: recurrence)
       }
     } catch let error as ChecklistsError where error.isRefusedInput {
       let field = Refusal.field(of: error)
@@ -189,6 +205,10 @@ enum ItemFormScreen {
         "itemText": .int(Limits.maximumTextLength), "notes": .int(Limits.maximumNoteLength),
       ],
     ]
+    if let repeats = fields.repeats {
+      values.merge(repeats.templateValues) { _, new in new }
+      values["offerRepeat"] = true
+    }
     if let refusal {
       values["error"] = .string(refusal.message)
       values["errorIn"] = [refusal.field.rawValue: true]
@@ -201,10 +221,11 @@ enum ItemFormScreen {
 
 extension ItemFormScreen.Fields {
   /// The item form's fields, as posted (`text`, `dueDate`, `shouldRemind`,
-  /// `notes`).
-  init(_ form: FormData) {
+  /// `notes`, and the Repeat fields: `RepeatFields`).
+  init(_ form: FormData, current: ChecklistItem? = nil) {
     self.init(
       text: form["text"] ?? "", dueDate: form["dueDate"] ?? "",
-      shouldRemind: form.contains("shouldRemind"), notes: form["notes"])
+      shouldRemind: form.contains("shouldRemind"), notes: form["notes"],
+      repeats: RepeatFields(form, current: current))
   }
 }

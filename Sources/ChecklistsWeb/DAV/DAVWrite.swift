@@ -63,7 +63,9 @@ enum DAVWrite {
             {
               return false
             }
-            try model.replaceItem(id: item.id, inList: listID, with: fields, at: moved)
+            try model.replaceItem(
+              id: item.id, inList: listID, with: fields, at: moved,
+              moment: CheckMoment(now: context.now, zone: zone))
             return false
           }
           guard !Self.isServerName(name) else { throw DAVRefusal.serverName }

@@ -1,4 +1,5 @@
 import ChecklistsModel
+import Foundation
 
 /// The fields whose values our pages send from a fixed set: anything else
 /// did not come from one of them and is refused with `400`.
@@ -12,6 +13,19 @@ extension FormData {
         translatable("The form’s {{field}} is malformed."), [("field", name)])
     }
     return number
+  }
+
+  /// A repeating row's toggle's `due`: the due date the row showed
+  /// (seconds since 1970), which makes a re-sent check of it a no-op once
+  /// the item has moved on. The row's button names it in its address
+  /// (`toggle?due=…`: the button's own value is the checkmark), a script
+  /// may send it as a field. Nil without it, `400` when malformed.
+  func shownDue(query: String) throws(WebError) -> Date? {
+    var due = try nonNegativeInteger("due")
+    if due == nil, !query.isEmpty, let fields = try? FormDecoder.decode(Array(query.utf8)) {
+      due = try fields.nonNegativeInteger("due")
+    }
+    return due.map { Date(timeIntervalSince1970: Double($0)) }
   }
 
   /// The toggle's `check` field: `1` checks, `0` unchecks, absent flips;

@@ -57,6 +57,10 @@ struct DateWords: Sendable {
   let dayMonthTime: Pattern
   /// A date of another year: its day, month and year.
   let dayMonthYear: Pattern
+  /// A day without its time ("27 Nov"), as a repeating item's last done.
+  let dayMonth: Pattern
+  /// How a row says its item repeats.
+  let repeats: RepeatWords
 
   static let english = DateWords(Catalogue(madeFromEnglish: .english))
 
@@ -67,6 +71,8 @@ struct DateWords: Sendable {
     yesterday = Pattern(catalogue.text(translatable("Yesterday {{time}}")))
     dayMonthTime = Pattern(catalogue.text(translatable("{{day}} {{month}} {{time}}")))
     dayMonthYear = Pattern(catalogue.text(translatable("{{day}} {{month}} {{year}}")))
+    dayMonth = Pattern(catalogue.text(translatable("{{day}} {{month}}")))
+    repeats = RepeatWords(catalogue)
   }
 
   private static let englishMonths = [

@@ -43,6 +43,16 @@ struct DueDateLabel {
     }
   }
 
+  /// The day of `date` without its time ("27 Nov", "3 Jan 2025" for
+  /// another year): a repeating item's last done.
+  func day(_ date: Date) -> String {
+    let wall = WallClockTime(date, in: zone)
+    let month = words.months[wall.month - 1]
+    return wall.year == thisYear
+      ? words.dayMonth(day: wall.day, month: month)
+      : words.dayMonthYear(day: wall.day, month: month, year: wall.year)
+  }
+
   /// The first moment of the visitor's next day, when "Today" and the
   /// other words may change.
   var nextChange: Date {

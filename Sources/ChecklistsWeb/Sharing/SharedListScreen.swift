@@ -58,11 +58,17 @@ enum SharedListScreen {
     let listID = context.access.listID
     let itemID = try context.id(.item)
     let wanted = try context.form.wantedCheck()
+    let shownDue = try context.form.shownDue(query: context.request.query)
+    // The owner's zone, as the page showed the due dates in.
+    let zoneName = try context.currentList().zoneName
+    let moment = CheckMoment(
+      now: context.now, zone: VisitorTimeZone.zone(named: zoneName) ?? TimeZone(identifier: "UTC")!)
     try context.updateList { model in
       if let wanted {
-        try model.setItem(id: itemID, inList: listID, checked: wanted)
+        try model.setItem(
+          id: itemID, inList: listID, checked: wanted, at: moment, shownDue: shownDue)
       } else {
-        try model.toggleItem(id: itemID, inList: listID)
+        try model.toggleItem(id: itemID, inList: listID, at: moment)
       }
     }
     return .redirect(to: context.pagePath)

@@ -34,7 +34,7 @@ extension CalendarTodo {
   ///
   /// `UID` and `X-APPLE-SORT-ORDER` first (the place is never kept: it is
   /// the list's), then the item's own lines where no kept line still says
-  /// the same (`DTSTAMP`, `SUMMARY`, `DUE`, the status, `DESCRIPTION`), the export's
+  /// the same (`DTSTAMP`, `SUMMARY`, `DUE`, the status, `DESCRIPTION`, `RRULE`), the export's
   /// `CATEGORIES`, then every kept property in its order (the mapped ones
   /// only while they still hold), then the alarms and any other component:
   /// a to-do read, stored and written back unedited keeps its lines' order,
@@ -70,12 +70,17 @@ extension CalendarTodo {
       item.notes.isEmpty || (try? NoteInput.clean($0.textValue)) == item.notes
     }
     if notesKept != true, !item.notes.isEmpty { writer.textLine("DESCRIPTION", item.notes) }
+    // An app's RRULE goes back as it came while the item repeats by it
+    // (verbatim, in its place); else the item's own.
+    let ruleKept = kept.first("RRULE").map { $0.value == item.recurrence?.text }
+    if ruleKept != true, let recurrence = item.recurrence { writer.line("RRULE", recurrence.text) }
     if let category { writer.textLine("CATEGORIES", category) }
     for line in kept.properties {
       switch line.name {
       case "SUMMARY": if summaryKept == true { writer.append(line) }
       case "DUE": if dueKept == true { writer.append(line) }
       case "DESCRIPTION": if notesKept == true { writer.append(line) }
+      case "RRULE": if ruleKept == true { writer.append(line) }
       case _ where statusNames.contains(line.name): if statusKept { writer.append(line) }
       default: writer.append(line)
       }

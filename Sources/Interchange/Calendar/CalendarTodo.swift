@@ -13,12 +13,14 @@ import Support
 ///   in that zone (the owner's when the server does not know it), a
 ///   floating one in the owner's zone, a date alone at 09:00 there (as the
 ///   web's form takes a date alone);
+/// - `RRULE` ↔ how the due date repeats (`Recurrence`: its value as
+///   written, understood when within the subset, kept verbatim otherwise);
 /// - any `VALARM` ↔ Remind me;
 /// - `X-APPLE-SORT-ORDER` ↔ the item's place in its list (the caller's).
 ///
 /// Every other line the app wrote is kept (`kept`, stored with the item as
 /// `CalendarData`) and written back unchanged, in its order and spelling:
-/// `PRIORITY`, `RRULE`, `CATEGORIES`, `RELATED-TO`, the
+/// `PRIORITY`, `CATEGORIES`, `RELATED-TO`, the
 /// alarms, unknown `X-` properties and parameters, and the `VTIMEZONE`s the
 /// resource carried. The mapped lines are kept too: one is written back as
 /// it was as long as it still says what the item says (a `DUE` in Berlin's
@@ -37,6 +39,8 @@ package struct CalendarTodo: Sendable, Equatable {
   package var sortOrder: Int?
   /// The lines kept, unfolded, one a line (see `CalendarData.kept`).
   package var kept: String
+  /// The first `RRULE`'s value, when the app sent one (its line is kept too).
+  package var recurrence: Recurrence? = nil
 
   /// The most a to-do's kept lines may hold: a long note and a few alarms.
   package static let maximumKeptBytes = 32 * 1024
@@ -172,7 +176,7 @@ extension CalendarTodo {
       uid: uid, text: text, checked: isCompleted(todo.properties), dueDate: dueDate,
       shouldRemind: todo.components.contains { $0.name == "VALARM" }, notes: notes,
       sortOrder: todo.property("X-APPLE-SORT-ORDER").flatMap { Int($0.value) },
-      kept: keptText)
+      kept: keptText, recurrence: todo.property("RRULE").map { Recurrence(text: $0.value) })
   }
 
   /// `STATUS:COMPLETED`, or a `COMPLETED` date when there is no `STATUS`.
@@ -223,6 +227,6 @@ extension CalendarTodo {
   package func fields(resource: String) -> CalendarItemFields {
     CalendarItemFields(
       text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, notes: notes,
-      calendar: CalendarData(uid: uid, resource: resource, kept: kept))
+      calendar: CalendarData(uid: uid, resource: resource, kept: kept), recurrence: recurrence)
   }
 }

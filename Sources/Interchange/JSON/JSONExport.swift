@@ -68,6 +68,10 @@ package enum JSONExport {
           writer.raw(", \"notes\": ")
           writer.string(item.notes)
         }
+        if let recurrence = item.recurrence {
+          writer.raw(", \"recurrence\": ")
+          writer.string(recurrence.text)
+        }
         writer.raw("}")
       }
       writer.raw("\n      ]\n    }")

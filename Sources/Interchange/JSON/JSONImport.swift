@@ -256,6 +256,17 @@ private struct ExportReader {
     {
       item.notes = cursor.string(at: notes)
     }
+    if let rule = try optional(
+      "recurrence", members[5], .string, subject: subject(),
+      "an RRULE in quotes, such as “FREQ=WEEKLY”")
+    {
+      let text = cursor.string(at: rule)
+      guard text.utf8.count <= Recurrence.maximumBytes else {
+        throw ImportFailure(
+          "\(subject()): “recurrence” is longer than \(Recurrence.maximumBytes) bytes.")
+      }
+      item.recurrence = text
+    }
     return item
   }
 
@@ -357,7 +368,9 @@ private struct ExportReader {
 private enum Names {
   static let document = ["format", "version", "lists"].map { Array($0.utf8) }
   static let list = ["name", "icon", "sort", "items", "template"].map { Array($0.utf8) }
-  static let item = ["text", "checked", "dueDate", "shouldRemind", "notes"].map { Array($0.utf8) }
+  static let item = ["text", "checked", "dueDate", "shouldRemind", "notes", "recurrence"].map {
+    Array($0.utf8)
+  }
 }
 
 /// `5000` as "5,000".
