@@ -223,7 +223,7 @@ import Testing
     _ = try moved.toggleItem(
       id: movedItem, inList: movedList, at: CheckMoment(now: Self.now, zone: Self.zone))
     for model in [model, moved] {
-      #expect(model.formatVersion == 3)
+      #expect(model.formatVersion == 4)  // a version-3 backend would drop the rule
       let data = try PropertyListEncoder().encode(model)
       let read = try PropertyListDecoder().decode(DataModel.self, from: data)
       #expect(read == model)
