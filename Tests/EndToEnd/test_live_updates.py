@@ -9,7 +9,7 @@ import requests
 
 from visitor import Visitor
 
-TOGGLE = re.compile(r'items/(\d+)/toggle"')
+TOGGLE = re.compile(r'items/(\d+)/toggle ')
 
 
 def second_browser(stack, first):

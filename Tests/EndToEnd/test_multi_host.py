@@ -40,7 +40,7 @@ def stack(request):
 
 
 def item_ids(page):
-    return [int(found) for found in re.findall(r'items/(\d+)/toggle"', page)]
+    return [int(found) for found in re.findall(r'items/(\d+)/toggle ', page)]
 
 
 def read_everywhere(stack, visitor, path, etag=None):
