@@ -494,8 +494,11 @@ function checklistsSay(key, values, count) {
       announce(say(up ? "alreadyFirst" : "alreadyLast", { text: quoted(textOf(row)) }));
       return;
     }
-    var kind = control.classList.contains("edit") ? "a.edit"
-      : control.classList.contains("del") ? "button.del" : "button.check";
+    // The row's edit link is its one <a>, Delete its last button (the
+    // rows carry no classes for them: every byte of a row is sent).
+    var kind = control.tagName === "A" ? ":scope > a"
+      : control !== toggleOf(row) && control.tagName === "BUTTON" ? ":scope > button:last-child"
+      : "button.check";
     move(row, up ? "before" : "after", neighbour, kind);
   });
 

@@ -24,7 +24,7 @@ import WebTestSupport
 
   func itemTexts(_ browser: ApplicationHarness, list: Int = 1) -> [String] {
     let page = browser.text(browser.get("/lists/\(list)"))
-    return page.components(separatedBy: "<button class=\"check\"").dropFirst().compactMap {
+    return page.components(separatedBy: "<button class=check").dropFirst().compactMap {
       guard let close = $0.firstIndex(of: ">"), let end = $0.range(of: "</button>") else {
         return nil
       }

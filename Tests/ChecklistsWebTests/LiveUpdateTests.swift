@@ -24,7 +24,7 @@ import WebTestSupport
   }
 
   private func itemIDs(_ page: String) -> [String] {
-    page.matches(of: /items\/(\d+)\/toggle"/).map { String($0.output.1) }
+    page.matches(of: #/items\/(\d+)\/toggle /#).map { String($0.output.1) }
   }
 
   /// A change from a calendar app trips an open page's poll as another

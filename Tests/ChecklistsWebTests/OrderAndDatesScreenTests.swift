@@ -24,14 +24,14 @@ import WebTestSupport
     let page = browser.text(browser.get("/lists/\(list)"))
     return page.matches(
       of:
-        /formaction="\d+\/items\/(\d+)\/toggle" aria-pressed="(true|false)" name="check" value="[01]">([^<]*)</
+        /formaction=\d+\/items\/(\d+)\/toggle aria-pressed=(true|false) name=check value=[01]>([^<]*)</
     ).map { (Int($0.output.1)!, String($0.output.3), $0.output.2 == "true") }
   }
 
   static func texts(_ browser: ApplicationHarness) -> [String] { rows(browser).map(\.1) }
 
   static func row(_ page: String, _ text: String) -> Substring? {
-    guard let start = page.range(of: "\">\(text)</button>") else { return nil }
+    guard let start = page.range(of: ">\(text)</button>") else { return nil }
     let end = page.range(of: "</li>", range: start.upperBound..<page.endIndex)!
     return page[start.upperBound..<end.lowerBound]
   }
@@ -57,7 +57,7 @@ import WebTestSupport
     #expect(again.contains(#"name="shouldRemind" value="on" checked"#))
     #expect(again.contains("Time zone: UTC"))
     let row = try #require(Self.row(browser.text(browser.get("/lists/1")), "oat milk"))
-    #expect(row.contains(#"<time datetime="2030-05-12T14:30Z">12 May 2030</time>"#))
+    #expect(row.contains(#"<time datetime=2030-05-12T14:30Z>12 May 2030</time>"#))
     #expect(!row.contains("Overdue"))
     // Emptied, the due date goes, and so does Remind me when unchecked.
     browser.post("/lists/1/items/1", [("text", "oat milk"), ("dueDate", "")])
@@ -113,10 +113,10 @@ import WebTestSupport
     let page = browser.text(browser.get("/lists/1"))
     #expect(
       Self.row(page, "late")
-        == #"<time class="late" datetime="2001-02-03T04:05Z">Overdue, 3 Feb 2001</time><a class="edit" href="1/items/1/edit" aria-label="Edit late"></a><button class="del" formaction="1/items/1/delete" aria-label="Delete late"></button>"#
+        == #"<time class=late datetime=2001-02-03T04:05Z>Overdue, 3 Feb 2001</time><a href=1/items/1/edit aria-label="Edit late"></a><button formaction=1/items/1/delete aria-label="Delete late"></button>"#
     )
     #expect(Self.row(page, "done late")?.contains("Overdue") == false)
-    #expect(Self.row(page, "done late")?.contains(#"<time datetime="2001-02-03T04:05Z">"#) == true)
+    #expect(Self.row(page, "done late")?.contains(#"<time datetime=2001-02-03T04:05Z>"#) == true)
     #expect(Self.row(page, "later")?.contains("Overdue") == false)
   }
 
@@ -165,7 +165,7 @@ import WebTestSupport
       ])
     #expect(saved.status == .seeOther)
     let row = try #require(Self.row(browser.text(browser.get("/lists/1")), "call"))
-    #expect(row.contains(#"<time datetime="2030-06-30T23:00Z">1 Jul 2030</time>"#))
+    #expect(row.contains(#"<time datetime=2030-06-30T23:00Z>1 Jul 2030</time>"#))
     #expect(
       browser.text(browser.get("/lists/1/items/1/edit")).contains(#"value="2030-07-01T01:00""#))
     let settings = browser.text(browser.get("/settings"))
@@ -188,7 +188,7 @@ import WebTestSupport
       ])
     #expect(saved.status == .seeOther)
     let row = try #require(Self.row(browser.text(browser.get("/lists/1")), "call me"))
-    #expect(row.contains(#"<time datetime="2030-06-30T23:00Z">30 Jun 2030</time>"#))
+    #expect(row.contains(#"<time datetime=2030-06-30T23:00Z>30 Jun 2030</time>"#))
     let form = browser.text(browser.get("/lists/1/items/1/edit"))
     #expect(form.contains(#"value="2030-06-30T19:00""#) && form.contains("America/New_York"))
     // A zone this site does not know: the form again, nothing saved.

@@ -54,8 +54,7 @@ import WebTestSupport
     let computed = SharingTests.get(browser, "/s/\(token)")
     #expect(computed.status == .ok)
     let key = try #require(
-      ResponseMemo.Key(
-        sharedPage: SecretDigest.of(token), Request(method: .get, path: "/s/\(token)")))
+      ResponseMemo.Key(sharedPage: Request(method: .get, path: "/s/\(token)")))
     #expect(browser.application.sharedPages.entry(for: key) != nil, "the page is kept")
     let kept = SharingTests.get(browser, "/s/\(token)")
     #expect(kept.status == .ok && kept.body == computed.body)

@@ -46,7 +46,7 @@ import WebTestSupport
   /// The items of list 1 as the page shows them: id, checked, text.
   func rows(_ browser: ApplicationHarness, list: Int = 1) -> [String] {
     let page = browser.text(browser.get("/lists/\(list)"))
-    return page.matches(of: /items\/(\d+)\/toggle" aria-pressed="(true|false)"[^>]*>([^<]*)</).map {
+    return page.matches(of: /items\/(\d+)\/toggle aria-pressed=(true|false)[^>]*>([^<]*)</).map {
       "\($0.1) \($0.2) \($0.3)"
     }
   }

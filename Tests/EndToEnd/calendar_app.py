@@ -11,7 +11,7 @@ import requests
 APP_FIELD = re.compile(r'<input type="text" id="app-(server|user|password)" value="([^"]+)"')
 DAV = "{DAV:}"
 CALDAV = "{urn:ietf:params:xml:ns:caldav}"
-ITEM_ROW = re.compile(r'<li><button class="check" formaction="\d+/items/(\d+)/toggle" aria-pressed="(true|false)"[^>]*>'
+ITEM_ROW = re.compile(r'<li><button class=check formaction=\d+/items/(\d+)/toggle aria-pressed=(true|false)[^>]*>'
                       r'(.*?)</button>', re.S)
 
 

@@ -118,7 +118,7 @@ def test_screenshots_of_every_screen_at_phone_and_desktop_width(stack, profile):
         toggle_button(driver, "Milk").click()
         wait(driver, lambda d: toggle_button(d, "Milk").get_attribute("aria-pressed") == "true")
         list_url = driver.current_url
-        item_edit = driver.find_element(By.CSS_SELECTOR, "a.edit").get_attribute("href")
+        item_edit = driver.find_element(By.CSS_SELECTOR, "ul.items > li > a").get_attribute("href")
         screens = {
             "all-lists": "/lists",
             "checklist": list_url,

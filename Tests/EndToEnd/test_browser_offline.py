@@ -265,7 +265,7 @@ def server_rows(stack, driver, path):
     assert page.status_code == 200
     import re
     return [(text, pressed == "true") for pressed, text in
-            re.findall(r'<button class="check" formaction="[^"]+" aria-pressed="(true|false)"[^>]*>([^<]*)</button>',
+            re.findall(r'<button class=check formaction=\S+ aria-pressed=(true|false)[^>]*>([^<]*)</button>',
                        page.text)]
 
 
@@ -481,7 +481,7 @@ def test_an_item_edited_offline_is_saved_when_back(stack, profile):
         until_controlled(driver)
         shopping = driver.current_url
         path = "/" + shopping.split("/", 3)[3]
-        driver.find_element(By.CSS_SELECTOR, "ul.items a.edit").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items > li > a").click()
         wait(driver, lambda d: d.find_elements(By.ID, "item-text"))
         edit_page = driver.current_url
         driver.get(shopping)
@@ -611,7 +611,7 @@ def test_a_move_and_a_delete_made_offline_are_sent_once_when_back(stack, profile
         salt = [b for b in driver.find_elements(By.CSS_SELECTOR, "ul.items button.check") if b.text == "Salt"][0]
         salt.send_keys(Keys.ALT, Keys.ARROW_UP)
         wait(driver, lambda d: shown_rows(d) == ["Milk", "Tea", "Salt", "Rice"] and len(queue(d)) == 1)
-        driver.find_element(By.CSS_SELECTOR, "button.del[aria-label='Delete Tea']").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items button[aria-label='Delete Tea']").click()
         wait(driver, lambda d: d.current_url == shopping and shown_rows(d) == ["Milk", "Salt", "Rice"])
         sent = queue(driver)
         assert [entry["path"].rsplit("/", 1)[-1] for entry in sent] == ["move", "delete"], sent
@@ -799,7 +799,7 @@ def test_the_workers_own_words_are_in_the_language_of_the_pages(stack, profile):
         add_item(driver, "Tea", True)
         until_controlled(driver)
         shopping = driver.current_url
-        driver.find_element(By.CSS_SELECTOR, "ul.items a.edit").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items > li > a").click()
         wait(driver, lambda d: d.find_elements(By.ID, "item-text"))
         edit_page = driver.current_url
         driver.get(shopping)

@@ -57,7 +57,7 @@ def test_alt_arrows_move_a_row_with_one_request_keeping_focus_and_saying_where(s
         assert active.get_attribute("class") == "check" and active.text == "Milk"
         assert driver.current_url == list_url, "no page load"
         # From the row's edit link, two moves up: focus stays on that link.
-        edit = driver.find_element(By.CSS_SELECTOR, "a.edit[aria-label='Edit Bread']")
+        edit = driver.find_element(By.CSS_SELECTOR, "ul.items a[aria-label='Edit Bread']")
         edit.send_keys(Keys.ALT, Keys.ARROW_UP)
         wait(driver, lambda d: shown(d) == ["Eggs", "Bread", "Milk", "Tea"])
         driver.switch_to.active_element.send_keys(Keys.ALT, Keys.ARROW_UP)
@@ -173,7 +173,7 @@ def test_a_due_date_typed_in_the_form_is_in_the_browsers_zone(stack, profile):
         driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
         driver.get(stack.url("/"))
         add_item(driver, "Dentist", True)
-        driver.find_element(By.CSS_SELECTOR, "a.edit").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items > li > a").click()
         text = driver.find_element(By.ID, "item-text")
         text.send_keys(Keys.TAB)  # to the date field's first part, the month (en-US)
         driver.switch_to.active_element.send_keys("0701203009", "30A")
@@ -184,7 +184,7 @@ def test_a_due_date_typed_in_the_form_is_in_the_browsers_zone(stack, profile):
         time_element = driver.find_element(By.CSS_SELECTOR, "ul.items time")
         assert time_element.get_attribute("datetime") == "2030-07-01T00:30Z"  # 09:30 in Tokyo
         assert time_element.text == "1 Jul 2030"
-        driver.find_element(By.CSS_SELECTOR, "a.edit").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items > li > a").click()
         assert "Time zone: Asia/Tokyo" in driver.find_element(By.ID, "item-due-help").text
         assert driver.find_element(By.ID, "item-remind").is_selected()
     finally:
@@ -202,7 +202,7 @@ def test_without_javascript_a_due_date_is_typed_in_the_settings_zone(stack, prof
         assert driver.find_element(By.CSS_SELECTOR, "#time-zone option:checked").text == "America/Chicago"
         driver.get(stack.url("/lists/1"))
         add_item(driver, "Taxes", False)
-        driver.find_element(By.CSS_SELECTOR, "a.edit").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items > li > a").click()
         driver.find_element(By.ID, "item-text").send_keys(Keys.TAB)
         driver.switch_to.active_element.send_keys("0102203108", "00A")
         driver.find_element(By.CSS_SELECTOR, "form.item-edit button[type=submit]").click()

@@ -42,7 +42,7 @@ def test_delete_an_item_and_press_undo(stack, profile, javascript):
         check(driver, "eggs")
         before = (item_texts(driver), pressed(driver))
 
-        driver.find_element(By.CSS_SELECTOR, "button.del[aria-label='Delete eggs']").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items button[aria-label='Delete eggs']").click()
         wait(driver, lambda d: "Deleted “eggs”." in notice(d))
         assert item_texts(driver) == ["milk", "bread"]
         assert driver.find_element(By.CSS_SELECTOR, ".undo-notice").get_attribute("role") == "status"
@@ -77,7 +77,7 @@ def test_screenshots_of_recently_deleted_and_the_undo_notice(stack, profile):
         check(driver, "Butter")
         press(driver, "Remove checked items")
         wait(driver, lambda d: "Removed 2 checked items." in notice(d))
-        driver.find_element(By.CSS_SELECTOR, "button.del[aria-label='Delete Milk']").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items button[aria-label='Delete Milk']").click()
         wait(driver, lambda d: "Deleted “Milk”." in notice(d))
         notice_url = driver.current_url
 

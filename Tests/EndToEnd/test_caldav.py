@@ -99,7 +99,7 @@ def test_a_client_discovers_every_list_as_a_to_do_calendar_and_sees_a_rename(sta
     assert stale.status_code == 403 and "<d:valid-sync-token/>" in stale.text
 
 
-CHECK_ROW = re.compile(r'<button class="check" formaction="[^"]+" aria-pressed="(true|false)"[^>]*>([^<]*)</button>')
+CHECK_ROW = re.compile(r'<button class=check formaction=\S+ aria-pressed=(true|false)[^>]*>([^<]*)</button>')
 CLIENT_TODO = """BEGIN:VCALENDAR\r
 VERSION:2.0\r
 PRODID:-//Example//Tasks//EN\r

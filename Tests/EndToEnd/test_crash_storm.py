@@ -20,7 +20,7 @@ from visitor import Visitor
 
 KILLS = int(os.environ.get("KILLS", "200"))
 VISITORS = 16
-ITEM = re.compile(r'<li><button class="check" formaction="\d+/items/(\d+)/toggle" aria-pressed="(true|false)"[^>]*>'
+ITEM = re.compile(r'<li><button class=check formaction=\d+/items/(\d+)/toggle aria-pressed=(true|false)[^>]*>'
                   r'(.*?)</button>', re.S)
 
 

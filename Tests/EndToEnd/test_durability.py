@@ -33,7 +33,7 @@ from test_sharing import CSRF as SHARED_CSRF, NONCE, link_field
 from test_undo import UNDO
 from visitor import Visitor
 
-ROW = re.compile(r'formaction="(\d+)/items/(\d+)/toggle"')
+ROW = re.compile(r'formaction=(\d+)/items/(\d+)/toggle ')
 DIGEST = re.compile(r'name="digest" value="([0-9a-f]{64})"')
 
 # The write paths the stream must take: (what, how). A change to the

@@ -195,7 +195,7 @@ def test_one_letter_under_twenty_thousand_accents_is_refused_and_nothing_is_stor
 # The change routes of due dates, order and undo, Settings' time zone and
 # the calendar address.
 
-ROW = re.compile(r'formaction="\d+/items/(\d+)/toggle"')
+ROW = re.compile(r'formaction=\d+/items/(\d+)/toggle ')
 RESTORE = re.compile(r'action="/deleted/(\d+)/restore"')
 ADDRESS = re.compile(r'/calendar/([0-9a-f]{64})\.ics')
 ODD_IDS = ["-1", "0", "99999999999999999999999", "abc", "%2e%2e", "1e3"]

@@ -170,7 +170,7 @@ def test_chromium_reopened_lands_on_all_lists_opened_again_from_its_cached_copy(
         open_list_from_all_lists(driver, "List")
         # Renaming the item changes the list's page (fetched whole, so it
         # surely moves ChecklistIndex to the list) but not All Lists.
-        driver.find_element(By.CSS_SELECTOR, "a.edit").click()
+        driver.find_element(By.CSS_SELECTOR, "ul.items > li > a").click()
         field = driver.find_element(By.ID, "item-text")
         field.clear()
         field.send_keys("oat milk\n")

@@ -103,7 +103,7 @@ def russian_visitor(stack):
     for text in ("milk and bread", "eggs", "butter"):
         visitor.add_item(list_id, text)
     page = visitor.get(f"/lists/{list_id}").text
-    ids = re.findall(r'formaction="\d+/items/(\d+)/toggle"', page)
+    ids = re.findall(r'formaction=\d+/items/(\d+)/toggle ', page)
     assert visitor.post(f"/lists/{list_id}/items/{ids[1]}/toggle", {"check": "1"}).status_code == 303
     assert visitor.post(
         f"/lists/{list_id}/items/{ids[0]}", {"text": "milk and bread", "dueDate": f"{TOMORROW}T18:30",
@@ -432,8 +432,8 @@ def test_screenshots_in_each_language_fit_phone_and_desktop_light_and_dark(stack
         add_item(driver, "Bread with a rather long name that wraps on a narrow phone screen", True)
         list_url = driver.current_url
         # The last row's form, and the first row deleted (for Recently Deleted).
-        item_edit = driver.find_elements(By.CSS_SELECTOR, "a.edit")[-1].get_attribute("href")
-        driver.find_elements(By.CSS_SELECTOR, "button.del")[0].click()
+        item_edit = driver.find_elements(By.CSS_SELECTOR, "ul.items > li > a")[-1].get_attribute("href")
+        driver.find_elements(By.CSS_SELECTOR, "ul.items > li > button:last-child")[0].click()
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "button.check")) == 1)
         screens = {"checklist": list_url, "edit-list": list_url + "/edit", "edit-item": item_edit,
                    "new-list": stack.url("/lists/new"), "settings": stack.url("/settings"),

@@ -37,7 +37,7 @@ def test_files_to_postgresql_and_back_keeps_every_byte_and_every_visitor(postgre
         visitor.add_item(groceries, "Bread")
         visitor.create_list("Trip")
         page = visitor.get(f"/lists/{groceries}").text
-        toggle = page.split('items/', 1)[1].split('/toggle"', 1)[0]
+        toggle = page.split('items/', 1)[1].split('/toggle ', 1)[0]
         assert visitor.post(f"/lists/{groceries}/items/{toggle}/toggle").status_code == 303
         assert visitor.post(f"/lists/{groceries}/share/read-only").status_code == 303
         assert visitor.post("/settings/calendar").status_code == 303

@@ -13,7 +13,7 @@ from visitor import Visitor
 
 NOTE = "Позвонить после 9, «Ёлка» & <b>\nSecond line, Café"
 SHOWN = "Позвонить после 9, «Ёлка» &amp; &lt;b&gt;\nSecond line, Café"
-ROW = re.compile(r'formaction="\d+/items/(\d+)/toggle"')
+ROW = re.compile(r'formaction=\d+/items/(\d+)/toggle ')
 
 
 def test_a_note_typed_in_the_item_form_shows_under_the_item_and_travels_in_json(stack):
@@ -27,20 +27,20 @@ def test_a_note_typed_in_the_item_form_shows_under_the_item_and_travels_in_json(
                          {"text": "Call the baker", "dueDate": "",
                           "notes": "\r\n" + NOTE.replace("\n", "\r\n") + "   \r\n"})
     assert saved.status_code == 303 and saved.headers["Location"] == f"/lists/{groceries}"
-    assert f'<p class="notes">{SHOWN}</p>' in visitor.get(f"/lists/{groceries}").text
+    assert f'<p class=notes>{SHOWN}</p>' in visitor.get(f"/lists/{groceries}").text
 
     # A read-only link shows it too.
     assert visitor.post(f"/lists/{groceries}/share/read-only").status_code == 303
     link = re.search(r'id="share-read-only" value="[^"]*(/s/[0-9a-f]{32})"',
                      visitor.get(f"/lists/{groceries}/edit").text).group(1)
-    assert f'<p class="notes">{SHOWN}</p>' in requests.get(stack.url(link)).text
+    assert f'<p class=notes>{SHOWN}</p>' in requests.get(stack.url(link)).text
 
     # Too long: the form again, as typed, and nothing stored.
     long = "ж" * 4001
     refused = visitor.post(f"/lists/{groceries}/items/{item}",
                            {"text": "Call the baker", "dueDate": "", "notes": long})
     assert refused.status_code == 422 and f">{long}</textarea>" in refused.text
-    assert f'<p class="notes">{SHOWN}</p>' in visitor.get(f"/lists/{groceries}").text
+    assert f'<p class=notes>{SHOWN}</p>' in visitor.get(f"/lists/{groceries}").text
 
     # The JSON export carries it; importing that file gives it back.
     exported = visitor.get("/settings/export/checklists.json")
@@ -82,7 +82,7 @@ def test_a_note_written_by_a_calendar_app_shows_on_the_web_and_back(stack):
                        headers={"Content-Type": "text/calendar"})
     assert put.status_code == 201, (put.status_code, put.text[:300])
     page = owner.get(f"/lists/{party}").text
-    assert '<p class="notes">Заказ № 12, оплачен\nSecond line</p>' in page
+    assert '<p class=notes>Заказ № 12, оплачен\nSecond line</p>' in page
     # Unedited, the app gets its own line back.
     assert "DESCRIPTION;LANGUAGE=ru:Заказ № 12\\, оплачен\\nSecond line" in \
         requests.get(address, auth=auth).text.replace("\r\n ", "")

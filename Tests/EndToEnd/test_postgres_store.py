@@ -109,7 +109,7 @@ def test_the_calendar_feed_is_dated_by_real_write_times(hosts):
 
     def remind(text, hours):
         visitor.add_item(1, text)
-        item = max(int(found) for found in re.findall(r'items/(\d+)/toggle"', visitor.get("/lists/1").text))
+        item = max(int(found) for found in re.findall(r'items/(\d+)/toggle ', visitor.get("/lists/1").text))
         due = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=hours))
         saved = visitor.post(f"/lists/1/items/{item}", {
             "text": text, "dueDate": due.strftime("%Y-%m-%dT%H:%M"), "dueDateZone": "UTC",

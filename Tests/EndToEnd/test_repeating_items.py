@@ -12,14 +12,14 @@ from test_calendar import create_address, fetch
 from test_caldav import connect
 from visitor import Visitor
 
-ROW = re.compile(r'formaction="\d+/items/(\d+)/toggle(\?due=\d+)?"')
+ROW = re.compile(r'formaction="?\d+/items/(\d+)/toggle(\?due=\d+)?[" ]')
 
 
 def due_shown(page, item):
     """The due date of the row of `item` (its <time datetime>), in UTC."""
-    row = re.search(rf'<li><button class="check" formaction="\d+/items/{item}/toggle[^>]*>.*?</li>',
+    row = re.search(rf'<li><button class=check formaction="?\d+/items/{item}/toggle[^>]*>.*?</li>',
                     page, re.S).group(0)
-    return re.search(r'<time[^>]* datetime="([^"]+)"', row).group(1), row
+    return re.search(r'<time[^>]* datetime=([^ >]+)', row).group(1), row
 
 
 def test_a_weekly_item_checked_twice_moves_twice_and_says_when_it_was_done(stack):
@@ -62,7 +62,7 @@ def test_a_weekly_item_checked_twice_moves_twice_and_says_when_it_was_done(stack
     page = visitor.get(f"/lists/{chores}").text
     due, row = due_shown(page, item)
     assert "Repeats weekly" in row and "Last done" not in row
-    assert 'aria-pressed="false"' in row
+    assert 'aria-pressed=false' in row
     # 09:00 in Berlin is 08:00Z in winter and 07:00Z in summer.
     first = datetime.fromisoformat(due.replace("Z", "+00:00"))
     assert first.date() == monday and first.hour in (7, 8)
@@ -82,7 +82,7 @@ def test_a_weekly_item_checked_twice_moves_twice_and_says_when_it_was_done(stack
         moved = datetime.fromisoformat(due.replace("Z", "+00:00"))
         assert moved.date() == wanted, (due, wanted)
         assert moved.hour in (7, 8)
-        assert 'aria-pressed="false"' in row
+        assert 'aria-pressed=false' in row
         assert re.search(r"Last done \d{1,2} [A-Z][a-z]{2}", row), row
 
     # The calendar feed carries the rule (with Remind me on).
@@ -105,7 +105,7 @@ def test_a_weekly_item_checked_twice_moves_twice_and_says_when_it_was_done(stack
     page = visitor.get(f"/lists/{chores}").text
     assert "Repeats" not in page and ROW.search(page).group(2) is None
     assert visitor.post(f"/lists/{chores}/items/{item}/toggle", {"check": "1"}).status_code == 303
-    assert 'aria-pressed="true"' in due_shown(visitor.get(f"/lists/{chores}").text, item)[1]
+    assert 'aria-pressed=true' in due_shown(visitor.get(f"/lists/{chores}").text, item)[1]
 
 
 CUSTOM = "FREQ=MONTHLY;BYDAY=-1FR;BYMONTH=1,4,7,10;X-OWN=Quarterly review"

@@ -12,8 +12,8 @@ import re
 from visitor import Visitor
 
 NONCE = re.compile(r'name="nonce" value="(\d+)"')
-ROW = re.compile(r'formaction="\d+/items/(\d+)/toggle" aria-pressed="(true|false)" '
-                 r'name="check" value="([01])">(.*?)</button>')
+ROW = re.compile(r'formaction=\d+/items/(\d+)/toggle aria-pressed=(true|false) '
+                 r'name=check value=([01])>(.*?)</button>')
 
 
 def rows(visitor):

@@ -175,10 +175,10 @@ def test_the_first_run_happens_once(stack):
 def test_toggle_edit_and_delete_an_item(stack):
     visitor = Visitor(stack)
     visitor.add_item(1, "bread")
-    item = int(re.search(r'items/(\d+)/toggle"', visitor.get("/lists/1").text).group(1))
+    item = int(re.search(r'items/(\d+)/toggle ', visitor.get("/lists/1").text).group(1))
     assert visitor.post(f"/lists/1/items/{item}/toggle").status_code == 303
     page = visitor.get("/lists/1").text
-    assert 'aria-pressed="true"' in page
+    assert 'aria-pressed=true' in page
     assert "All Done!" in visitor.get("/lists").text
     assert visitor.post(f"/lists/1/items/{item}", {"text": "rye bread"}).status_code == 303
     assert "rye bread" in visitor.get("/lists/1").text
@@ -197,7 +197,7 @@ def test_settings_hide_checked_items_and_reset(stack):
     visitor = Visitor(stack)
     visitor.add_item(1, "done thing")
     visitor.add_item(1, "open thing")
-    item = int(re.search(r'items/(\d+)/toggle"', visitor.get("/lists/1").text).group(1))
+    item = int(re.search(r'items/(\d+)/toggle ', visitor.get("/lists/1").text).group(1))
     visitor.post(f"/lists/1/items/{item}/toggle")
     saved = visitor.post("/settings", {"HideCheckedItems": "on", "OpenLastList": "on"})
     assert saved.status_code == 303 and saved.headers["Location"] == "/settings?saved"

@@ -9,7 +9,7 @@ import time
 
 from visitor import Visitor
 
-ROW = re.compile(r'formaction="\d+/items/(\d+)/toggle" aria-pressed="(true|false)" name="check" value="[01]">([^<]*)</button>')
+ROW = re.compile(r'formaction=\d+/items/(\d+)/toggle aria-pressed=(true|false) name=check value=[01]>([^<]*)</button>')
 
 
 def rows(visitor, list_id):

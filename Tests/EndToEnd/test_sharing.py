@@ -14,10 +14,10 @@ import requests
 
 from visitor import Visitor
 
-ROW = re.compile(r'formaction="[0-9a-f]+/items/(\d+)/toggle"')
+ROW = re.compile(r'formaction=[0-9a-f]+/items/(\d+)/toggle ')
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 NONCE = re.compile(r'name="nonce" value="(\d+)"')
-PRESSED = re.compile(r'formaction="[0-9a-f]{32}/items/(\d+)/toggle" aria-pressed="(true|false)"')
+PRESSED = re.compile(r'formaction=[0-9a-f]{32}/items/(\d+)/toggle aria-pressed=(true|false)')
 
 
 def link_field(kind):
@@ -135,7 +135,7 @@ def test_an_edit_link_changes_items_and_reaches_nothing_else(stack, owner):
     # The owner sees every change on their own page.
     mine = owner.get(f"/lists/{owner.groceries}").text
     assert "Jam" in mine and "Rye bread" in mine and "Eggs" not in mine
-    assert re.search(rf'items/{jam}/toggle" aria-pressed="true"', mine)
+    assert re.search(rf'items/{jam}/toggle aria-pressed=true', mine)
     assert "Eggs" in owner.get("/deleted").text
 
     before = snapshot(stack)
@@ -260,7 +260,7 @@ def test_two_clients_toggling_one_shared_list_at_once_lose_nothing(stack, owner)
     mine = owner.get(f"/lists/{owner.groceries}").text
     for last, _ in results:
         for item, checked in last.items():
-            assert f'items/{item}/toggle" aria-pressed="{"true" if checked else "false"}"' in mine
+            assert f'items/{item}/toggle aria-pressed={"true" if checked else "false"}' in mine
     print(f"1,000 shared toggles from two clients in {took:.1f} s")
 
 

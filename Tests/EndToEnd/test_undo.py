@@ -12,7 +12,7 @@ from visitor import Visitor
 
 UNDO = re.compile(r'<form class="undo" method="post" action="(/deleted/\d+/restore)">')
 RESTORE = re.compile(r'<form class="restore" method="post" action="(/deleted/\d+/restore)">')
-ROW = re.compile(r'formaction="\d+/items/(\d+)/toggle" aria-pressed="(true|false)"')
+ROW = re.compile(r'formaction=\d+/items/(\d+)/toggle aria-pressed=(true|false)')
 
 
 def see_other(response, starting):

@@ -75,12 +75,12 @@ struct RealTemplatesTests {
     #expect(readOnly.contains("Times are in Europe/Berlin."))
     #expect(
       readOnly.contains(
-        "<time class=\"late\" datetime=\"2001-05-12T12:00Z\">Overdue, 12 May 2001</time>"))
+        "<time class=late datetime=2001-05-12T12:00Z>Overdue, 12 May 2001</time>"))
     values["edit"] = ["csrf": "feed", "addNonce": 9, "limits": ["itemText": 200]]
     let editable = try library().render(
       "shared-list", context: .object(TemplateObject(values)))
     #expect(editable.contains("action=\"/s/0123456789abcdef0123456789abcdef/items\""))
-    #expect(editable.contains("formaction=\"0123456789abcdef0123456789abcdef/items/I1/toggle\""))
+    #expect(editable.contains("formaction=0123456789abcdef0123456789abcdef/items/I1/toggle "))
     #expect(editable.components(separatedBy: "name=\"csrf\" value=\"feed\"").count - 1 == 2)
     #expect(editable.contains("<input type=\"hidden\" name=\"nonce\" value=\"9\" data-live>"))
     #expect(!editable.contains("href=\"/lists"))
@@ -93,10 +93,10 @@ struct RealTemplatesTests {
     #expect(!html.contains("}}"))
     #expect(
       html.contains(
-        "aria-pressed=\"false\" name=\"check\" value=\"1\">&lt;script&gt;alert(1)&lt;/script&gt;</button>"
+        "aria-pressed=false name=check value=1>&lt;script&gt;alert(1)&lt;/script&gt;</button>"
       ))
     // Each toggle asks for the state it wants, the opposite of the one shown.
-    #expect(html.contains("aria-pressed=\"true\" name=\"check\" value=\"0\">Crème"))
+    #expect(html.contains("aria-pressed=true name=check value=0>Crème"))
     #expect(html.contains("<input type=\"hidden\" name=\"nonce\" value=\"7\" data-live>"))
     #expect(!html.contains("<script>"))
     #expect(html.contains("Crème fraîche &quot;bio&quot;"))
@@ -105,19 +105,19 @@ struct RealTemplatesTests {
     // A due date in a <time>; an overdue one says so in words.
     #expect(
       html.contains(
-        "</button><time datetime=\"2030-05-12T12:00Z\">12 May 2030</time><a class=\"edit\""))
+        "</button><time datetime=2030-05-12T12:00Z>12 May 2030</time><a href="))
     #expect(
       html.contains(
-        "<time class=\"late\" datetime=\"2001-05-12T12:00Z\">Overdue, 12 May 2001</time>"))
+        "<time class=late datetime=2001-05-12T12:00Z>Overdue, 12 May 2001</time>"))
     // The list's buttons post through the rows' form.
     #expect(
       html.contains(
         "<p class=\"bar\"><button formaction=\"L1/sort\" name=\"sort\" value=\"dueDate\">Sort by due date</button><a href=\"L1/reorder\">Reorder</a><button formaction=\"L1/check-all\">Check all</button></p>"
       ))
     // Names inside a row that the row lacks come from the enclosing context.
-    #expect(html.contains("formaction=\"L1/items/I1/toggle\""))
-    #expect(html.contains("<li><button class=\"check\" formaction=\"L1/items/I2/toggle\""))
-    #expect(html.contains("aria-pressed=\"false\"") && html.contains("aria-pressed=\"true\""))
+    #expect(html.contains("formaction=L1/items/I1/toggle "))
+    #expect(html.contains("<li><button class=check formaction=L1/items/I2/toggle "))
+    #expect(html.contains("aria-pressed=false") && html.contains("aria-pressed=true"))
     // One token for the rows' form, one for the add-item form.
     #expect(html.components(separatedBy: "name=\"csrf\" value=\"0123abcd\"").count - 1 == 2)
     #expect(html.contains("maxlength=\"200\""))

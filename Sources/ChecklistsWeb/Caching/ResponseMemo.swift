@@ -91,26 +91,36 @@ final class ResponseMemo: Sendable {
     /// The key of a shared list's page (a separate memo's: see
     /// `SharedMemo`) asked for by a `GET` or `HEAD` without a query
     /// string; nil otherwise. The page is the same whoever asks, so the
-    /// `Cookie` header plays no part; it stands for its link by the SHA-256
-    /// of the token (`linkDigest`), so that looking it up never compares a
-    /// presented token byte by byte.
-    init?(sharedPage linkDigest: String, _ request: Request) {
+    /// `Cookie` header plays no part; it stands for its link by the
+    /// request's path, `/s/{token}`, the token's bytes themselves: the
+    /// dictionary compares them whole on every hit, so a page is given only
+    /// to the exact token it was computed for, and a hash collision finds
+    /// nothing. (It was keyed by the token's SHA-256 in hex: 2,900 of a
+    /// kept page's 14,000 instructions, for a look-up, not a comparison
+    /// whose time could tell a guess how close it came.)
+    init?(sharedPage request: Request) {
       var acceptLanguage: Int?
-      self.init(sharedPage: linkDigest, request, acceptLanguage: &acceptLanguage)
+      self.init(sharedPage: request, acceptLanguage: &acceptLanguage)
     }
 
     /// The same, and where the request's `Accept-Language` field is (nil
     /// for none, -1 for several): a shared page is in the browser's
     /// language, given again only to the same value (`Entry.answers`).
-    init?(sharedPage linkDigest: String, _ request: Request, acceptLanguage: inout Int?) {
-      guard request.method == .get || request.method == .head, request.query.isEmpty else {
-        return nil
-      }
+    init?(sharedPage request: Request, acceptLanguage: inout Int?) {
+      guard request.query.isEmpty else { return nil }
+      self.init(sharedPage: request, path: request.path, acceptLanguage: &acceptLanguage)
+    }
+
+    /// The same, for a request whose path (`path`, a request target with
+    /// no query string: `SharedMemoLookup` knows it has none, since a `?`
+    /// is no hex digit) is already in hand.
+    init?(sharedPage request: Request, path: String, acceptLanguage: inout Int?) {
+      guard request.method == .get || request.method == .head else { return nil }
       let fields = request.headerFields
       for index in fields.indices where fields[index].name.isSameField(as: .acceptLanguage) {
         acceptLanguage = acceptLanguage == nil ? index : -1
       }
-      path = linkDigest
+      self.path = path
       cookies = ""
       isHTTPS = request.isHTTPS
     }

@@ -1,13 +1,13 @@
 import FastCGI
 import Storage
 
-/// A shared list's page (`revisited`) kept whole, keyed by the token's
-/// digest and valid while the owner's directory keeps the identity it had
+/// A shared list's page (`revisited`) kept whole, keyed by its path (the
+/// token's bytes: see `ResponseMemo.Key.init(sharedPage:)`) and valid while the owner's directory keeps the identity it had
 /// before the page was computed: every file the page comes from
 /// (`Checklists.plist`, `Shares.plist`, `Preferences.plist` for the time
 /// zone) is only ever replaced by a rename in it. So a revalidation of an
 /// unchanged page (what an open page's polling sends every few seconds)
-/// costs a digest, a look-up and one `stat`, answered in front of the
+/// costs a look-up and one `stat`, answered in front of the
 /// route table by `SharedMemoLookup`; this stage looks a page up only
 /// when that one did not (a request that reached the group some other way).
 struct SharedMemo: Stage {
@@ -20,7 +20,7 @@ struct SharedMemo: Stage {
     var acceptLanguage: Int?
     guard call.match.route.isRevisited,
       let key = call.arrival.sharedPageKey
-        ?? ResponseMemo.Key(sharedPage: call.digest, request, acceptLanguage: &acceptLanguage)
+        ?? ResponseMemo.Key(sharedPage: request, acceptLanguage: &acceptLanguage)
     else { return try next(request, call) }
     // Looked up already in front (`SharedMemoLookup`) when it left the key.
     if call.arrival.sharedPageKey == nil,
