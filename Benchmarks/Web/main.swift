@@ -387,9 +387,9 @@ let repeatStore = ChecklistStore(
 func twentyItems(repeating: Bool) throws -> [Request] {
   let owner = VisitorID()
   let due = Date().addingTimeInterval(3 * 86_400)
-  try repeatStore.update(
-    VisitorDirectory(dataDirectory: data, visitorID: owner.hex), initial: { $0 ?? .firstRun() }
-  ) { model in
+  let directory = VisitorDirectory(dataDirectory: data, visitorID: owner.hex)
+  let firstRun: (DataModel?) -> DataModel = { $0 ?? .firstRun() }
+  try repeatStore.update(directory, initial: firstRun) { model in
     for number in 0..<20 {
       let id = try model.addItem(text: "item \(number)", toList: 1)
       try model.editItem(

@@ -160,8 +160,8 @@ import Testing
     // Relative to the page's address, /lists/ID.
     #expect(
       text.contains(
-        "<button formaction={{list.id}}/items/{{id}}/delete aria-label=\"[[Delete {{text}}]]\"></button></li>")
-    )
+        "<button formaction={{list.id}}/items/{{id}}/delete aria-label=\"[[Delete {{text}}]]\"></button></li>"
+      ))
     #expect(
       text.contains("<a href={{list.id}}/items/{{id}}/edit aria-label=\"[[Edit {{text}}]]\"></a>"))
     // The rows' buttons post through the checklist's one form, which has the token.
