@@ -136,19 +136,9 @@ extension Recurrence {
     /// Seconds since 1970 were this wall-clock time UTC's.
     package var utcSeconds: Int { daysSince1970 * 86_400 + secondOfDay }
 
-    /// The instant this wall-clock time names in `zone`: a time the clocks
-    /// skip is read with the offset before the change (02:30 on the day
-    /// Berlin skips from 02:00 to 03:00 is 03:30 summer time), a time they
-    /// show twice is the first of the two (as the due-date form reads them).
-    package func date(in zone: TimeZone) -> Date {
-      let wall = utcSeconds
-      let before = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - 86_400)))
-      let after = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall + 86_400)))
-      let fits = Set([wall - before, wall - after]).sorted().filter { instant in
-        instant + zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) == wall
-      }
-      return Date(timeIntervalSince1970: Double(fits.first ?? wall - before))
-    }
+    /// The instant this wall-clock time names in `zone`, by the due-date
+    /// form's rule (`TimeZone.instant(showing:)`).
+    package func date(in zone: TimeZone) -> Date { zone.instant(showing: utcSeconds) }
 
     /// The same time of day on the day `days` after this one's.
     func movedTo(daysSince1970 days: Int) -> LocalTime {

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The boundaries of a `ResetClock`: the instants its resets fall due at.
 /// Pure: a function of the rule, its zone's offsets, and the instants asked
@@ -51,8 +52,8 @@ package struct ResetSchedule: Sendable {
     case .everyDay: return true
     case .weekdays(let weekdays): return weekdays.contains(Self.isoWeekday(day))
     case .dayOfMonth(let wanted):
-      let date = Self.civil(day)
-      return date.day == min(wanted, Self.daysIn(month: date.month, year: date.year))
+      let date = CivilDate.date(daysSince1970: day)
+      return date.day == min(wanted, CivilDate.days(inMonth: date.month, ofYear: date.year))
     }
   }
 
@@ -102,27 +103,5 @@ package struct ResetSchedule: Sendable {
   /// 1 = Monday … 7 = Sunday; day 0 (1970-01-01) was a Thursday.
   static func isoWeekday(_ day: Int) -> Int {
     ((day + 3) % 7 + 7) % 7 + 1
-  }
-
-  /// The year, month and day of a day number (Howard Hinnant's
-  /// `civil_from_days`).
-  static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
-    let z = day + 719_468
-    let era = floorDivide(z, 146_097)
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shifted = (5 * dayOfYear + 2) / 153
-    let dayOfMonth = dayOfYear - (153 * shifted + 2) / 5 + 1
-    let month = shifted < 10 ? shifted + 3 : shifted - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
-  }
-
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 }

@@ -1,3 +1,4 @@
+import ChecklistsModel
 import Foundation
 import Support
 
@@ -91,25 +92,9 @@ struct WallClockTime: Sendable, Equatable {
   /// Seconds since 1970 if this wall-clock time were UTC's.
   var utcSeconds: Int { daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second }
 
-  /// The instant this wall-clock time names in `zone`.
-  ///
-  /// A time the clocks skip (the hour lost when summer time starts) is read
-  /// with the offset in force before the change, which lands as far past
-  /// the change as the time was past the skipped hour's start: 02:30 on the
-  /// day Berlin goes from 02:00 to 03:00 is 03:30 summer time. A time the
-  /// clocks show twice (the hour repeated when summer time ends) is the
-  /// first of the two. Both as JavaScript's `Temporal` ("compatible") and
-  /// most calendar apps do.
-  func date(in zone: TimeZone) -> Date {
-    let wall = utcSeconds
-    // An offset changes at most once in any two days of a real zone.
-    let before = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - 86_400)))
-    let after = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall + 86_400)))
-    let candidates = Set([wall - before, wall - after]).sorted().filter { instant in
-      instant + zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) == wall
-    }
-    return Date(timeIntervalSince1970: Double(candidates.first ?? wall - before))
-  }
+  /// The instant this wall-clock time names in `zone`, a skipped or
+  /// repeated time read by `TimeZone.instant(showing:)`'s rule.
+  func date(in zone: TimeZone) -> Date { zone.instant(showing: utcSeconds) }
 
   /// As a `datetime-local` field's value: `YYYY-MM-DDTHH:MM`, with `:SS`
   /// when the seconds are not zero.
