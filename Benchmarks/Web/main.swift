@@ -412,6 +412,14 @@ let datedTurns = try twentyItems(repeating: false)
 precondition(
   String(decoding: oneEntryMemo.respond(to: repeatingTurns[0]).body, as: UTF8.self)
     .contains("Repeats weekly"))
+profile("repeating") {
+  computedTurn ^= 1
+  sink &+= oneEntryMemo.respond(to: repeatingTurns[computedTurn]).body.count
+}
+profile("dated") {
+  computedTurn ^= 1
+  sink &+= oneEntryMemo.respond(to: datedTurns[computedTurn]).body.count
+}
 var repeatingTime = 0.0
 var datedTime = 0.0
 var plainTime = 0.0
@@ -576,7 +584,8 @@ report(
 report(
   "POST /lists/{list}/check-all or uncheck-all (1,000 items, no fsync), CPU time",
   measureCPU(40, checkAllAndBack) / 2, goal: 2_000_000)
-precondition(checkAllStatuses == [303], "check-all answered \(checkAllStatuses)")
+precondition(
+  profiling || checkAllStatuses == [303], "check-all answered \(checkAllStatuses)")
 let durableStore = ChecklistStore(
   configuration: .init(dataDirectory: data, durable: true), logger: Logger(label: "bench"))
 var durableChecked = false
