@@ -17,7 +17,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from test_browser import add_item, chromium, profile, toggle_button, wait  # noqa: F401
-from test_browser_offline import rows
+from test_browser_offline import put_back, queue, rows, until_controlled
 from test_browser_order_and_dates import live_region, posts, shown
 from test_scheduled_reset import restart_at
 
@@ -101,6 +101,18 @@ def repeating_row(driver, text):
     return due, button.get_attribute("aria-pressed") == "true", notes[0].text if notes else ""
 
 
+def make_daily(driver, text, list_url):
+    """Item `text` due 1 Jul 2030 09:00 (UTC), repeating daily, through its form."""
+    driver.find_element(By.CSS_SELECTOR, f"ul.items a[aria-label='Edit {text}']").click()
+    driver.find_element(By.ID, "item-text").send_keys(Keys.TAB)  # the date's first part, the month
+    driver.switch_to.active_element.send_keys("0701203009", "00A")
+    assert driver.find_element(By.ID, "item-due").get_attribute("value") == "2030-07-01T09:00"
+    Select(driver.find_element(By.ID, "item-repeat")).select_by_value("daily")
+    driver.find_element(By.CSS_SELECTOR, "form.item-edit button[type=submit]").click()
+    wait(driver, lambda d: d.current_url == list_url)
+    assert repeating_row(driver, text) == ("2030-07-01T09:00Z", False, "Repeats daily")
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])
 def test_a_repeating_item_checked_twice_moves_twice(stack, profile, javascript):
     driver = open_in_zone(profile, javascript)
@@ -109,15 +121,7 @@ def test_a_repeating_item_checked_twice_moves_twice(stack, profile, javascript):
         for text in ("Water the plants", "Feed the cat"):
             add_item(driver, text, javascript)
         list_url = driver.current_url
-
-        driver.find_element(By.CSS_SELECTOR, "ul.items a[aria-label='Edit Water the plants']").click()
-        driver.find_element(By.ID, "item-text").send_keys(Keys.TAB)  # the date's first part, the month
-        driver.switch_to.active_element.send_keys("0701203009", "00A")
-        assert driver.find_element(By.ID, "item-due").get_attribute("value") == "2030-07-01T09:00"
-        Select(driver.find_element(By.ID, "item-repeat")).select_by_value("daily")
-        driver.find_element(By.CSS_SELECTOR, "form.item-edit button[type=submit]").click()
-        wait(driver, lambda d: d.current_url == list_url)
-        assert repeating_row(driver, "Water the plants") == ("2030-07-01T09:00Z", False, "Repeats daily")
+        make_daily(driver, "Water the plants", list_url)
 
         today = datetime.datetime.now(UTC)
         done = f"Last done {today.day} {today.strftime('%b')}"
@@ -150,3 +154,38 @@ def test_a_repeating_item_checked_twice_moves_twice(stack, profile, javascript):
     toggles = [path for path, _ in posts(stack, "", 0) if "/toggle" in path]
     assert len(toggles) == 2 and all(re.fullmatch(r"/lists/1/items/1/toggle\?due=\d+", path) for path in toggles), \
         toggles
+
+
+def test_a_repeating_item_checked_offline_moves_once_however_often_its_check_is_sent(stack, profile):
+    """The check queued offline keeps the due date its row showed (the
+    toggle's ?due=…, as a field): sent when the network is back, and sent
+    again as after a reload before the queue let it go, it moves the item
+    one day, not two."""
+    driver = open_in_zone(profile, True)
+    try:
+        driver.get(stack.url("/"))
+        add_item(driver, "Water the plants", True)
+        list_url = driver.current_url
+        make_daily(driver, "Water the plants", list_url)
+        until_controlled(driver)
+
+        stack.stop_nginx()
+        toggle_button(driver, "Water the plants").click()
+        wait(driver, lambda d: len(queue(d)) == 1)
+        sent = queue(driver)
+        shown_due = int(datetime.datetime(2030, 7, 1, 9, tzinfo=UTC).timestamp())
+        assert sent[0]["path"] == "/lists/1/items/1/toggle"
+        assert f"due={shown_due}" in sent[0]["body"].split("&"), sent[0]["body"]
+
+        stack.start_nginx()
+        wait(driver, lambda d: queue(d) == [], seconds=20)
+        driver.get(list_url)
+        assert repeating_row(driver, "Water the plants")[:2] == ("2030-07-02T09:00Z", False)
+
+        put_back(driver, sent)
+        driver.refresh()
+        wait(driver, lambda d: queue(d) == [], seconds=20)
+        driver.get(list_url)
+        assert repeating_row(driver, "Water the plants")[:2] == ("2030-07-02T09:00Z", False)
+    finally:
+        driver.quit()
