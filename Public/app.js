@@ -277,7 +277,7 @@ function checklistsSay(key, values, count) {
         // with its due date.
         var fresh = main.querySelectorAll("button.check");
         for (var i = 0; i < fresh.length; i++) {
-          if ((TOGGLE.exec(fresh[i].getAttribute("formaction")) || [])[1] === toggled) {
+          if (toggled && (TOGGLE.exec(fresh[i].getAttribute("formaction")) || [])[1] === toggled) {
             return fresh[i];
           }
         }
