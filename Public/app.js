@@ -222,8 +222,13 @@ function checklistsSay(key, values, count) {
     return row.querySelector("button.check");
   }
 
+  /* The item a toggle's address names. A repeating row's toggle names
+     the due date it showed after it (toggle?due=…), which the server
+     checks so that a re-sent check of it is a no-op. */
+  var TOGGLE = /items\/(\d+)\/toggle(?:\?|$)/;
+
   function idOf(row) {
-    var match = /items\/(\d+)\/toggle$/.exec(toggleOf(row).getAttribute("formaction"));
+    var match = TOGGLE.exec(toggleOf(row).getAttribute("formaction"));
     return match ? match[1] : "";
   }
 
@@ -266,10 +271,13 @@ function checklistsSay(key, values, count) {
     if (submitter.classList.contains("check")) {
       var toggles = Array.prototype.slice.call(document.querySelectorAll("main button.check"));
       var index = toggles.indexOf(submitter);
+      var toggled = (TOGGLE.exec(action) || [])[1];
       return function (main) {
+        // The same item's toggle: a repeating one's address has moved on
+        // with its due date.
         var fresh = main.querySelectorAll("button.check");
         for (var i = 0; i < fresh.length; i++) {
-          if (fresh[i].formAction === action) {
+          if (toggled && (TOGGLE.exec(fresh[i].getAttribute("formaction")) || [])[1] === toggled) {
             return fresh[i];
           }
         }
@@ -445,7 +453,7 @@ function checklistsSay(key, values, count) {
     var form = row.closest("form");
     var id = idOf(row);
     var text = textOf(row);
-    var action = toggleOf(row).formAction.replace(/\/toggle$/, "/move");
+    var action = toggleOf(row).formAction.replace(/\/toggle(\?.*)?$/, "/move");
     var body = new URLSearchParams(new FormData(form));
     body.append(field, idOf(neighbour));
     send(action, body, function (main) {
@@ -920,7 +928,16 @@ function checklistsSay(key, values, count) {
   }
 
   function queueChange(action, body) {
-    var path = new URL(action, location.href).pathname;
+    var address = new URL(action, location.href);
+    var path = address.pathname;
+    // A repeating row's toggle?due=… : the due date goes with the fields
+    // (the server reads it there too), so that the entry's path is the
+    // item's and its replay, however often, checks it once.
+    address.searchParams.forEach(function (value, name) {
+      if (!body.has(name)) {
+        body.append(name, value);
+      }
+    });
     var entry = {
       path: path,
       list: /^\/(lists\/\d+|s\/[0-9a-f]{32})/.exec(path)[0],

@@ -87,13 +87,26 @@ package final class ChecklistStore: Sendable {
   /// conditional write of another host's or thread's read finds the
   /// boundary applied and changes nothing. A model with no reset due costs
   /// one comparison a list.
+  ///
+  /// A reader that finds the owner's lock busy (`DocumentLock.Busy`: held
+  /// by another host all through the wait, or already waited for by as many
+  /// threads of this process as may, as when many of one owner's readers
+  /// arrive at a boundary together) is not refused with `.busy` for a write
+  /// it only offered to make: it answers with the reset applied in memory,
+  /// under the version it was read from, and the lock's holder, or the next
+  /// reader or writer, writes it. What is kept by that version elsewhere
+  /// (a search index, a collection's tags) may lag until that write lands.
   package func loadVersioned(_ visitor: VisitorDirectory) throws(StoreError) -> Versioned {
     let loaded = try versioned(visitor, locked: false)
-    guard let model = loaded.model, model.nextResetDue != nil else { return loaded }
+    guard var model = loaded.model, model.nextResetDue != nil else { return loaded }
     let now = configuration.clock()
     guard model.hasResetDue(at: now) else { return loaded }
     do {
       try update(visitor, at: now) { _ in }
+    } catch StoreError.busy(let busy) {
+      logger.debug("a scheduled reset is left to the lock's holder: \(busy)")
+      model.applyDueResets(at: now)
+      return Versioned(model: model, version: loaded.version)
     } catch let error as StoreError {
       throw error
     } catch {
