@@ -378,26 +378,37 @@ def test_the_first_run_list_is_named_in_the_visitors_language(stack):
 
 
 def test_the_scripts_phrases_come_from_the_catalogue(stack):
-    """Each page carries app.js's sentences in its language, as JSON."""
+    """Each page links app.js's sentences in its language: a static file
+    nginx serves from Public/ (written by `checklists generate`), versioned
+    by its bytes and kept by browsers for a year, run before app.js."""
     import json
     visitor = Visitor(stack)
-    islands = {}
+    phrases = {}
     for language in ("en", "ru", "de", "en-XA"):
         page = visitor.get("/lists", headers={"Accept-Language": language}).text
-        found = re.search(r'<script type="application/json" id="phrases">(.*?)</script>', page)
-        assert found, language
-        islands[language] = json.loads(found.group(1))
-    assert islands["en"]["added"] == "Added {{text}}"
-    assert islands["ru"]["added"] == "Добавлено: {{text}}"
-    assert islands["de"]["quoted"] == "„{{text}}“"
-    assert islands["ru"]["notSaved"] == {
+        found = re.search(r'<script src="(/phrases\.([\w-]+)\.js\?v=[0-9a-f]{12})" defer></script>\n'
+                          r'<script src="/app\.js', page)
+        assert found and found.group(2) == language, language
+        assert "listUpdated" not in page
+        script = visitor.get(found.group(1), headers={"Accept-Encoding": "gzip"})
+        assert script.status_code == 200, language
+        assert "javascript" in script.headers["Content-Type"]
+        assert script.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert script.headers.get("Content-Encoding") == "gzip"  # generate's .gz copy
+        prefix = "self.checklistsLanguagePhrases = "
+        assert script.text.startswith(prefix) and script.text.endswith(";\n")
+        phrases[language] = json.loads(script.text[len(prefix):-2])
+    assert phrases["en"]["added"] == "Added {{text}}"
+    assert phrases["ru"]["added"] == "Добавлено: {{text}}"
+    assert phrases["de"]["quoted"] == "„{{text}}“"
+    assert phrases["ru"]["notSaved"] == {
         "one": "{{count}} изменение, сделанное без сети, не сохранено:",
         "few": "{{count}} изменения, сделанные без сети, не сохранены:",
         "many": "{{count}} изменений, сделанных без сети, не сохранены:"}
-    assert set(islands["ru"]) == set(islands["en"]) == set(islands["de"]) == set(islands["en-XA"])
+    assert set(phrases["ru"]) == set(phrases["en"]) == set(phrases["de"]) == set(phrases["en-XA"])
     assert all(not english_left("<p>" + re.sub(r"\{\{\w+\}\}", " ", text) + "</p>",
                                 page_language="en-XA")
-               for text in islands["en-XA"].values() if isinstance(text, str))
+               for text in phrases["en-XA"].values() if isinstance(text, str))
 
 
 def test_the_checklist_page_reads_in_russian(stack):
