@@ -71,19 +71,14 @@
  */
 
 /* The page's sentences in its language (ScriptPhrases on the server,
-   from the same catalogue as the page): say(key, {name: value}) fills
-   each {{name}}; a counted one takes its form by the language's plural
-   rule. */
+   from the same catalogue as the page), set by /phrases.LANG.js, which
+   the page runs before this script: say(key, {name: value}) fills each
+   {{name}}; a counted one takes its form by the language's plural rule. */
 var checklistsPhrases = null;
 
 function checklistsSay(key, values, count) {
   if (!checklistsPhrases) {
-    var island = document.getElementById("phrases");
-    try {
-      checklistsPhrases = island ? JSON.parse(island.textContent) : {};
-    } catch (error) {
-      checklistsPhrases = {};
-    }
+    checklistsPhrases = self.checklistsLanguagePhrases || {};
   }
   var text = checklistsPhrases[key] || "";
   if (typeof text === "object") {

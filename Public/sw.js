@@ -299,10 +299,11 @@ function ownerCache() {
 }
 
 /* The worker's own words (its offline page, the names of the changes it
-   queues) come from the same catalogue as the pages': the phrases island
-   of a page it kept for the visitor (ScriptPhrases on the server), so they
-   are in the language of the pages the visitor saw; in English when no
-   page is kept. */
+   queues) come from the same catalogue as the pages': the phrases script
+   a page it kept for the visitor runs (/phrases.LANG.js?v=HASH,
+   ScriptPhrases on the server), kept with the shell, so they are in the
+   language of the pages the visitor saw; in English when no page, or
+   not its phrases, is kept. */
 var ENGLISH = {
   lang: "en",
   rtl: false,
@@ -319,19 +320,26 @@ var ENGLISH = {
   }
 };
 
-/* The words of a kept page's answer (null: English). */
+/* The words of a kept page's answer (null: English): its language, and
+   the phrases of the script it links to, as kept (or fetched, online). */
 function wordsOf(response) {
   if (!response) {
     return Promise.resolve(ENGLISH);
   }
   return response.clone().text().then(function (html) {
-    var island = /<script type="application\/json" id="phrases">([^<]*)<\/script>/.exec(html);
+    var script = /<script src="(\/phrases\.[A-Za-z0-9-]+\.js\?v=[0-9a-f]+)"/.exec(html);
     var root = /<html lang="([A-Za-z0-9-]+)"( dir="rtl")?/.exec(html);
-    if (!island || !root) {
+    if (!script || !root) {
       return ENGLISH;
     }
-    var phrases = JSON.parse(island[1]);
-    return { lang: root[1], rtl: !!root[2], phrases: phrases };
+    return caches.match(script[1]).then(function (kept) {
+      return kept || fetch(script[1]);
+    }).then(function (answer) {
+      return answer.ok ? answer.text() : Promise.reject(new Error("no phrases"));
+    }).then(function (text) {
+      var phrases = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
+      return { lang: root[1], rtl: !!root[2], phrases: phrases };
+    });
   }).catch(function () {
     return ENGLISH;
   });

@@ -6,17 +6,20 @@ import Foundation
 /// `UID` and kept lines, the collection's properties, the change log): a
 /// copy is a new list, which a client must not take for the original.
 extension DataModel {
-  /// Adds a copy of a list, named “<name> copy”, with every item as it is
-  /// (checkmarks, due dates, reminders, notes), in its order and sort, and
-  /// its reset rule (started afresh when the copy is written, not from the
-  /// original's last reset).
+  /// Adds a copy of a list, named by `nameOfCopy` (“<name> copy” unless
+  /// the page words it in the visitor's language), with every item as it
+  /// is (checkmarks, due dates, reminders, notes), in its order and sort,
+  /// and its reset rule (started afresh when the copy is written, not from
+  /// the original's last reset).
   ///
   /// - Returns: the new list's id.
   @discardableResult
-  package mutating func duplicateList(id: Int) throws(ChecklistsError) -> Int {
+  package mutating func duplicateList(
+    id: Int, nameOfCopy: (String) -> String = { $0 + " copy" }
+  ) throws(ChecklistsError) -> Int {
     guard let original = checklist(id: id) else { throw .noSuchList(id) }
     guard lists.count < Limits.maximumLists else { throw .tooManyLists(limit: Limits.maximumLists) }
-    let name = (try? TextInput.clean(original.name + " copy")) ?? original.name
+    let name = (try? TextInput.clean(nameOfCopy(original.name))) ?? original.name
     let items = copies(of: original.items) { $0 }
     var copy = Checklist(
       id: takeListID(), name: name, icon: original.icon, items: items, sort: original.sort)

@@ -74,24 +74,33 @@ package enum ImportFile {
   ///   - bytes: the file, at most `maximumUploadBytes`.
   ///   - fileName: its name as the browser sent it; it names a Markdown
   ///     file's tasks before any heading.
+  ///   - unnamed: the name of those tasks' list when the file's name gives
+  ///     none, in the visitor's language.
   /// - Throws: `ImportFailure` saying why: an empty file, a file of none
   ///   of our formats, or its parser's failure.
-  package static func read(_ bytes: [UInt8], fileName: String) throws(ImportFailure) -> Read {
+  package static func read(_ bytes: [UInt8], fileName: String, unnamed: String = "Imported")
+    throws(ImportFailure) -> Read
+  {
     guard !bytes.isEmpty else {
       throw ImportFailure(
         translatable("The file “{{file}}” is empty."), ["file": .text(shortened(fileName))])
     }
     guard let format = format(of: bytes, fileName: fileName) else { throw unrecognised(fileName) }
-    return Read(format: format, lists: try lists(from: bytes, format: format, fileName: fileName))
+    return Read(
+      format: format,
+      lists: try lists(from: bytes, format: format, fileName: fileName, unnamed: unnamed))
   }
 
-  /// The lists of a file of `format`, read by that format's parser.
-  package static func lists(from bytes: [UInt8], format: ImportFormat, fileName: String)
-    throws(ImportFailure) -> [ImportedList]
-  {
+  /// The lists of a file of `format`, read by that format's parser;
+  /// `unnamed` names a Markdown file's untitled tasks when its name is empty.
+  package static func lists(
+    from bytes: [UInt8], format: ImportFormat, fileName: String, unnamed: String = "Imported"
+  ) throws(ImportFailure) -> [ImportedList] {
     switch format {
     case .json: try JSONImport.lists(from: bytes)
-    case .markdown: try MarkdownImport.lists(from: bytes, untitledListName: listName(fileName))
+    case .markdown:
+      try MarkdownImport.lists(
+        from: bytes, untitledListName: listName(fileName, unnamed: unnamed))
     case .appArchive: try AppArchiveImport.lists(from: bytes)
     }
   }
@@ -105,8 +114,8 @@ package enum ImportFile {
   }
 
   /// The name of the list a Markdown file's tasks before any heading go
-  /// to: the file's name without its extension, or "Imported".
-  static func listName(_ fileName: String) -> String {
+  /// to: the file's name without its extension, or `unnamed`.
+  static func listName(_ fileName: String, unnamed: String = "Imported") -> String {
     // Some browsers sent the whole path.
     let fileName =
       fileName.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
@@ -117,7 +126,7 @@ package enum ImportFile {
         fileName[...]
       }
     let trimmed = base.trimmingCharacters(in: .whitespaces)
-    return trimmed.isEmpty ? "Imported" : String(trimmed.prefix(Limits.maximumTextLength))
+    return trimmed.isEmpty ? unnamed : String(trimmed.prefix(Limits.maximumTextLength))
   }
 
   /// A file name short enough for a sentence.

@@ -18,7 +18,8 @@ extension PropertyList {
   private func value(_ index: Int, budget: inout Int) throws(PropertyListError) -> PropertyListValue
   {
     guard budget > 0 else {
-      throw PropertyListError("This property list holds more values than can be kept.")
+      throw PropertyListError(
+        translatable("This property list holds more values than can be kept."))
     }
     budget -= 1
     switch objects[index] {
@@ -29,7 +30,8 @@ extension PropertyList {
     case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
     case .data(let bytes): return .data(Data(bytes))
     case .uid:
-      throw PropertyListError("This property list holds a reference, which only keyed archives do.")
+      throw PropertyListError(
+        translatable("This property list holds a reference, which only keyed archives do."))
     case .array(let members):
       var values: [PropertyListValue] = []
       values.reserveCapacity(members.count)

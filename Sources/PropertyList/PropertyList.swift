@@ -66,7 +66,7 @@ package struct PropertyList: Sendable, Equatable {
     {
       self = try XMLPropertyListReader.read(utf8, largeIntegers: largeIntegers)
     } else {
-      throw PropertyListError("This file is not a property list.")
+      throw PropertyListError(translatable("This file is not a property list."))
     }
   }
 
@@ -137,7 +137,8 @@ extension PropertyList {
       }
     }
     let tooDeep = PropertyListError(
-      "This property list nests containers more than \(PropertyList.maximumDepth) deep.")
+      translatable("This property list nests containers more than {{limit}} deep."),
+      ["limit": String(PropertyList.maximumDepth)])
     guard let topMembers = members(top) else { return }
     height[top] = -1
     path.append((top, topMembers, 0))
@@ -151,7 +152,8 @@ extension PropertyList {
       path[path.count - 1].next += 1
       switch height[member] {
       case -1:
-        throw PropertyListError("This property list is damaged: a container holds itself.")
+        throw PropertyListError(
+          translatable("This property list is damaged: a container holds itself."))
       case 0:
         guard let inner = members(member) else { continue }
         guard path.count < PropertyList.maximumDepth else { throw tooDeep }

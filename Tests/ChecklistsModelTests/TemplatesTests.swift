@@ -19,6 +19,14 @@ import Testing
     return (model, list)
   }
 
+  /// The page words the copy's name in the visitor's language; it is
+  /// cleaned and stored as any typed name.
+  @Test func aDuplicateTakesTheNameItIsGiven() throws {
+    var (model, list) = try Self.model()
+    let copyID = try model.duplicateList(id: list) { "  \($0) Kopie " }
+    #expect(model.checklist(id: copyID)?.name == "Packing Kopie")
+  }
+
   @Test func aDuplicateIsANewListWithEveryItemAsItIs() throws {
     var (model, list) = try Self.model()
     let original = try #require(model.checklist(id: list))

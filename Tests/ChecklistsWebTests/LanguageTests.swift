@@ -1,6 +1,7 @@
 import ChecklistsModel
 import FastCGI
 import Foundation
+import HTMLTemplates
 import HTTPTypes
 import Interchange
 import TestSupport
@@ -355,5 +356,26 @@ import WebTestSupport
     let forms = try #require(russian["notSaved"] as? [String: String])
     #expect(Set(forms.keys) == ["one", "few", "many"])
     #expect(forms.values.allSatisfy { $0.contains("{{count}}") })
+  }
+
+  /// Each language's phrases are a script of their own, whose address is
+  /// versioned by its bytes: a page links its language's, and a changed
+  /// translation is a new address (a browser keeps the file a year).
+  @Test func theScriptsPhrasesAreAFileVersionedByItsBytes() throws {
+    let translations = try Translations(templatesDirectory: Self.templates)
+    let russian = translations[.russian]
+    #expect(
+      ScriptPhrases.script(russian)
+        == "self.checklistsLanguagePhrases = \(ScriptPhrases.json(russian));\n")
+    let path = ScriptPhrases.path(russian)
+    #expect(path.wholeMatch(of: /\/phrases\.ru\.js\?v=[0-9a-f]{12}/) != nil, "\(path)")
+    let paths = Set(Language.allCases.map { ScriptPhrases.path(translations[$0]) })
+    #expect(paths.count == Language.allCases.count)
+    let assets = try Assets(publicDirectory: BuiltTool.packageRoot + "/Public")
+    let page = try PageRenderer(translations: translations, assets: assets)
+      .render("about", title: "About", context: .object(TemplateObject([:])), language: .russian)
+    let html = String(decoding: page, as: UTF8.self)
+    #expect(html.contains("<script src=\"\(path)\" defer></script>"))
+    #expect(!html.contains("checklistsLanguagePhrases") && !html.contains("listUpdated"))
   }
 }

@@ -788,7 +788,7 @@ def test_the_workers_own_words_are_in_the_language_of_the_pages(stack, profile):
     """A Russian browser (its Accept-Language from Chromium's own setting,
     so that the worker's requests carry it too): offline, the worker's page
     for what it did not keep, and the name of an edit it queued, come from
-    the catalogue in Russian (the phrases island of a page it kept)."""
+    the catalogue in Russian (the phrases file a page it kept links to)."""
     from test_languages import english_left
     (profile / "Default").mkdir(parents=True, exist_ok=True)
     (profile / "Default" / "Preferences").write_text(json.dumps({"intl": {"accept_languages": "ru"}}))

@@ -28,7 +28,7 @@ RUSSIAN = {"Accept-Language": "ru-RU,ru;q=0.9,en-US;q=0.8,en;q=0.7"}
 # iOS app's file, a key as its cap reads, the calendar apps and protocol
 # Devices names. Anything else in ASCII letters on a Russian page is
 # English left behind.
-NOT_ENGLISH = {"Checklists", "JSON", "Markdown", "iCalendar", "iOS", "JavaScript", "plist",
+NOT_ENGLISH = {"Checklists", "JSON", "XML", "Markdown", "iCalendar", "iOS", "JavaScript", "plist",
                "Alt", "GitHub", "CalDAV", "Apple", "Reminders", "Thunderbird", "Tasks", "org",
                "DAVx", "QR", "UTC"}
 
@@ -231,6 +231,116 @@ def test_an_import_refused_reads_in_russian(stack):
         assert english_left(refused.text, visitor_text=VISITOR_TEXT + theirs) == [], name
 
 
+def test_a_damaged_property_list_is_refused_in_russian(stack):
+    """The property list reader's own sentences about the inside of a
+    damaged file (an XML plist with an element of no plist, a binary one
+    cut short, one nested too deep) are on the import page in Russian;
+    only the file's own names (its elements, its name) stay as they are."""
+    visitor, _, _ = russian_visitor(stack)
+    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<array>\n'
+           '<dict><key>name</key><strin>Trip</strin></dict>\n</array>\n</plist>\n')
+    deep = ('<?xml version="1.0"?>\n<plist version="1.0">' + "<array>" * 40
+            + "</array>" * 40 + "</plist>\n")
+    refusals = [
+        (("Checklists.plist", xml),
+         "Этот список свойств в XML составлен неправильно (строка 4, столбец 22): "
+         "&lt;strin&gt; — не элемент списков свойств.", ["Checklists.plist", "strin"]),
+        (("Checklists.plist", b"bplist00" + bytes(10)),
+         "Этот список свойств повреждён: он обрывается.", ["Checklists.plist"]),
+        (("deep.plist", deep), "глубина вложенности контейнеров больше 32", ["deep.plist"]),
+    ]
+    for (name, content), sentence, theirs in refusals:
+        refused = upload(visitor, name, content, "application/x-plist")
+        assert refused.status_code == 422, (name, refused.status_code)
+        assert '<html lang="ru">' in refused.text
+        assert sentence in refused.text, (name, refused.text[-3000:])
+        assert "Ничего не изменилось." in refused.text
+        assert english_left(refused.text, visitor_text=VISITOR_TEXT + theirs) == [], name
+    # The same file in German, in German.
+    german = Visitor(stack)
+    german.http.headers.update({"Accept-Language": "de"})
+    german.get("/")
+    refused = upload(german, "Checklists.plist", xml, "application/x-plist")
+    assert refused.status_code == 422
+    assert ("Diese XML-Property-List ist fehlerhaft in Zeile 4, Spalte 22: "
+            "&lt;strin&gt; ist kein Element von Property Lists.") in refused.text
+
+
+def test_the_names_the_site_gives_a_list_are_in_the_visitors_language(stack):
+    """A duplicated list is named "<name> Kopie" in German, "<name> (копия)"
+    in Russian; the tasks of a Markdown file with no name of its own go to
+    a list named in the visitor's language. Once made, such a name is the
+    visitor's own text: it stays in any language."""
+    german = Visitor(stack)
+    german.http.headers.update({"Accept-Language": "de-DE,de;q=0.9"})
+    german.get("/")
+    groceries = german.create_list("Einkauf")
+    german.add_item(groceries, "Milch")
+    copied = german.post(f"/lists/{groceries}/duplicate")
+    assert copied.status_code == 303, copied.status_code
+    page = german.get(copied.headers["Location"])
+    assert "<title>Einkauf Kopie · Checklists</title>" in page.text
+    english = german.get(copied.headers["Location"], headers={"Accept-Language": "en"})
+    assert "<title>Einkauf Kopie · Checklists</title>" in english.text
+
+    visitor, list_id, _ = russian_visitor(stack)
+    copied = visitor.post(f"/lists/{list_id}/duplicate")
+    assert copied.status_code == 303, copied.status_code
+    copy = visitor.get(copied.headers["Location"]).text
+    assert "<title>Groceries (копия) · Checklists</title>" in copy
+    assert english_left(copy) == []
+    assert english_left(visitor.get("/lists").text) == []
+
+    uploaded = upload(visitor, " .md", "- [ ] tickets\n- [x] passport\n", "text/markdown")
+    assert uploaded.status_code == 303, uploaded.text[-2000:]
+    preview = visitor.get("/settings/import/preview").text
+    assert "Импортированный список" in preview
+    assert english_left(preview, visitor_text=VISITOR_TEXT + [".md"]) == []
+    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', preview).group(1)
+    assert visitor.post("/settings/import/confirm", {"digest": digest}).status_code == 303
+    assert "Импортированный список" in visitor.get("/lists").text
+
+
+def test_a_calendar_apps_refusals_are_in_its_language(stack):
+    """CalDAV's sentences (a text/plain body, a DAV:responsedescription)
+    are in the language the client asks for, and say so with
+    `Vary: Accept-Language`; the names CalDAV gives (VTODO, SUMMARY) stay."""
+    import requests
+    from test_caldav import connect
+    visitor = Visitor(stack)
+    list_id = visitor.create_list("Groceries")
+    app = connect(visitor)
+    signed_out = requests.request("PROPFIND", stack.url("/dav/principal/"),
+                                  headers={"Accept-Language": "ru", "Depth": "0"})
+    assert signed_out.status_code == 401
+    assert "войдите с именем пользователя и паролем приложения" in signed_out.text
+    assert "Accept-Language" in signed_out.headers["Vary"]
+    todo = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\n"
+            "UID:no-summary\r\nDTSTAMP:20260101T000000Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+    for language, sentence in (("ru", "у VTODO должен быть SUMMARY"),
+                               ("de", "das VTODO braucht eine SUMMARY"),
+                               ("fr", "the VTODO needs a SUMMARY")):
+        refused = requests.put(
+            stack.url(f"/dav/lists/{list_id}/no-summary.ics"), data=todo.encode(),
+            auth=(app["user"], app["password"]),
+            headers={"Content-Type": "text/calendar", "Accept-Language": language})
+        assert refused.status_code == 403, (language, refused.status_code, refused.text)
+        assert f"<d:responsedescription>{sentence}</d:responsedescription>" in refused.text
+        assert "Accept-Language" in refused.headers["Vary"]
+    missing = requests.request("PROPFIND", stack.url("/dav/lists/999/"),
+                               auth=(app["user"], app["password"]),
+                               headers={"Accept-Language": "de", "Depth": "0"})
+    assert missing.status_code == 404
+    assert missing.text == "diesen Kalender oder diese Aufgabe gibt es nicht\n"
+    assert "Accept-Language" in missing.headers["Vary"]
+    # An answer without a sentence does not vary by language.
+    found = requests.request("PROPFIND", stack.url(f"/dav/lists/{list_id}/"),
+                             auth=(app["user"], app["password"]),
+                             headers={"Accept-Language": "ru", "Depth": "0"})
+    assert found.status_code == 207
+    assert "Accept-Language" not in found.headers.get("Vary", "")
+
+
 def test_a_form_our_pages_never_send_is_refused_in_russian(stack):
     """Form-decoding 400s: a malformed percent escape, a toggle whose check
     is neither 1 nor 0, an icon that does not exist. The field's name and
@@ -268,26 +378,37 @@ def test_the_first_run_list_is_named_in_the_visitors_language(stack):
 
 
 def test_the_scripts_phrases_come_from_the_catalogue(stack):
-    """Each page carries app.js's sentences in its language, as JSON."""
+    """Each page links app.js's sentences in its language: a static file
+    nginx serves from Public/ (written by `checklists generate`), versioned
+    by its bytes and kept by browsers for a year, run before app.js."""
     import json
     visitor = Visitor(stack)
-    islands = {}
+    phrases = {}
     for language in ("en", "ru", "de", "en-XA"):
         page = visitor.get("/lists", headers={"Accept-Language": language}).text
-        found = re.search(r'<script type="application/json" id="phrases">(.*?)</script>', page)
-        assert found, language
-        islands[language] = json.loads(found.group(1))
-    assert islands["en"]["added"] == "Added {{text}}"
-    assert islands["ru"]["added"] == "Добавлено: {{text}}"
-    assert islands["de"]["quoted"] == "„{{text}}“"
-    assert islands["ru"]["notSaved"] == {
+        found = re.search(r'<script src="(/phrases\.([\w-]+)\.js\?v=[0-9a-f]{12})" defer></script>\n'
+                          r'<script src="/app\.js', page)
+        assert found and found.group(2) == language, language
+        assert "listUpdated" not in page
+        script = visitor.get(found.group(1), headers={"Accept-Encoding": "gzip"})
+        assert script.status_code == 200, language
+        assert "javascript" in script.headers["Content-Type"]
+        assert script.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert script.headers.get("Content-Encoding") == "gzip"  # generate's .gz copy
+        prefix = "self.checklistsLanguagePhrases = "
+        assert script.text.startswith(prefix) and script.text.endswith(";\n")
+        phrases[language] = json.loads(script.text[len(prefix):-2])
+    assert phrases["en"]["added"] == "Added {{text}}"
+    assert phrases["ru"]["added"] == "Добавлено: {{text}}"
+    assert phrases["de"]["quoted"] == "„{{text}}“"
+    assert phrases["ru"]["notSaved"] == {
         "one": "{{count}} изменение, сделанное без сети, не сохранено:",
         "few": "{{count}} изменения, сделанные без сети, не сохранены:",
         "many": "{{count}} изменений, сделанных без сети, не сохранены:"}
-    assert set(islands["ru"]) == set(islands["en"]) == set(islands["de"]) == set(islands["en-XA"])
+    assert set(phrases["ru"]) == set(phrases["en"]) == set(phrases["de"]) == set(phrases["en-XA"])
     assert all(not english_left("<p>" + re.sub(r"\{\{\w+\}\}", " ", text) + "</p>",
                                 page_language="en-XA")
-               for text in islands["en-XA"].values() if isinstance(text, str))
+               for text in phrases["en-XA"].values() if isinstance(text, str))
 
 
 def test_the_checklist_page_reads_in_russian(stack):

@@ -427,3 +427,47 @@ struct BinaryPropertyListReaderTests {
     #expect(readFailure(file(shared)) == "This property list nests containers more than 32 deep.")
   }
 }
+
+/// A failure's sentence is a catalogue phrase: its English, its values as
+/// the file has them, and what is wrong a phrase of its own, so that the
+/// import page can word all of it in the visitor's language.
+@Suite struct PropertyListFailurePhraseTests {
+  @Test func aMalformedXMLFileIsASentenceWithItsProblemAsAPhrase() throws {
+    let xml =
+      "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array><strin>a</strin></array>\n</plist>"
+    guard case .failure(let failure) = read(Array(xml.utf8)) else {
+      Issue.record("read")
+      return
+    }
+    #expect(
+      failure.sentence.english
+        == "This XML property list is malformed at line {{line}}, column {{column}}: {{problem}}.")
+    #expect(failure.sentence.values == ["line": "3", "column": "8"])
+    #expect(
+      failure.problem
+        == PropertyListError.Phrase(
+          "<{{element}}> is not an element of property lists", ["element": "strin"]))
+    #expect(
+      failure.message
+        == "This XML property list is malformed at line 3, column 8: <strin> is not an element of property lists."
+    )
+    let words = [
+      "This XML property list is malformed at line {{line}}, column {{column}}: {{problem}}.":
+        "XML {{line}}:{{column}} — {{problem}}",
+      "<{{element}}> is not an element of property lists": "<{{element}}>?",
+    ]
+    #expect(failure.text { words[$0] ?? $0 } == "XML 3:8 — <strin>?")
+  }
+
+  @Test func aDamagedBinaryFileNamesItsProblem() {
+    guard
+      case .failure(let failure) = read(Array("bplist00".utf8) + [UInt8](repeating: 0, count: 10))
+    else {
+      Issue.record("read")
+      return
+    }
+    #expect(failure.sentence.english == "This property list is damaged: {{problem}}.")
+    #expect(failure.problem?.english == "it is cut short")
+    #expect(failure.message == "This property list is damaged: it is cut short.")
+  }
+}

@@ -108,7 +108,10 @@ package final class Application: Sendable {
       feed: FeedGroup(
         services: FeedServices(
           calendars: calendars, store: store, translations: renderer.translations), errors: errors),
-      dav: DAVGroup(services: DAVServices(devices: devices, store: store, defaults: defaults)),
+      dav: DAVGroup(
+        services: DAVServices(
+          devices: devices, store: store, defaults: defaults,
+          translations: renderer.translations)),
       errors: errors)
     front = Pipeline([
       ConditionalGET(), MemoLookup(memo: memo), SharedMemoLookup(memo: sharedPages), GzipStage(),

@@ -11,10 +11,19 @@ import HTMLTemplates
 /// any new list does; past one the change is refused with its reason
 /// (`422`) and nothing is stored.
 enum TemplatesScreen {
-  /// `POST /lists/{list}/duplicate`: a copy of the list, opened.
+  /// `POST /lists/{list}/duplicate`: a copy of the list, opened. The
+  /// copy's name is worded in the visitor's language and then stored as
+  /// typed text: it stays so whatever language later shows it.
   static func duplicate(_ context: ChangeContext) throws -> Response {
     let listID = try context.id(.list)
-    let id = try context.updateModel { model in try model.duplicateList(id: listID) }
+    let catalogue = context.catalogue
+    let id = try context.updateModel { model in
+      try model.duplicateList(id: listID) { name in
+        // Translators: the name a duplicated list is given; {{name}} is the
+        // original list's name.
+        catalogue.text(translatable("{{name}} copy"), [("name", name)])
+      }
+    }
     return .redirect(to: "/lists/\(id)")
   }
 

@@ -30,17 +30,20 @@ struct BasicAuthentication: Stage {
   {
     guard context.signsIn else { return try next(request, context) }
     guard request.isHTTPS || Self.isLoopback(request.remoteAddress) else {
-      return DAVResponse.plain(.forbidden, "CalDAV is served over HTTPS only")
+      return DAVResponse.plain(
+        .forbidden, context.catalogue.text(translatable("CalDAV is served over HTTPS only")))
     }
     let attempts = context.services.attempts
     let address = request.remoteAddress
     if let wait = attempts.retryAfter(address, now: context.now) {
-      var response = DAVResponse.plain(.tooManyRequests, "too many wrong passwords: try later")
+      var response = DAVResponse.plain(
+        .tooManyRequests,
+        context.catalogue.text(translatable("too many wrong passwords: try again later")))
       response.headerFields[.retryAfter] = String(wait)
       return response
     }
     guard let credentials = request.headerFields[.authorization].flatMap(Self.credentials) else {
-      return Self.unauthorized()
+      return Self.unauthorized(context.catalogue)
     }
     let found: (VisitorDirectory, Devices.App)?
     do {
@@ -49,25 +52,32 @@ struct BasicAuthentication: Stage {
           userName: credentials.userName, password: credentials.password)
       }
     } catch is DeviceStore.Unreadable {
-      return DAVResponse.plain(.serviceUnavailable, "this account cannot be read now")
-    } catch let error as StoreError {
+      return DAVResponse.plain(
+        .serviceUnavailable,
+        context.catalogue.text(translatable("this account cannot be read now")))
+    } catch is StoreError {
       var response = DAVResponse.plain(
-        .serviceUnavailable, "the account could not be checked now: \(error.message)")
+        .serviceUnavailable,
+        context.catalogue.text(
+          translatable("the account could not be checked now: {{reason}}"),
+          [("reason", context.catalogue.text(WebError.storeUnavailable.message))]))
       response.headerFields[.retryAfter] = "2"
       return response
     }
     guard let (owner, app) = found else {
       attempts.recordFailure(address, now: context.now)
-      return Self.unauthorized()
+      return Self.unauthorized(context.catalogue)
     }
     var context = context
     context.account = DAVAccount(owner: owner, app: app)
     return try next(request, context)
   }
 
-  static func unauthorized() -> Response {
+  static func unauthorized(_ catalogue: Catalogue) -> Response {
     var response = DAVResponse.plain(
-      .unauthorized, "sign in with the user name and app password from Settings, Devices")
+      .unauthorized,
+      catalogue.text(
+        translatable("sign in with the user name and app password from Settings, Devices")))
     response.headerFields[.wwwAuthenticate] = challenge
     return response
   }

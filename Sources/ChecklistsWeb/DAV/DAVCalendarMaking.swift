@@ -28,9 +28,10 @@ enum DAVCalendarMaking {
       guard CalendarName.isValid(name) else {
         throw DAVRefusal.refused(
           .forbidden, "calendar-collection-location-ok", namespace: DAVProperty.calDAV,
-          message:
-            "a new calendar's name is 1 to \(CalendarName.maximumLength) letters, digits and -._~, not digits alone"
-        )
+          message: DAVMessage(
+            translatable(
+              "a new calendar’s name is 1 to {{limit}} letters, digits and -._~, not digits alone"),
+            [("limit", String(CalendarName.maximumLength))]))
       }
       let asked = try self.asked(context.request.body)
       if !asked.refused.isEmpty {
@@ -54,7 +55,7 @@ enum DAVCalendarMaking {
         status: .created,
         headerFields: HTTPFields([HTTPField(name: .cacheControl, value: "no-store")]))
     } catch let refusal as DAVRefusal {
-      var response = refusal.response
+      var response = refusal.response(in: context.catalogue)
       // A 405 names what the address takes (RFC 9110 §15.5.6).
       if response.status == .methodNotAllowed {
         response.headerFields[.allow] = DAVOptions.collectionAllow
@@ -66,7 +67,7 @@ enum DAVCalendarMaking {
   /// `405` with `DAV:resource-must-be-null`: a list is there already.
   static let taken = DAVRefusal.refused(
     .methodNotAllowed, "resource-must-be-null", namespace: DAVProperty.dav,
-    message: "a calendar is already there")
+    message: DAVMessage(translatable("a calendar is already there")))
 
   /// What the body asks (none: nothing but the name).
   static func asked(_ body: [UInt8]) throws(DAVRefusal) -> DAVCollectionChange.Patch {
@@ -75,7 +76,7 @@ enum DAVCalendarMaking {
     let root: DAVElement
     do { root = try DAVXMLReader.read(body) } catch { throw .xml(error) }
     guard root.isNamed(DAVProperty.calDAV, "mkcalendar") else {
-      throw .badRequest("the body is not a CALDAV:mkcalendar")
+      throw .badRequest(DAVMessage(translatable("the body is not a CALDAV:mkcalendar")))
     }
     for set in root.children where set.isNamed(DAVProperty.dav, "set") {
       for property in set.child(DAVProperty.dav, "prop")?.children ?? [] {
@@ -84,7 +85,7 @@ enum DAVCalendarMaking {
           guard components.contains(where: { $0.attribute?.uppercased() == "VTODO" }) else {
             throw .refused(
               .forbidden, "supported-calendar-component", namespace: DAVProperty.calDAV,
-              message: "a list holds to-dos (VTODO) only")
+              message: DAVMessage(translatable("a list holds to-dos (VTODO) only")))
           }
           continue
         }

@@ -25,7 +25,8 @@ enum DAVCollectionChange {
         throw DAVRefusal.xml(error)
       }
       guard root.isNamed(DAVProperty.dav, "propertyupdate") else {
-        throw DAVRefusal.badRequest("the body is not a DAV:propertyupdate")
+        throw DAVRefusal.badRequest(
+          DAVMessage(translatable("the body is not a DAV:propertyupdate")))
       }
       var patch = Patch()
       for instruction in root.children {
@@ -80,7 +81,7 @@ enum DAVCollectionChange {
       writer.response(href: href, statuses: [("HTTP/1.1 200 OK", patch.named)])
       return DAVResponse.multistatus(writer.finish())
     } catch let refusal as DAVRefusal {
-      return refusal.response
+      return refusal.response(in: context.catalogue)
     }
   }
 
@@ -144,7 +145,7 @@ enum DAVCollectionChange {
       }
       return Response(status: .noContent)
     } catch let refusal as DAVRefusal {
-      return refusal.response
+      return refusal.response(in: context.catalogue)
     }
   }
 }

@@ -16,7 +16,7 @@ enum DAVGet {
         ]),
         body: todo.document)
     } catch let refusal as DAVRefusal {
-      return refusal.response
+      return refusal.response(in: context.catalogue)
     }
   }
 

@@ -40,18 +40,20 @@ final class DAVGroup: Sendable {
         try endpoint.handler(context)
       }
     } catch {
-      return SecurityHeaders.applying(SecurityHeaders.common, to: Self.response(for: error))
+      return SecurityHeaders.applying(
+        SecurityHeaders.common, to: Self.response(for: error, in: context.catalogue))
     }
   }
 
   /// The answer to what a handler threw past its own refusals: the store's
   /// failures (a read's, mostly) as `DAVRefusal.store`, anything else `500`.
-  static func response(for error: any Error) -> Response {
+  static func response(for error: any Error, in catalogue: Catalogue) -> Response {
     switch error {
-    case let error as StoreError: DAVRefusal.store(error).response
-    case let error as DocumentError: DAVRefusal.store(.io(error)).response
-    case PreferencesError.unavailable: DAVRefusal.unavailable.response
-    default: DAVResponse.plain(.internalServerError, "internal error")
+    case let error as StoreError: DAVRefusal.store(error).response(in: catalogue)
+    case let error as DocumentError: DAVRefusal.store(.io(error)).response(in: catalogue)
+    case PreferencesError.unavailable: DAVRefusal.unavailable.response(in: catalogue)
+    default:
+      DAVResponse.plain(.internalServerError, catalogue.text(translatable("internal error")))
     }
   }
 }
@@ -67,10 +69,16 @@ struct DAVServices: Sendable {
   /// The collections' tags, per version of their owner's file.
   let collectionTags = DAVCollectionTags.Cache()
 
-  init(devices: DeviceStore, store: ChecklistStore, defaults: Defaults) {
+  /// The catalogues the answers' sentences are worded from.
+  let translations: Translations
+
+  init(
+    devices: DeviceStore, store: ChecklistStore, defaults: Defaults, translations: Translations
+  ) {
     self.devices = devices
     self.store = store
     self.defaults = defaults
+    self.translations = translations
     attempts = AttemptLimiter(
       limit: BasicAuthentication.attemptLimit, window: BasicAuthentication.attemptWindow,
       refusal: .appPasswordRefusal)
@@ -96,6 +104,13 @@ struct DAVContext {
   /// Whether the route needs an app's password (all but `OPTIONS`).
   let signsIn: Bool
   var account: DAVAccount?
+
+  /// The client's language (`Accept-Language`, else English) for the
+  /// sentences of a refusal: looked up only when one is made.
+  var catalogue: Catalogue {
+    services.translations[
+      AcceptLanguage.preferred(request.headerFields.value(of: .acceptLanguage)) ?? .english]
+  }
 }
 
 /// The owner an app signed in for, and the app.
@@ -139,17 +154,25 @@ extension Route {
 }
 
 /// The plain answers of the DAV group: a status and a sentence, for a
-/// client's log (a client shows no page).
+/// client's log or its user (a client shows no page of ours).
 enum DAVResponse {
   /// The media type of a to-do resource.
   static let calendarType = "text/calendar; charset=utf-8; component=VTODO"
 
+  /// `status` with `message`, which is in the client's language: the
+  /// answer says so (`Vary: Accept-Language`), so that no cache gives it
+  /// to a client asking in another.
   static func plain(_ status: HTTPResponse.Status, _ message: String) -> Response {
     Response(
       status: status,
-      headerFields: HTTPFields([HTTPField(name: .contentType, value: "text/plain; charset=utf-8")]),
+      headerFields: HTTPFields([
+        HTTPField(name: .contentType, value: "text/plain; charset=utf-8"), varyByLanguage,
+      ]),
       body: Array((message + "\n").utf8))
   }
+
+  /// What an answer whose sentence is in the client's language says.
+  static let varyByLanguage = HTTPField(name: .vary, value: "Accept-Language")
 
   /// `503` with `Retry-After`: the store failed (busy, unreachable, a
   /// system call), nothing was changed, and a client may try again, as a
@@ -181,14 +204,14 @@ enum DAVResponse {
     var element =
       inner.isEmpty
       ? "<\(qualified)\(declaration)/>" : "<\(qualified)\(declaration)>\(inner)</\(qualified)>"
+    var fields = [HTTPField(name: .contentType, value: "application/xml; charset=utf-8")]
     if let message {
       element += "<d:responsedescription>\(DAVValue.escaped(message))</d:responsedescription>"
+      fields.append(varyByLanguage)
     }
     return Response(
       status: status,
-      headerFields: HTTPFields([
-        HTTPField(name: .contentType, value: "application/xml; charset=utf-8")
-      ]),
+      headerFields: HTTPFields(fields),
       body: Array(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:error xmlns:d=\"DAV:\">\(element)</d:error>\n"
           .utf8))
@@ -199,15 +222,15 @@ enum DAVResponse {
 enum DAVRefusal: Error {
   /// `Depth: infinity` (or none) on a `PROPFIND`.
   case finiteDepth
-  case badRequest(String)
+  case badRequest(DAVMessage)
   /// A body the strict XML reader refused (a DTD, an entity, malformed).
   case xml(DAVXMLError)
   /// No such list (or item) for this owner.
   case notFound
   /// A precondition (RFC 4918 §16) the request failed, with its status.
   case precondition(HTTPResponse.Status, String, namespace: String = DAVProperty.dav)
-  /// The same, with a sentence for the client's log (`DAV:responsedescription`).
-  case refused(HTTPResponse.Status, String, namespace: String, message: String)
+  /// The same, with a sentence for the client (`DAV:responsedescription`).
+  case refused(HTTPResponse.Status, String, namespace: String, message: DAVMessage)
   /// `If-Match` or `If-None-Match` does not hold: `412`.
   case preconditionFailed
   /// Another resource of the collection has this `UID` (RFC 4791
@@ -224,37 +247,51 @@ enum DAVRefusal: Error {
   /// properties (another request filled them meanwhile): `507`.
   static let tooManyProperties = DAVRefusal.refused(
     .insufficientStorage, "properties", namespace: DAVProperty.dav,
-    message: "a calendar keeps at most \(CollectionProperty.maximumCount) properties")
+    message: DAVMessage(
+      translatable("a calendar keeps at most {{limit}} properties"),
+      [("limit", String(CollectionProperty.maximumCount))]))
 
-  var response: Response {
+  /// The answer, its sentence in `catalogue`'s language.
+  func response(in catalogue: Catalogue) -> Response {
     switch self {
     case .finiteDepth: DAVResponse.precondition(.forbidden, "propfind-finite-depth")
-    case .badRequest(let message): DAVResponse.plain(.badRequest, message)
+    case .badRequest(let message): DAVResponse.plain(.badRequest, message.text(catalogue))
     case .xml(let error): DAVResponse.plain(.badRequest, error.message)
-    case .notFound: DAVResponse.plain(.notFound, "no such calendar or to-do")
+    case .notFound:
+      DAVResponse.plain(.notFound, catalogue.text(translatable("no such calendar or to-do")))
     case .precondition(let status, let name, let namespace):
       DAVResponse.precondition(status, name, namespace: namespace)
     case .refused(let status, let name, let namespace, let message):
-      DAVResponse.precondition(status, name, namespace: namespace, message: message)
+      DAVResponse.precondition(
+        status, name, namespace: namespace, message: message.text(catalogue))
     case .preconditionFailed:
       DAVResponse.plain(
-        .preconditionFailed, "the resource is not in the state If-Match or If-None-Match asks")
+        .preconditionFailed,
+        catalogue.text(
+          translatable("the resource is not in the state If-Match or If-None-Match asks")))
     case .uidConflict(let href):
       DAVResponse.precondition(
         .forbidden, "no-uid-conflict", namespace: DAVProperty.calDAV,
         inner: "<d:href>\(DAVValue.escaped(href))</d:href>")
     case .serverName:
       DAVResponse.plain(
-        .conflict, "names of the form <number>.ics are the server's: choose another")
+        .conflict,
+        catalogue.text(
+          translatable("names of the form <number>.ics are the server’s: choose another")))
     case .store(let error):
       switch error {
       // Set aside for repair: trying again will not help.
-      case .unreadable: DAVResponse.plain(.internalServerError, error.message)
-      case .busy: DAVResponse.retry(after: 1, error.message)
-      case .io: DAVResponse.retry(after: 2, error.message)
+      // The same sentences as the web's pages of these failures.
+      case .unreadable:
+        DAVResponse.plain(.internalServerError, catalogue.text(WebError.unreadableData.message))
+      case .busy: DAVResponse.retry(after: 1, catalogue.text(WebError.busy.message))
+      case .io: DAVResponse.retry(after: 2, catalogue.text(WebError.storeUnavailable.message))
       }
     case .unavailable:
-      DAVResponse.retry(after: 2, "Your settings cannot be reached for a moment. Please try again.")
+      DAVResponse.retry(
+        after: 2,
+        catalogue.text(
+          translatable("Your settings cannot be reached for a moment. Please try again.")))
     }
   }
 }

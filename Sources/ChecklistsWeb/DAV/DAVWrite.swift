@@ -77,12 +77,12 @@ enum DAVWrite {
         } catch let refusal as DAVRefusal {
           throw refusal
         } catch {
-          throw .badRequest("\(error)")
+          throw .badRequest(DAVMessage(verbatim: "\(error)"))
         }
       }
       return Response(status: created ? .created : .noContent)
     } catch let refusal as DAVRefusal {
-      return refusal.response
+      return refusal.response(in: context.catalogue)
     }
   }
 
@@ -111,7 +111,7 @@ enum DAVWrite {
       }
       return Response(status: .noContent)
     } catch {
-      return error.response
+      return error.response(in: context.catalogue)
     }
   }
 
@@ -174,7 +174,7 @@ enum DAVWrite {
     } catch let error as StoreError {
       throw .store(error)
     } catch {
-      throw .badRequest("\(error)")
+      throw .badRequest(DAVMessage(verbatim: "\(error)"))
     }
   }
 
@@ -188,7 +188,8 @@ enum DAVWrite {
     case .moreThanOneTodo, .badUID, .noSummary, .text, .notes, .badDueDate:
       name = "valid-calendar-object-resource"
     }
-    return .refused(.forbidden, name, namespace: DAVProperty.calDAV, message: error.message)
+    return .refused(
+      .forbidden, name, namespace: DAVProperty.calDAV, message: DAVMessage(todo: error))
   }
 
   /// A change the model refused: a limit (`403`, or `507` when the owner's
@@ -198,12 +199,12 @@ enum DAVWrite {
     case .storageFull, .tooManyItems, .tooManyLists, .ownersStorageFull, .sharedListFull:
       .refused(
         .insufficientStorage, "max-resource-size", namespace: DAVProperty.calDAV,
-        message: error.message)
+        message: DAVMessage(refusal: error))
     case .noSuchList, .noSuchItem: .notFound
     default:
       .refused(
         .forbidden, "valid-calendar-object-resource", namespace: DAVProperty.calDAV,
-        message: error.message)
+        message: DAVMessage(refusal: error))
     }
   }
 }

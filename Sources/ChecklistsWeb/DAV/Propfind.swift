@@ -159,7 +159,7 @@ enum Propfind {
       }
       return DAVResponse.multistatus(writer.finish())
     } catch let refusal as DAVRefusal {
-      return refusal.response
+      return refusal.response(in: context.catalogue)
     }
   }
 
@@ -169,7 +169,7 @@ enum Propfind {
     case "0": 0
     case "1": 1
     case "infinity", nil: throw .finiteDepth
-    default: throw .badRequest("Depth must be 0 or 1")
+    default: throw .badRequest(DAVMessage(translatable("Depth must be 0 or 1")))
     }
   }
 
@@ -179,12 +179,13 @@ enum Propfind {
     let root: DAVElement
     do { root = try DAVXMLReader.read(body) } catch { throw .xml(error) }
     guard root.isNamed(DAVProperty.dav, "propfind") else {
-      throw .badRequest("the body is not a DAV:propfind")
+      throw .badRequest(DAVMessage(translatable("the body is not a DAV:propfind")))
     }
     if root.child(DAVProperty.dav, "allprop") != nil { return .all }
     if root.child(DAVProperty.dav, "propname") != nil { return .names }
     guard let prop = root.child(DAVProperty.dav, "prop") else {
-      throw .badRequest("a propfind names prop, allprop or propname")
+      throw .badRequest(
+        DAVMessage(translatable("a propfind names prop, allprop or propname")))
     }
     return .properties(prop.children.map { DAVProperty(namespace: $0.namespace, name: $0.name) })
   }

@@ -73,7 +73,7 @@ enum Report {
       }
       return DAVResponse.multistatus(writer.finish())
     } catch let refusal as DAVRefusal {
-      return refusal.response
+      return refusal.response(in: context.catalogue)
     }
   }
 
@@ -166,7 +166,10 @@ enum TodoFilter {
     guard let filter else { return true }
     guard let calendarFilter = filter.child(DAVProperty.calDAV, "comp-filter"),
       calendarFilter.attribute == "VCALENDAR"
-    else { throw DAVRefusal.badRequest("a calendar-query filters VCALENDAR") }
+    else {
+      throw DAVRefusal.badRequest(
+        DAVMessage(translatable("a calendar-query filters VCALENDAR")))
+    }
     let components = calendarFilter.children.filter {
       $0.isNamed(DAVProperty.calDAV, "comp-filter")
     }
@@ -227,7 +230,10 @@ enum TodoFilter {
       guard let text = range.attributes[name] else { return value }
       let line = ContentLine(name: "X", parameters: [], value: text, text: "X:\(text)")
       guard let date = TodoTimes.instant(line, zone: .gmt) else {
-        throw DAVRefusal.badRequest("time-range \(name) is not a UTC date-time")
+        throw DAVRefusal.badRequest(
+          DAVMessage(
+            translatable("time-range {{attribute}} is not a UTC date-time"),
+            [("attribute", name)]))
       }
       return date
     }

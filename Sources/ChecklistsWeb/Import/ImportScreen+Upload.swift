@@ -53,7 +53,12 @@ extension ImportScreen {
     }
     let lists: [ImportedList]
     do throws(ImportFailure) {
-      lists = try ImportFile.lists(from: file.body, format: format, fileName: fileName)
+      lists = try ImportFile.lists(
+        from: file.body, format: format, fileName: fileName,
+        // Translators: the name of an imported list the file gives no
+        // name (a Markdown file of tasks without a heading, whose own
+        // name is empty).
+        unnamed: context.catalogue.text(translatable("Imported")))
     } catch {
       return try refused(
         context, changedNothing(error.phrase, context.catalogue), status: .unprocessableContent)

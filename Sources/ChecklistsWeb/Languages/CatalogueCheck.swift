@@ -243,7 +243,13 @@ package struct CatalogueCheck {
       case "{{subject}}": meaning = "which list or item of the file (its own entries)"
       case "{{kind}}", "{{expected}}":
         meaning = "a kind of value, such as “an array” or “true or false” (its own entries)"
-      case "{{problem}}": meaning = "what is wrong in the file's JSON (its own entries)"
+      case "{{problem}}":
+        meaning = "what is wrong inside the file: its JSON or property list (its own entries)"
+      case "{{element}}", "{{entity}}", "{{key}}":
+        meaning = "a name the file holds (an XML element, entity or key): never translated"
+      case "{{reference}}": meaning = "an object's number in the file, written in digits"
+      case "{{marker}}": meaning = "a byte in hexadecimal, such as 0xe: keep it as it is"
+      case "{{example}}": meaning = "a machine-readable date, such as 2026-05-01T09:00:00Z"
       case "{{reason}}": meaning = "why it was refused: a sentence of its own entry"
       case "{{object}}", "{{classObject}}":
         meaning = "an object's number in the archive, or several separated by commas"
@@ -291,9 +297,29 @@ package struct CatalogueCheck {
       plural == nil
       ? "Made by \(name) for a page."
       : "Made by \(name) for a page; one form per plural category of the language."
+    let note = translatorsNote(text, before: range.location)
     return Phrase(
       msgid: msgid, msgidPlural: plural, references: ["\(short):\(line)"],
-      comment: ([place] + tagNotes(msgid + (plural ?? ""))).joined(separator: "\n"))
+      comment: (note + [place] + tagNotes(msgid + (plural ?? ""))).joined(separator: "\n"))
+  }
+
+  /// The `// Translators: …` comment right above a phrase (the lines of
+  /// `//` comments just before its line, as `xgettext --add-comments`
+  /// reads them), for what the file and its tags cannot tell: where a
+  /// name shows, what it is given to.
+  static func translatorsNote(_ text: String, before location: Int) -> [String] {
+    let source = text as NSString
+    var lineStart = source.lineRange(for: NSRange(location: location, length: 0)).location
+    var comment: [String] = []
+    while lineStart > 0 {
+      let above = source.lineRange(for: NSRange(location: lineStart - 1, length: 0))
+      let line = source.substring(with: above).trimmingCharacters(in: .whitespacesAndNewlines)
+      guard line.hasPrefix("//"), !line.hasPrefix("///") else { break }
+      comment.insert(String(line.dropFirst(2)).trimmingCharacters(in: .whitespaces), at: 0)
+      lineStart = above.location
+    }
+    guard let first = comment.first, first.hasPrefix("Translators:") else { return [] }
+    return [comment.joined(separator: " ")]
   }
 
   /// Whether the match is on a comment line (a doc comment's example).

@@ -8,7 +8,8 @@ struct PageRenderer: Sendable {
   let translations: Translations
   let assets: Assets
   /// The layout's `assets`, the same on every page, and each language's
-  /// `lang`, `dir` and the script's phrases (`ScriptPhrases`): built once.
+  /// `lang`, `dir` and the address of the script's phrases
+  /// (`ScriptPhrases.path`): built once.
   private let assetsValue: TemplateValue
   private let languageValues:
     [(lang: TemplateValue, rightToLeft: TemplateValue, phrases: TemplateValue)]
@@ -21,7 +22,7 @@ struct PageRenderer: Sendable {
       "queue": .string(assets.queueScript), "touchIcon": .string(assets.touchIcon),
     ]
     languageValues = Language.allCases.map {
-      (.string($0.tag), .bool($0.isRightToLeft), .string(ScriptPhrases.json(translations[$0])))
+      (.string($0.tag), .bool($0.isRightToLeft), .string(ScriptPhrases.path(translations[$0])))
     }
   }
 

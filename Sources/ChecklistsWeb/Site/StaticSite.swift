@@ -89,7 +89,8 @@ package struct StaticSite: Sendable {
   }
 
   /// Writes every page into `directory` (mode 0644: nginx's workers read
-  /// them), the installed app's icons and manifest (`AppIcons`), then a
+  /// them), the installed app's icons and manifest (`AppIcons`), the
+  /// script's phrases of each language (`ScriptPhrases`), then a
   /// gzipped copy beside every file worth it (`writeCompressed`).
   package func write(into directory: String) throws -> [String] {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -101,6 +102,14 @@ package struct StaticSite: Sendable {
     for page in try drawn.pages() {
       let path = "\(directory)/\(page.file)"
       try AtomicFile.write(page.bytes, to: path, durable: false, permissions: 0o644)
+      written.append(path)
+    }
+    // The script's phrases, every language's (the pseudo-locales' too:
+    // their pages link theirs).
+    for language in Language.allCases {
+      let path = "\(directory)/\(ScriptPhrases.fileName(language))"
+      let script = ScriptPhrases.script(renderer.translations[language])
+      try AtomicFile.write(Array(script.utf8), to: path, durable: false, permissions: 0o644)
       written.append(path)
     }
     return written + (try Self.writeCompressed(in: directory))

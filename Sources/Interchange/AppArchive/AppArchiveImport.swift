@@ -50,10 +50,7 @@ package enum AppArchiveImport {
   {
     let list: PropertyList
     do { list = try PropertyList(reading: bytes) } catch {
-      // The property list reader's sentence as its phrase: the catalogue
-      // has those without values (`readerSentences`); the others, about
-      // the inside of a damaged file, stay in English.
-      throw ImportFailure(error.message)
+      throw ImportFailure(phrase(of: error))
     }
     switch list.topObject {
     case .dictionary(let header) where header["$archiver"] != nil:
@@ -146,16 +143,17 @@ package enum AppArchiveImport {
       ])
   }
 
-  /// The property list reader's sentences that hold no value
-  /// (`PropertyListError`), marked for the catalogue: a failure names them
-  /// by their English, which the page then looks up.
-  static let readerSentences = [
-    translatable("This file is not a property list."),
-    translatable("This property list is damaged: a container holds itself."),
-    translatable("This XML property list is not UTF-8 text."),
-    translatable("This property list holds more values than can be kept."),
-    translatable("This property list holds a reference, which only keyed archives do."),
-  ]
+  /// The property list reader's sentence as a phrase of ours: its values
+  /// as the file has them, what is wrong inside the file a phrase of its
+  /// own, each translated by the page.
+  static func phrase(of error: PropertyListError) -> ImportPhrase {
+    var values = error.sentence.values.mapValues { ImportPhrase.Part.text($0) }
+    if let problem = error.problem {
+      values["problem"] = .phrase(
+        ImportPhrase(problem.english, problem.values.mapValues { .text($0) }))
+    }
+    return ImportPhrase(error.sentence.english, values)
+  }
 
   /// The kinds' words, as `PropertyListObject.kind` and the archive's
   /// classes say them, marked for the catalogue (a failure names them by

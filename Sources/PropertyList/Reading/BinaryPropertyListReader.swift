@@ -39,7 +39,8 @@ enum BinaryPropertyListReader {
   {
     guard bytes.starts(with: magic) else {
       throw PropertyListError(
-        "This binary property list is of a version that cannot be read (only “bplist00” is).")
+        translatable(
+          "This binary property list is of a version that cannot be read (only “bplist00” is)."))
     }
     let layout = try Layout(bytes)
     var reader = ObjectReader(bytes: bytes, layout: layout, largeIntegers: largeIntegers)
@@ -48,8 +49,12 @@ enum BinaryPropertyListReader {
     return list
   }
 
-  static func damaged(_ what: String) -> PropertyListError {
-    PropertyListError("This property list is damaged: \(what).")
+  /// "This property list is damaged: …", with `problem` (a `translatable`
+  /// phrase whose tags `values` fill).
+  static func damaged(_ problem: String, _ values: [String: String] = [:]) -> PropertyListError {
+    PropertyListError(
+      translatable("This property list is damaged: {{problem}}."),
+      problem: PropertyListError.Phrase(problem, values))
   }
 
   /// The trailer's figures, each checked against the file's size.
@@ -62,7 +67,7 @@ enum BinaryPropertyListReader {
     let table: Int
 
     init(_ bytes: [UInt8]) throws(PropertyListError) {
-      guard bytes.count >= magic.count + 32 else { throw damaged("it is cut short") }
+      guard bytes.count >= magic.count + 32 else { throw damaged(translatable("it is cut short")) }
       let trailer = bytes.count - 32
       offsetSize = Int(bytes[trailer + 6])
       referenceSize = Int(bytes[trailer + 7])
@@ -70,10 +75,10 @@ enum BinaryPropertyListReader {
         let count = BinaryPropertyListReader.integer(bytes, at: trailer + 8, size: 8),
         let top = BinaryPropertyListReader.integer(bytes, at: trailer + 16, size: 8),
         let table = BinaryPropertyListReader.integer(bytes, at: trailer + 24, size: 8)
-      else { throw damaged("its trailer is not valid") }
+      else { throw damaged(translatable("its trailer is not valid")) }
       guard count >= 1, top < count, table >= magic.count, table <= trailer,
         count <= (trailer - table) / offsetSize
-      else { throw damaged("its trailer does not fit the file") }
+      else { throw damaged(translatable("its trailer does not fit the file")) }
       self.count = count
       self.top = top
       self.table = table
@@ -116,11 +121,15 @@ enum BinaryPropertyListReader {
           let offset = integer(
             bytes, at: layout.table + index * layout.offsetSize, size: layout.offsetSize),
           offset >= magic.count, offset < layout.table
-        else { throw damaged("object \(index) starts outside the object area") }
+        else {
+          throw damaged(
+            translatable("object {{object}} starts outside the object area"),
+            ["object": String(index)])
+        }
         let (object, end) = try read(index, at: offset)
         covered += end - offset
         guard covered <= layout.table - magic.count else {
-          throw damaged("its objects overlap")
+          throw damaged(translatable("its objects overlap"))
         }
         objects.append(object)
       }
@@ -129,12 +138,14 @@ enum BinaryPropertyListReader {
         entries.reserveCapacity(dictionary.keys.count)
         for (key, value) in zip(dictionary.keys, dictionary.values) {
           guard case .string(let name) = objects[key] else {
-            throw damaged("a key of dictionary \(dictionary.index) is not a string")
+            throw damaged(
+              translatable("a key of dictionary {{object}} is not a string"),
+              ["object": String(dictionary.index)])
           }
           guard entries.updateValue(value, forKey: name) == nil else {
-            throw PropertyListError(
-              "This property list is damaged: dictionary \(dictionary.index) holds the key “\(name)” twice."
-            )
+            throw damaged(
+              translatable("dictionary {{object}} holds the key “{{key}}” twice"),
+              ["object": String(dictionary.index), "key": name])
           }
         }
         objects[dictionary.index] = .dictionary(entries)
@@ -149,7 +160,10 @@ enum BinaryPropertyListReader {
       let marker = bytes[offset]
       let low = Int(marker & 0x0F)
       let start = offset + 1
-      func outside() -> PropertyListError { damaged("object \(index) runs past the object area") }
+      func outside() -> PropertyListError {
+        damaged(
+          translatable("object {{object}} runs past the object area"), ["object": String(index)])
+      }
       switch marker >> 4 {
       case 0x0 where low == 0x8 || low == 0x9:
         return (.bool(low == 0x9), start)
@@ -160,7 +174,9 @@ enum BinaryPropertyListReader {
           return (.real(Double(bits(at: start + 8, size: 8))), start + size)
         }
         guard let value = signedInteger(at: start, size: size) else {
-          throw damaged("object \(index) is an integer too large to read")
+          throw damaged(
+            translatable("object {{object}} is an integer too large to read"),
+            ["object": String(index)])
         }
         return (.integer(value), start + size)
       case 0x2 where low == 2 || low == 3:
@@ -183,7 +199,8 @@ enum BinaryPropertyListReader {
         let (first, count) = try counted(index, low, at: start, unit: 1)
         let slice = bytes[first..<first + count]
         guard slice.allSatisfy({ $0 < 0x80 }) else {
-          throw damaged("string \(index) is marked ASCII but is not")
+          throw damaged(
+            translatable("string {{object}} is marked ASCII but is not"), ["object": String(index)])
         }
         return (.string(String(decoding: slice, as: UTF8.self)), first + count)
       case 0x6:
@@ -194,7 +211,8 @@ enum BinaryPropertyListReader {
           units.append(UInt16(bytes[first + 2 * unit]) << 8 | UInt16(bytes[first + 2 * unit + 1]))
         }
         guard let string = String(validating: units, as: UTF16.self) else {
-          throw damaged("string \(index) is not valid UTF-16")
+          throw damaged(
+            translatable("string {{object}} is not valid UTF-16"), ["object": String(index)])
         }
         return (.string(string), first + 2 * count)
       case 0xA:
@@ -209,8 +227,9 @@ enum BinaryPropertyListReader {
         return (.dictionary([:]), first + 2 * count * layout.referenceSize)
       default:
         throw damaged(
-          "object \(index) has a marker (0x\(String(marker, radix: 16))) that a property list of values does not use"
-        )
+          translatable(
+            "object {{object}} has a marker ({{marker}}) that a property list of values does not use"
+          ), ["object": String(index), "marker": "0x" + String(marker, radix: 16)])
       }
     }
 
@@ -250,16 +269,21 @@ enum BinaryPropertyListReader {
       var count = low
       if low == 0xF {
         guard start < layout.table, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3 else {
-          throw damaged("object \(index) has no valid length")
+          throw damaged(
+            translatable("object {{object}} has no valid length"), ["object": String(index)])
         }
         let size = 1 << Int(bytes[start] & 0x0F)
         guard fits(size, at: start + 1), let value = integer(bytes, at: start + 1, size: size)
-        else { throw damaged("object \(index) has no valid length") }
+        else {
+          throw damaged(
+            translatable("object {{object}} has no valid length"), ["object": String(index)])
+        }
         count = value
         first = start + 1 + size
       }
       guard fits(0, at: first), count <= (layout.table - first) / unit else {
-        throw damaged("object \(index) runs past the object area")
+        throw damaged(
+          translatable("object {{object}} runs past the object area"), ["object": String(index)])
       }
       return (first, count)
     }
@@ -273,7 +297,9 @@ enum BinaryPropertyListReader {
         let reference = Int(truncatingIfNeeded: bits(at: start + entry * size, size: size))
         guard reference >= 0, reference < layout.count else {
           throw damaged(
-            "container \(index) refers to object \(reference), which the file does not hold")
+            translatable(
+              "container {{object}} refers to object {{reference}}, which the file does not hold"),
+            ["object": String(index), "reference": String(reference)])
         }
         result.append(reference)
       }

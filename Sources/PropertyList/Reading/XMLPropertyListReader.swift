@@ -47,7 +47,7 @@ enum XMLPropertyListReader {
     throws(PropertyListError) -> PropertyList
   {
     guard String(validating: bytes, as: UTF8.self) != nil else {
-      throw PropertyListError("This XML property list is not UTF-8 text.")
+      throw PropertyListError(translatable("This XML property list is not UTF-8 text."))
     }
     var parser = Parser(bytes: bytes, largeIntegers: largeIntegers)
     return try parser.parse()
@@ -124,19 +124,21 @@ enum XMLPropertyListReader {
       if wrapped {
         position += 6
         let selfClosing = try skipAttributes()
-        if selfClosing { throw failure("the property list holds no value") }
+        if selfClosing { throw failure(translatable("the property list holds no value")) }
       }
       let top = try parseValue()
       if wrapped {
         try skipMisc()
-        guard at("</plist") else { throw failure("expected </plist>") }
+        guard at("</plist") else { throw failure(translatable("expected </plist>")) }
         position += 7
         skipWhitespace()
-        guard at(">") else { throw failure("expected > to end </plist>") }
+        guard at(">") else { throw failure(translatable("expected > to end </plist>")) }
         position += 1
       }
       try skipMisc()
-      guard position == bytes.count else { throw failure("more follows the property list") }
+      guard position == bytes.count else {
+        throw failure(translatable("more follows the property list"))
+      }
       let list = PropertyList(format: .xml, objects: objects, top: top)
       return list
     }
@@ -147,22 +149,31 @@ enum XMLPropertyListReader {
     mutating func parseValue() throws(PropertyListError) -> Int {
       while true {
         try skipMisc()
-        guard position < bytes.count else { throw failure("the file ends inside a value") }
+        guard position < bytes.count else {
+          throw failure(translatable("the file ends inside a value"))
+        }
         guard bytes[position] == UInt8(ascii: "<") else {
-          throw failure("text stands where an element should")
+          throw failure(translatable("text stands where an element should"))
         }
         if at("</") {
           let tagStart = position
           position += 2
           let name = readName()
           skipWhitespace()
-          guard at(">") else { throw failure("expected > to end </\(Self.shortened(name))>") }
+          guard at(">") else {
+            throw failure(
+              translatable("expected > to end </{{element}}>"), ["element": Self.shortened(name)])
+          }
           position += 1
           guard let frame = stack.last, name == (frame.isDictionary ? "dict" : "array") else {
-            throw failure("</\(Self.shortened(name))> closes nothing that is open", at: tagStart)
+            throw failure(
+              translatable("</{{element}}> closes nothing that is open"),
+              ["element": Self.shortened(name)], at: tagStart)
           }
           if let key = frame.key {
-            throw failure("the key “\(Self.shortened(key))” has no value", at: tagStart)
+            throw failure(
+              translatable("the key “{{key}}” has no value"), ["key": Self.shortened(key)],
+              at: tagStart)
           }
           stack.removeLast()
           let index = append(
@@ -176,7 +187,8 @@ enum XMLPropertyListReader {
         let empty = try endOfValueTag(name)
         if let frame = stack.last, frame.isDictionary, frame.key == nil, name != "key" {
           throw failure(
-            "expected a <key> in the dictionary, found <\(Self.shortened(name))>", at: tagStart)
+            translatable("expected a <key> in the dictionary, found <{{element}}>"),
+            ["element": Self.shortened(name)], at: tagStart)
         }
         let object: PropertyListObject
         switch name {
@@ -186,22 +198,26 @@ enum XMLPropertyListReader {
           } else {
             guard stack.count < PropertyList.maximumDepth else {
               throw failure(
-                "containers nest more than \(PropertyList.maximumDepth) deep", at: tagStart)
+                translatable("containers nest more than {{limit}} deep"),
+                ["limit": String(PropertyList.maximumDepth)], at: tagStart)
             }
             stack.append(Frame(isDictionary: name == "dict"))
             continue
           }
         case "key":
           guard var frame = stack.last, frame.isDictionary else {
-            throw failure("a <key> stands outside a dictionary", at: tagStart)
+            throw failure(translatable("a <key> stands outside a dictionary"), at: tagStart)
           }
           guard frame.key == nil else {
-            throw failure("the key “\(Self.shortened(frame.key!))” has no value", at: tagStart)
+            throw failure(
+              translatable("the key “{{key}}” has no value"),
+              ["key": Self.shortened(frame.key!)], at: tagStart)
           }
           let key = empty ? "" : try readText(closing: name)
           guard frame.entries[key] == nil else {
             throw failure(
-              "the dictionary holds the key “\(Self.shortened(key))” twice", at: tagStart)
+              translatable("the dictionary holds the key “{{key}}” twice"),
+              ["key": Self.shortened(key)], at: tagStart)
           }
           frame.key = key
           stack[stack.count - 1] = frame
@@ -212,30 +228,33 @@ enum XMLPropertyListReader {
           let text = empty ? "" : try readText(closing: name)
           guard let value = Self.scalar(name, Self.trimmed(text), largeIntegers: largeIntegers)
           else {
-            let expected =
+            let problem =
               switch name {
-              case "integer": "an integer"
-              case "real": "a number"
-              case "date": "a date of the form 2026-05-01T09:00:00Z"
-              default: "base64"
+              case "integer": translatable("<integer> does not hold an integer")
+              case "real": translatable("<real> does not hold a number")
+              case "date": translatable("<date> does not hold a date of the form {{example}}")
+              default: translatable("<data> does not hold base64")
               }
-            throw failure("<\(name)> does not hold \(expected)", at: tagStart)
+            throw failure(problem, ["example": "2026-05-01T09:00:00Z"], at: tagStart)
           }
           object = value
         case "true", "false":
           if !empty {
             guard at("</"), bytes[(position + 2)...].starts(with: name.utf8) else {
-              throw failure("expected </\(name)>")
+              throw failure(translatable("expected </{{element}}>"), ["element": name])
             }
             position += 2 + name.utf8.count
             skipWhitespace()
-            guard at(">") else { throw failure("expected > to end </\(name)>") }
+            guard at(">") else {
+              throw failure(translatable("expected > to end </{{element}}>"), ["element": name])
+            }
             position += 1
           }
           object = .bool(name == "true")
         default:
           throw failure(
-            "<\(Self.shortened(name))> is not an element of property lists", at: tagStart)
+            translatable("<{{element}}> is not an element of property lists"),
+            ["element": Self.shortened(name)], at: tagStart)
         }
         if let top = try deliver(append(object), at: tagStart) { return top }
       }
@@ -246,7 +265,7 @@ enum XMLPropertyListReader {
       guard var frame = stack.popLast() else { return index }
       if frame.isDictionary {
         guard let key = frame.key else {
-          throw failure("a value in the dictionary has no key", at: tagStart)
+          throw failure(translatable("a value in the dictionary has no key"), at: tagStart)
         }
         frame.entries[key] = index
         frame.key = nil
@@ -282,7 +301,9 @@ enum XMLPropertyListReader {
         return true
       }
       guard at(">") else {
-        throw failure("<\(Self.shortened(name))> has attributes or is not closed")
+        throw failure(
+          translatable("<{{element}}> has attributes or is not closed"),
+          ["element": Self.shortened(name)])
       }
       position += 1
       return false
@@ -299,21 +320,25 @@ enum XMLPropertyListReader {
           if at("<![CDATA[") {
             text += bytes[run..<position]
             position += 9
-            guard let end = find("]]>") else { throw failure("a CDATA section is not closed") }
+            guard let end = find("]]>") else {
+              throw failure(translatable("a CDATA section is not closed"))
+            }
             text += bytes[position..<end]
             position = end + 3
             run = position
             continue
           }
           guard at("</") else {
-            throw failure("<\(name)> holds an element; it may hold only text")
+            throw failure(
+              translatable("<{{element}}> holds an element; it may hold only text"),
+              ["element": name])
           }
           let tagStart = position
           position += 2
           let closing = readName()
           skipWhitespace()
           guard closing == name, at(">") else {
-            throw failure("expected </\(name)>", at: tagStart)
+            throw failure(translatable("expected </{{element}}>"), ["element": name], at: tagStart)
           }
           position += 1
           return text.isEmpty
@@ -328,7 +353,7 @@ enum XMLPropertyListReader {
           position += 1
         }
       }
-      throw failure("the file ends inside <\(name)>")
+      throw failure(translatable("the file ends inside <{{element}}>"), ["element": name])
     }
 
     /// `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;`, `&#NNN;` or `&#xHHH;` at `position`.
@@ -337,7 +362,7 @@ enum XMLPropertyListReader {
       var end = position + 1
       while end < bytes.count, end - start <= 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
       guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
-        throw failure("an & starts no entity")
+        throw failure(translatable("an & starts no entity"))
       }
       let name = String(decoding: bytes[start + 1..<end], as: UTF8.self)
       position = end + 1
@@ -350,7 +375,8 @@ enum XMLPropertyListReader {
       default:
         var digits = Substring(name)
         guard digits.first == "#" else {
-          throw failure("&\(name); is not an entity of XML", at: start)
+          throw failure(
+            translatable("&{{entity}}; is not an entity of XML"), ["entity": name], at: start)
         }
         digits = digits.dropFirst()
         var radix = 10
@@ -361,7 +387,11 @@ enum XMLPropertyListReader {
         guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit }),
           let value = UInt32(digits, radix: radix), value != 0,
           let scalar = Unicode.Scalar(value)
-        else { throw failure("&\(name); is not a valid character reference", at: start) }
+        else {
+          throw failure(
+            translatable("&{{entity}}; is not a valid character reference"), ["entity": name],
+            at: start)
+        }
         return scalar
       }
     }
@@ -497,7 +527,9 @@ enum XMLPropertyListReader {
     mutating func skipComment() throws(PropertyListError) {
       let start = position
       position += 4
-      guard let end = find("-->") else { throw failure("a comment is not closed", at: start) }
+      guard let end = find("-->") else {
+        throw failure(translatable("a comment is not closed"), at: start)
+      }
       position = end + 3
     }
 
@@ -507,18 +539,20 @@ enum XMLPropertyListReader {
       while true {
         skipWhitespace()
         if at("<?") {
-          guard let end = find("?>") else { throw failure("<? is not closed by ?>") }
+          guard let end = find("?>") else { throw failure(translatable("<? is not closed by ?>")) }
           position = end + 2
         } else if at("<!--") {
           try skipComment()
         } else if at("<!DOCTYPE") {
           while position < bytes.count, bytes[position] != UInt8(ascii: ">") {
             if bytes[position] == UInt8(ascii: "[") {
-              throw failure("a DOCTYPE with declarations of its own is not read")
+              throw failure(translatable("a DOCTYPE with declarations of its own is not read"))
             }
             position += 1
           }
-          guard position < bytes.count else { throw failure("the DOCTYPE is not closed") }
+          guard position < bytes.count else {
+            throw failure(translatable("the DOCTYPE is not closed"))
+          }
           position += 1
         } else {
           return
@@ -542,17 +576,21 @@ enum XMLPropertyListReader {
           break
         }
       }
-      throw failure("<plist> is not closed")
+      throw failure(translatable("<plist> is not closed"))
     }
 
     // MARK: errors
 
-    func failure(_ what: String) -> PropertyListError {
-      failure(what, at: position)
+    /// `problem` (a `translatable` phrase whose tags `values` fill) at the
+    /// reader's position.
+    func failure(_ problem: String, _ values: [String: String] = [:]) -> PropertyListError {
+      failure(problem, values, at: position)
     }
 
     /// "…malformed at line 3, column 7: …", the column counted in characters.
-    func failure(_ what: String, at offset: Int) -> PropertyListError {
+    func failure(_ problem: String, _ values: [String: String] = [:], at offset: Int)
+      -> PropertyListError
+    {
       let offset = min(offset, bytes.count)
       var line = 1
       var column = 1
@@ -565,7 +603,10 @@ enum XMLPropertyListReader {
         }
       }
       return PropertyListError(
-        "This XML property list is malformed at line \(line), column \(column): \(what).")
+        translatable(
+          "This XML property list is malformed at line {{line}}, column {{column}}: {{problem}}."),
+        ["line": String(line), "column": String(column)],
+        problem: PropertyListError.Phrase(problem, values))
     }
   }
 }
