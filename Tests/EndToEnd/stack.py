@@ -118,7 +118,20 @@ class Stack:
         command += self.backend_arguments
         self.backend_log = open(self.dir / "logs/backend.log", "a")
         self.backend = subprocess.Popen(command, stdout=self.backend_log, stderr=subprocess.STDOUT)
-        self.wait_until(lambda: self.socket.exists(), "the backend's socket")
+        # The file appears at bind(), before listen(): a connection then is refused, and
+        # nginx answers the first request 502 on a loaded machine.
+        self.wait_until(lambda: self.socket_accepts(), "the backend's socket")
+
+    def socket_accepts(self) -> bool:
+        """Whether the backend's socket takes a connection (it listens)."""
+        if not self.socket.exists():
+            return False
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(str(self.socket))
+                return True
+            except OSError:
+                return False
 
     def stop_backend(self, sig=signal.SIGTERM, timeout=5.0):
         """Signals the backend and returns (exit code, seconds it took)."""
