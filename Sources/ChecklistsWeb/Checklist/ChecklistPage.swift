@@ -76,13 +76,14 @@ struct ChecklistPage {
       }
       var due: Due?
       if let date = item.dueDate {
-        let words = label ?? DueDateLabel(zone: zone(), now: now, words: words)
-        label = words
+        // Made once and used in place: a copy a row (`let words = label ?? …`) retained and
+        // released each of its words' arrays, ~1,300 instructions a dated row.
+        if label == nil { label = DueDateLabel(zone: zone(), now: now, words: words) }
         let isOverdue = item.isOverdue(at: now)
         due = Due(
-          machineReadable: DueDateLabel.machineReadable(date), label: words.text(date),
+          machineReadable: DueDateLabel.machineReadable(date), label: label!.text(date),
           isOverdue: isOverdue)
-        let midnight = nextMidnight ?? words.nextChange
+        let midnight = nextMidnight ?? label!.nextChange
         nextMidnight = midnight
         var next = midnight
         if !item.checked && !isOverdue { next = min(next, date) }
@@ -92,9 +93,8 @@ struct ChecklistPage {
       if let recurrence = item.recurrence {
         var lastDone: String?
         if let date = item.lastDone {
-          let words = label ?? DueDateLabel(zone: zone(), now: now, words: words)
-          label = words
-          lastDone = words.day(date)
+          if label == nil { label = DueDateLabel(zone: zone(), now: now, words: words) }
+          lastDone = label!.day(date)
         }
         repeats = Repeats(
           label: words.repeats.text(recurrence), lastDone: lastDone,

@@ -140,7 +140,10 @@ struct WallClockTime: Sendable, Equatable {
   }
 
   /// `number`'s decimal digits, with zeros in front up to `width` digits
-  /// (a negative number as `String(number)` writes it).
+  /// (a negative number as `String(number)` writes it). Byte by byte, most
+  /// significant first: appending a slice of a digit buffer cost ~325
+  /// instructions a number, and a dated row writes six
+  /// (`bench-web --profile N dated`).
   static func append(_ number: Int, width: Int, to bytes: inout [UInt8]) {
     guard number >= 0 else {
       let digits = String(number)
@@ -149,22 +152,23 @@ struct WallClockTime: Sendable, Equatable {
       bytes += digits.utf8
       return
     }
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
+    var divisor = 1
+    var count = 1
+    while divisor <= number / 10 {
+      divisor *= 10
+      count += 1
+    }
+    var zeros = width - count
+    while zeros > 0 {
+      bytes.append(UInt8(ascii: "0"))
+      zeros -= 1
+    }
     var rest = number
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      repeat {
-        buffer[7 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        count += 1
-      } while rest > 0 && count < 8
+    while divisor > 0 {
+      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+      rest %= divisor
+      divisor /= 10
     }
-    guard rest == 0 else {
-      bytes += String(number).utf8
-      return
-    }
-    if width > count { bytes += repeatElement(UInt8(ascii: "0"), count: width - count) }
-    withUnsafeBytes(of: &digits) { bytes += $0[(8 - count)...] }
   }
 
 }
