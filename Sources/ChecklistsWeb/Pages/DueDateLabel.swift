@@ -30,15 +30,15 @@ struct DueDateLabel {
   /// The visible words for `date`.
   func text(_ date: Date) -> String {
     let wall = WallClockTime(date, in: zone)
-    let time = WallClockTime.clock(hour: wall.hour, minute: wall.minute)
+    let (hour, minute) = (wall.hour, wall.minute)
     switch wall.daysSince1970 - today {
-    case 0: return words.today(time: time)
-    case 1: return words.tomorrow(time: time)
-    case -1: return words.yesterday(time: time)
+    case 0: return words.today(hour: hour, minute: minute)
+    case 1: return words.tomorrow(hour: hour, minute: minute)
+    case -1: return words.yesterday(hour: hour, minute: minute)
     default:
       let month = words.months[wall.month - 1]
       return wall.year == thisYear
-        ? words.dayMonthTime(day: wall.day, month: month, time: time)
+        ? words.dayMonthTime(day: wall.day, month: month, hour: hour, minute: minute)
         : words.dayMonthYear(day: wall.day, month: month, year: wall.year)
     }
   }
