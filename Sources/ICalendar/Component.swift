@@ -1,3 +1,5 @@
+import Support
+
 /// A calendar component (RFC 5545 §3.4, §3.6): `BEGIN:NAME`, its
 /// properties, the components inside it, `END:NAME`.
 package struct Component: Sendable, Equatable {
@@ -30,12 +32,18 @@ package struct Component: Sendable, Equatable {
   package static func parse(_ lines: [ContentLine]) throws(ICalendarError) -> Component {
     guard let first = lines.first else { throw .empty }
     guard first.name == "BEGIN" else {
-      throw .unbalanced(line: 1, reason: "BEGIN expected, found \(first.name)")
+      throw .unbalanced(
+        line: 1,
+        reason: FilledPhrase(
+          translatable("BEGIN expected, found {{name}}"), ["name": first.name]))
     }
     var index = 0
     let component = try parse(lines, at: &index, depth: 1)
     guard index == lines.count else {
-      throw .unbalanced(line: index + 1, reason: "a line after the END of \(component.name)")
+      throw .unbalanced(
+        line: index + 1,
+        reason: FilledPhrase(
+          translatable("a line after the END of {{component}}"), ["component": component.name]))
     }
     return component
   }
@@ -59,7 +67,12 @@ package struct Component: Sendable, Equatable {
         components.append(try parse(lines, at: &index, depth: depth + 1))
       case "END":
         guard try componentName(line, line: index + 1) == name else {
-          throw .unbalanced(line: index + 1, reason: "END:\(line.value) closes BEGIN:\(name)")
+          throw .unbalanced(
+            line: index + 1,
+            reason: FilledPhrase(
+              // Translators: END:VTODO, BEGIN:VALARM… are iCalendar lines as sent: keep them.
+              translatable("END:{{end}} closes BEGIN:{{begin}}"),
+              ["end": line.value, "begin": name]))
         }
         index += 1
         return Component(
@@ -69,7 +82,10 @@ package struct Component: Sendable, Equatable {
         index += 1
       }
     }
-    throw .unbalanced(line: lines.count, reason: "BEGIN:\(name) is never ended")
+    throw .unbalanced(
+      line: lines.count,
+      reason: FilledPhrase(
+        translatable("BEGIN:{{component}} is never ended"), ["component": name]))
   }
 
   private static func componentName(_ line: ContentLine, line number: Int)
@@ -81,7 +97,11 @@ package struct Component: Sendable, Equatable {
         $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A)
       })
     else {
-      throw .malformedLine(line: number, reason: "\(line.name) needs a component name")
+      throw .malformedLine(
+        line: number,
+        reason: FilledPhrase(
+          // Translators: {{name}} is BEGIN or END; a component name is VTODO, VALARM…
+          translatable("{{name}} needs a component name"), ["name": line.name]))
     }
     return name
   }

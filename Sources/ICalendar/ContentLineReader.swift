@@ -1,3 +1,5 @@
+import Support
+
 /// Reads the content lines of a calendar resource (RFC 5545 §3.1): lines
 /// end in CRLF (a bare LF is taken too), a line that starts with a space or
 /// a tab continues the one before, and every line is
@@ -25,7 +27,8 @@ package enum ContentLineReader {
       if isContinuation && !current.isEmpty {
         current.append(contentsOf: bytes[(start + 1)..<physicalEnd])
       } else if isContinuation && lines.isEmpty {
-        throw .malformedLine(line: 1, reason: "it starts with a space")
+        // Translators: "it" is the line of the calendar data the sentence names.
+        throw .malformedLine(line: 1, reason: FilledPhrase(translatable("it starts with a space")))
       } else {
         if !current.isEmpty { lines.append(try parse(current, number: lines.count + 1)) }
         current.removeAll(keepingCapacity: true)
@@ -49,20 +52,31 @@ package enum ContentLineReader {
   /// One unfolded line.
   static func parse(_ bytes: [UInt8], number: Int) throws(ICalendarError) -> ContentLine {
     guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw .malformedLine(line: number, reason: "it is not UTF-8")
+      throw .malformedLine(line: number, reason: FilledPhrase(translatable("it is not UTF-8")))
     }
     var index = 0
-    let name = try token(bytes, at: &index, line: number, what: "a name")
+    let name = try token(
+      bytes, at: &index, line: number,
+      what: FilledPhrase(translatable("a name of letters, digits and '-' expected")))
     var parameters: [ContentLine.Parameter] = []
     while index < bytes.count && bytes[index] == UInt8(ascii: ";") {
       index += 1
       guard parameters.count < ICalendarLimits.maximumParameters else {
         throw .malformedLine(
-          line: number, reason: "more than \(ICalendarLimits.maximumParameters) parameters")
+          line: number,
+          reason: FilledPhrase(
+            translatable("more than {{limit}} parameters"),
+            ["limit": String(ICalendarLimits.maximumParameters)]))
       }
-      let parameterName = try token(bytes, at: &index, line: number, what: "a parameter name")
+      let parameterName = try token(
+        bytes, at: &index, line: number,
+        what: FilledPhrase(
+          translatable("a parameter name of letters, digits and '-' expected")))
       guard index < bytes.count && bytes[index] == UInt8(ascii: "=") else {
-        throw .malformedLine(line: number, reason: "'=' expected after \(parameterName)")
+        throw .malformedLine(
+          line: number,
+          reason: FilledPhrase(
+            translatable("'=' expected after {{name}}"), ["name": parameterName]))
       }
       index += 1
       var values = [try parameterValue(bytes, at: &index, line: number)]
@@ -73,13 +87,16 @@ package enum ContentLineReader {
       parameters.append(ContentLine.Parameter(name: parameterName, values: values))
     }
     guard index < bytes.count && bytes[index] == UInt8(ascii: ":") else {
-      throw .malformedLine(line: number, reason: "':' expected after \(name)")
+      throw .malformedLine(
+        line: number,
+        reason: FilledPhrase(translatable("':' expected after {{name}}"), ["name": name]))
     }
     index += 1
     let valueStart = index
     while index < bytes.count {
       guard !isControl(bytes[index]) else {
-        throw .malformedLine(line: number, reason: "a control character in the value")
+        throw .malformedLine(
+          line: number, reason: FilledPhrase(translatable("a control character in the value")))
       }
       index += 1
     }
@@ -89,12 +106,12 @@ package enum ContentLineReader {
 
   /// A name: one or more letters, digits and `-`, upper-cased.
   private static func token(
-    _ bytes: [UInt8], at index: inout Int, line: Int, what: String
+    _ bytes: [UInt8], at index: inout Int, line: Int, what: FilledPhrase
   ) throws(ICalendarError) -> String {
     let start = index
     while index < bytes.count && isNameByte(bytes[index]) { index += 1 }
     guard index > start else {
-      throw .malformedLine(line: line, reason: "\(what) of letters, digits and '-' expected")
+      throw .malformedLine(line: line, reason: what)
     }
     return String(decoding: bytes[start..<index], as: UTF8.self).uppercased()
   }
@@ -109,12 +126,14 @@ package enum ContentLineReader {
       let start = index
       while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
         guard !isControl(bytes[index]) else {
-          throw .malformedLine(line: line, reason: "a control character in a parameter")
+          throw .malformedLine(
+            line: line, reason: FilledPhrase(translatable("a control character in a parameter")))
         }
         index += 1
       }
       guard index < bytes.count else {
-        throw .malformedLine(line: line, reason: "a quoted parameter value is not closed")
+        throw .malformedLine(
+          line: line, reason: FilledPhrase(translatable("a quoted parameter value is not closed")))
       }
       defer { index += 1 }
       return String(decoding: bytes[start..<index], as: UTF8.self)
@@ -126,7 +145,9 @@ package enum ContentLineReader {
         break
       }
       guard !isControl(byte) && byte != UInt8(ascii: "\"") else {
-        throw .malformedLine(line: line, reason: "a parameter value holds a quote or control")
+        throw .malformedLine(
+          line: line,
+          reason: FilledPhrase(translatable("a parameter value holds a quote or control")))
       }
       index += 1
     }

@@ -11,6 +11,7 @@ catalogues through gettext's own checker, and the language as a
 preference (Accept-Language, a stored choice, Reset, Vary).
 """
 import datetime
+import html
 import re
 import subprocess
 from html.parser import HTMLParser
@@ -327,6 +328,34 @@ def test_a_calendar_apps_refusals_are_in_its_language(stack):
         assert refused.status_code == 403, (language, refused.status_code, refused.text)
         assert f"<d:responsedescription>{sentence}</d:responsedescription>" in refused.text
         assert "Accept-Language" in refused.headers["Vary"]
+    # The readers' details: their words in Russian, what they quote as sent.
+    def sentence(response):
+        text = response.text
+        found = re.search(r"<d:responsedescription>(.*?)</d:responsedescription>", text, re.S)
+        return html.unescape(found.group(1)) if found else text.strip()
+
+    def english_left(text, names):
+        return [word for word in re.findall(r"[A-Za-z][A-Za-z-]*", text) if word not in names]
+
+    malformed = todo.replace("UID:no-summary", "UID:malformed\r\nSUMMARY")
+    refused = requests.put(
+        stack.url(f"/dav/lists/{list_id}/malformed.ics"), data=malformed.encode(),
+        auth=(app["user"], app["password"]),
+        headers={"Content-Type": "text/calendar", "Accept-Language": "ru"})
+    assert refused.status_code in (400, 403, 415), (refused.status_code, refused.text)
+    said = sentence(refused)
+    assert "строка 6" in said and "SUMMARY" in said, said
+    assert english_left(said, {"iCalendar", "SUMMARY"}) == [], said
+    for method, headers in (("REPORT", {"Depth": "1"}), ("PROPFIND", {"Depth": "0"})):
+        broken = requests.request(
+            method, stack.url(f"/dav/lists/{list_id}/"), auth=(app["user"], app["password"]),
+            data=b'<d:propfind xmlns:d="DAV:"><d:prop></d:propfind>',
+            headers={**headers, "Accept-Language": "ru", "Content-Type": "application/xml"})
+        assert broken.status_code == 400, (method, broken.status_code, broken.text)
+        said = sentence(broken)
+        assert "</d:propfind> закрывает <d:prop>" in said, (method, said)
+        assert english_left(said, {"XML", "d", "propfind", "prop"}) == [], (method, said)
+        assert "Accept-Language" in broken.headers["Vary"], method
     missing = requests.request("PROPFIND", stack.url("/dav/lists/999/"),
                                auth=(app["user"], app["password"]),
                                headers={"Accept-Language": "de", "Depth": "0"})

@@ -256,7 +256,7 @@ enum DAVRefusal: Error {
     switch self {
     case .finiteDepth: DAVResponse.precondition(.forbidden, "propfind-finite-depth")
     case .badRequest(let message): DAVResponse.plain(.badRequest, message.text(catalogue))
-    case .xml(let error): DAVResponse.plain(.badRequest, error.message)
+    case .xml(let error): DAVResponse.plain(.badRequest, error.text { catalogue.text($0) })
     case .notFound:
       DAVResponse.plain(.notFound, catalogue.text(translatable("no such calendar or to-do")))
     case .precondition(let status, let name, let namespace):

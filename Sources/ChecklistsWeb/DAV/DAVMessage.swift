@@ -29,12 +29,14 @@ struct DAVMessage: Sendable {
   }
 
   /// The mapping's refusal: what iCalendar names (`VTODO`, `SUMMARY`) stays
-  /// as the standard spells it; the iCalendar reader's own detail stays English.
+  /// as the standard spells it, and so do the names the reader's detail quotes
+  /// (`BEGIN:VTODO`, a property's name), its words in the catalogue's language.
   static func text(of error: CalendarTodoError, in catalogue: Catalogue) -> String {
     switch error {
     case .syntax(let detail):
       catalogue.text(
-        translatable("not valid iCalendar: {{detail}}"), [("detail", detail.message)])
+        translatable("not valid iCalendar: {{detail}}"),
+        [("detail", detail.text { catalogue.text($0) })])
     case .notACalendar(let found):
       catalogue.text(translatable("a VCALENDAR was expected, not {{found}}"), [("found", found)])
     case .unsupportedComponent(let name):

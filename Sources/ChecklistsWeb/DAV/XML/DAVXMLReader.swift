@@ -1,3 +1,5 @@
+import Support
+
 /// An element of a WebDAV request body (`PROPFIND`, `REPORT`, …): its
 /// namespace and local name, its children, and its character data.
 package struct DAVElement: Sendable, Equatable {
@@ -27,20 +29,37 @@ package enum DAVXMLError: Error, Equatable, Sendable {
   /// Larger than `DAVXMLReader.maximumBytes`, deeper than `maximumDepth`,
   /// or with more than `maximumElements` elements or `maximumAttributes`
   /// attributes on one.
-  case tooLarge(String)
+  case tooLarge(FilledPhrase)
   /// A document type declaration, an entity other than XML's five, a
   /// processing instruction or a CDATA section: what a WebDAV body never
   /// needs, and what entity expansion ("billion laughs") and external
   /// entities are made of.
-  case forbidden(String)
+  case forbidden(FilledPhrase)
   /// Not well-formed, or a prefix no `xmlns` declares.
-  case malformed(String)
+  case malformed(FilledPhrase)
 
-  var message: String {
+  /// The refusal in an English sentence, for a log line (and the tests).
+  var message: String { text { $0 } }
+
+  /// The refusal in a sentence, each catalogue phrase worded by `translate`; what XML
+  /// names (`<d:prop>`, `&xxe;`) stays as the body spells it.
+  func text(_ translate: (String) -> String) -> String {
     switch self {
-    case .tooLarge(let what): "the XML body is too large: \(what)"
-    case .forbidden(let what): "the XML body holds \(what), which is not accepted here"
-    case .malformed(let what): "the XML body is not well-formed: \(what)"
+    case .tooLarge(let what):
+      FilledPhrase(
+        translatable("the XML body is too large: {{what}}"), ["what": what.text(translate)]
+      )
+      .text(translate)
+    case .forbidden(let what):
+      FilledPhrase(
+        // Translators: {{what}} is "a processing instruction", "the entity &xxe;"…
+        translatable("the XML body holds {{what}}, which is not accepted here"),
+        ["what": what.text(translate)]
+      ).text(translate)
+    case .malformed(let what):
+      FilledPhrase(
+        translatable("the XML body is not well-formed: {{what}}"), ["what": what.text(translate)]
+      ).text(translate)
     }
   }
 }
@@ -62,8 +81,13 @@ package enum DAVXMLReader {
   package static let maximumAttributes = 32
 
   package static func read(_ bytes: [UInt8]) throws(DAVXMLError) -> DAVElement {
-    guard bytes.count <= maximumBytes else { throw .tooLarge("more than \(maximumBytes) bytes") }
-    guard String(validating: bytes, as: UTF8.self) != nil else { throw .malformed("not UTF-8") }
+    guard bytes.count <= maximumBytes else {
+      throw .tooLarge(
+        FilledPhrase(translatable("more than {{limit}} bytes"), ["limit": String(maximumBytes)]))
+    }
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+      throw .malformed(FilledPhrase(translatable("not UTF-8")))
+    }
     var parser = Parser(bytes: bytes)
     return try parser.document()
   }
@@ -85,14 +109,18 @@ private struct Parser {
 
   mutating func document() throws(DAVXMLError) -> DAVElement {
     if starts(with: "<?xml "), !starts(with: "<?xml-") {
-      guard let end = find("?>") else { throw .malformed("the XML declaration is not closed") }
+      guard let end = find("?>") else {
+        throw .malformed(FilledPhrase(translatable("the XML declaration is not closed")))
+      }
       index = end + 2
     }
     try skipMisc()
-    guard starts(with: "<") else { throw .malformed("no root element") }
+    guard starts(with: "<") else { throw .malformed(FilledPhrase(translatable("no root element"))) }
     let root = try element(depth: 1)
     try skipMisc()
-    guard index == bytes.count else { throw .malformed("something after the root element") }
+    guard index == bytes.count else {
+      throw .malformed(FilledPhrase(translatable("something after the root element")))
+    }
     return root
   }
 
@@ -103,9 +131,9 @@ private struct Parser {
       if starts(with: "<!--") {
         try comment()
       } else if starts(with: "<!") {
-        throw .forbidden("a document type declaration or CDATA section")
+        throw .forbidden(FilledPhrase(translatable("a document type declaration or CDATA section")))
       } else if starts(with: "<?") {
-        throw .forbidden("a processing instruction")
+        throw .forbidden(FilledPhrase(translatable("a processing instruction")))
       } else {
         return
       }
@@ -114,37 +142,59 @@ private struct Parser {
 
   mutating func comment() throws(DAVXMLError) {
     guard let end = find("-->", from: index + 4) else {
-      throw .malformed("a comment is not closed")
+      throw .malformed(FilledPhrase(translatable("a comment is not closed")))
     }
     index = end + 3
   }
 
   mutating func element(depth: Int) throws(DAVXMLError) -> DAVElement {
     guard depth <= DAVXMLReader.maximumDepth else {
-      throw .tooLarge("elements nested more than \(DAVXMLReader.maximumDepth) deep")
+      throw .tooLarge(
+        FilledPhrase(
+          translatable("elements nested more than {{limit}} deep"),
+          ["limit": String(DAVXMLReader.maximumDepth)]))
     }
     elements += 1
     guard elements <= DAVXMLReader.maximumElements else {
-      throw .tooLarge("more than \(DAVXMLReader.maximumElements) elements")
+      throw .tooLarge(
+        FilledPhrase(
+          translatable("more than {{limit}} elements"),
+          ["limit": String(DAVXMLReader.maximumElements)]))
     }
     index += 1  // <
     let qualifiedName = try name()
     var attributes: [(String, String)] = []
     while true {
       let hadSpace = skipWhitespace()
-      guard index < bytes.count else { throw .malformed("the file ends inside <\(qualifiedName)") }
+      guard index < bytes.count else {
+        throw .malformed(
+          FilledPhrase(
+            // Translators: <{{element}} is the start of an XML tag as sent, left open.
+            translatable("the file ends inside <{{element}}"), ["element": qualifiedName]))
+      }
       if bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: ">") { break }
-      guard hadSpace else { throw .malformed("attributes of <\(qualifiedName)> run together") }
+      guard hadSpace else {
+        throw .malformed(
+          FilledPhrase(
+            translatable("attributes of <{{element}}> run together"), ["element": qualifiedName]))
+      }
       guard attributes.count < DAVXMLReader.maximumAttributes else {
-        throw .tooLarge("more than \(DAVXMLReader.maximumAttributes) attributes on an element")
+        throw .tooLarge(
+          FilledPhrase(
+            translatable("more than {{limit}} attributes on an element"),
+            ["limit": String(DAVXMLReader.maximumAttributes)]))
       }
       let attribute = try name()
       skipWhitespace()
-      guard consume("=") else { throw .malformed("'=' expected after \(attribute)") }
+      guard consume("=") else {
+        throw .malformed(
+          FilledPhrase(translatable("'=' expected after {{attribute}}"), ["attribute": attribute]))
+      }
       skipWhitespace()
       let value = try quoted()
       guard !attributes.contains(where: { $0.0 == attribute }) else {
-        throw .malformed("\(attribute) is given twice")
+        throw .malformed(
+          FilledPhrase(translatable("{{attribute}} is given twice"), ["attribute": attribute]))
       }
       attributes.append((attribute, value))
     }
@@ -160,32 +210,49 @@ private struct Parser {
     defer { scopes.removeLast() }
     let (prefix, local) = split(qualifiedName)
     guard !local.isEmpty, !local.contains(":"), prefix.isEmpty == !qualifiedName.contains(":")
-    else { throw .malformed("<\(qualifiedName)> is not a name with at most one prefix") }
+    else {
+      throw .malformed(
+        FilledPhrase(
+          translatable("<{{element}}> is not a name with at most one prefix"),
+          ["element": qualifiedName]))
+    }
     guard let namespace = resolve(prefix) else {
-      throw .malformed("the prefix \(prefix) of <\(qualifiedName)> is not declared")
+      throw .malformed(
+        FilledPhrase(
+          translatable("the prefix {{prefix}} of <{{element}}> is not declared"),
+          ["prefix": prefix, "element": qualifiedName]))
     }
     var result = DAVElement(namespace: namespace, name: local)
     for (attribute, value) in attributes where !attribute.contains(":") && attribute != "xmlns" {
       result.attributes[attribute] = value
     }
     if consume("/>") { return result }
-    guard consume(">") else { throw .malformed("'>' expected in <\(qualifiedName)>") }
+    guard consume(">") else {
+      throw .malformed(
+        FilledPhrase(translatable("'>' expected in <{{element}}>"), ["element": qualifiedName]))
+    }
     while true {
-      guard index < bytes.count else { throw .malformed("<\(qualifiedName)> is never closed") }
+      guard index < bytes.count else {
+        throw .malformed(
+          FilledPhrase(translatable("<{{element}}> is never closed"), ["element": qualifiedName]))
+      }
       if starts(with: "</") {
         index += 2
         let closing = try name()
         skipWhitespace()
         guard closing == qualifiedName, consume(">") else {
-          throw .malformed("</\(closing)> closes <\(qualifiedName)>")
+          throw .malformed(
+            FilledPhrase(
+              translatable("</{{closing}}> closes <{{element}}>"),
+              ["closing": closing, "element": qualifiedName]))
         }
         return result
       } else if starts(with: "<!--") {
         try comment()
       } else if starts(with: "<!") {
-        throw .forbidden("a document type declaration or CDATA section")
+        throw .forbidden(FilledPhrase(translatable("a document type declaration or CDATA section")))
       } else if starts(with: "<?") {
-        throw .forbidden("a processing instruction")
+        throw .forbidden(FilledPhrase(translatable("a processing instruction")))
       } else if starts(with: "<") {
         result.children.append(try element(depth: depth + 1))
       } else {
@@ -202,7 +269,7 @@ private struct Parser {
         text.append(contentsOf: try reference())
       } else {
         guard bytes[index] != UInt8(ascii: ">") || !text.suffix(2).elementsEqual("]]".utf8) else {
-          throw .malformed("']]>' in character data")
+          throw .malformed(FilledPhrase(translatable("']]>' in character data")))
         }
         text.append(bytes[index])
         index += 1
@@ -215,18 +282,22 @@ private struct Parser {
   mutating func quoted() throws(DAVXMLError) -> String {
     guard index < bytes.count,
       bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'")
-    else { throw .malformed("an attribute value must be quoted") }
+    else { throw .malformed(FilledPhrase(translatable("an attribute value must be quoted"))) }
     let quote = bytes[index]
     index += 1
     var value: [UInt8] = []
     while true {
-      guard index < bytes.count else { throw .malformed("an attribute value is not closed") }
+      guard index < bytes.count else {
+        throw .malformed(FilledPhrase(translatable("an attribute value is not closed")))
+      }
       let byte = bytes[index]
       if byte == quote {
         index += 1
         return String(decoding: value, as: UTF8.self)
       }
-      guard byte != UInt8(ascii: "<") else { throw .malformed("'<' in an attribute value") }
+      guard byte != UInt8(ascii: "<") else {
+        throw .malformed(FilledPhrase(translatable("'<' in an attribute value")))
+      }
       if byte == UInt8(ascii: "&") {
         value.append(contentsOf: try reference())
       } else {
@@ -239,7 +310,7 @@ private struct Parser {
   /// `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;`, `&#N;` or `&#xH;`.
   mutating func reference() throws(DAVXMLError) -> [UInt8] {
     guard let end = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
-      throw .malformed("'&' starts no reference")
+      throw .malformed(FilledPhrase(translatable("'&' starts no reference")))
     }
     let body = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
     index = end + 1
@@ -251,13 +322,17 @@ private struct Parser {
     case "apos": return Array("'".utf8)
     default: break
     }
-    guard body.hasPrefix("#") else { throw .forbidden("the entity &\(body);") }
+    guard body.hasPrefix("#") else {
+      throw .forbidden(FilledPhrase(translatable("the entity &{{entity}};"), ["entity": body]))
+    }
     let digits = body.dropFirst()
     let value =
       digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
     guard let value, let scalar = Unicode.Scalar(value),
       value == 0x9 || value == 0xA || value == 0xD || value >= 0x20
-    else { throw .malformed("&\(body); is no character") }
+    else {
+      throw .malformed(FilledPhrase(translatable("&{{entity}}; is no character"), ["entity": body]))
+    }
     return Array(String(Character(scalar)).utf8)
   }
 
@@ -275,7 +350,9 @@ private struct Parser {
       guard isNameByte else { break }
       index += 1
     }
-    guard index > start, index - start <= 256 else { throw .malformed("a name is expected") }
+    guard index > start, index - start <= 256 else {
+      throw .malformed(FilledPhrase(translatable("a name is expected")))
+    }
     return String(decoding: bytes[start..<index], as: UTF8.self)
   }
 
