@@ -1,3 +1,5 @@
+import Support
+
 /// Why bytes are not a property list this module reads: a sentence that names what is
 /// damaged and where, fit to show a visitor.
 ///
@@ -8,25 +10,7 @@
 /// is the English one (logs and tests read it).
 package struct PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A catalogue phrase with the values of its `{{tags}}`, put in as they are.
-  package struct Phrase: Sendable, Equatable {
-    /// The English phrase, as the catalogue has it.
-    package let english: String
-    package let values: [String: String]
-
-    package init(_ english: String, _ values: [String: String] = [:]) {
-      self.english = english
-      self.values = values
-    }
-
-    /// The phrase with its tags filled, after `translate` worded it.
-    package func text(_ translate: (String) -> String) -> String {
-      var result = translate(english)
-      for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-        result = result.replacing("{{\(name)}}", with: value)
-      }
-      return result
-    }
-  }
+  package typealias Phrase = FilledPhrase
 
   /// The sentence, whose `{{problem}}` (if any) `problem` fills.
   package let sentence: Phrase
@@ -49,6 +33,15 @@ package struct PropertyListError: Error, Sendable, Equatable, CustomStringConver
   }
 
   package var description: String { message }
+
+  /// Equal when both say the same phrases with the same values (a `FilledPhrase` alone
+  /// compares only the English it fills to).
+  package static func == (left: PropertyListError, right: PropertyListError) -> Bool {
+    func same(_ left: Phrase?, _ right: Phrase?) -> Bool {
+      left?.english == right?.english && left?.values == right?.values
+    }
+    return same(left.sentence, right.sentence) && same(left.problem, right.problem)
+  }
 }
 
 /// Marks an English phrase for the catalogues, as gettext's `N_()` does: it returns the
