@@ -22,9 +22,21 @@ enum OwnerTag {
   static let fieldName = HTTPField.Name("Checklists-Owner")!
 
   /// 32 lower-case hex digits: the first 16 bytes of the SHA-256 of a
-  /// fixed prefix and `directory`'s key.
+  /// fixed prefix and `directory`'s key; worked out once per owner and kept.
   static func of(_ directory: VisitorDirectory) -> String {
-    var text = "checklists owner tag v1 " + directory.key
+    if let tag = kept.withLock({ $0.value(forKey: directory.key) }) { return tag }
+    let tag = computed(directory.key)
+    kept.withLock { $0.setValue(tag, forKey: directory.key) }
+    return tag
+  }
+
+  /// The tags of the owners seen last: a SHA-256 a request was ~10,000
+  /// instructions, 5% of a computed list page (`bench-web --profile N
+  /// computed`); a kept one is a look-up. 20,000 owners, ~4 MB.
+  private static let kept = LockedValue(LRUCache<String, String>(capacity: 20_000))
+
+  static func computed(_ key: String) -> String {
+    var text = "checklists owner tag v1 " + key
     let digest = text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
     return String(Hex.encode(contiguous: digest).prefix(32))
   }
