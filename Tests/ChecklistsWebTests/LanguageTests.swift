@@ -379,3 +379,21 @@ import WebTestSupport
     #expect(!html.contains("checklistsLanguagePhrases") && !html.contains("listUpdated"))
   }
 }
+
+/// A phrase's `{{name}}`s filled in with their values (`Catalogue.fill`).
+@Suite struct CatalogueFillTests {
+  @Test func aPhraseIsFilledInOnePass() {
+    #expect(Catalogue.fill("{{count}} items left", [("count", "3")]) == "3 items left")
+    #expect(
+      Catalogue.fill("{{a}} and {{b}}, {{a}} again", [("a", "x"), ("b", "y")])
+        == "x and y, x again")
+    // A value is never filled in again, and names not given stay as written.
+    #expect(
+      Catalogue.fill("Edit {{text}} ({{other}})", [("text", "{{text}} {{count}}"), ("count", "2")])
+        == "Edit {{text}} {{count}} ({{other}})")
+    #expect(Catalogue.fill("{{text", [("text", "x")]) == "{{text")
+    #expect(Catalogue.fill("{ {{text}}}", [("text", "ü")]) == "{ ü}")
+    #expect(Catalogue.fill("Über {{n}} €", [("n", "5")]) == "Über 5 €")
+    #expect(Catalogue.fill("no names", []) == "no names")
+  }
+}
