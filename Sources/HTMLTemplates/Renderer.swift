@@ -206,6 +206,14 @@ struct Renderer: ~Copyable {
       } else {
         appendRaw(text)
       }
+    case .html(let bytes):
+      bytes.withUnsafeBufferPointer { bytes in
+        if escaped {
+          HTMLEscaping.escape(bytes) { output.append($0) }
+        } else {
+          output.append(bytes)
+        }
+      }
     case .list(let items):
       // As JavaScript prints an array: the elements joined by commas.
       for (index, item) in items.enumerated() {

@@ -123,6 +123,37 @@ package struct TemplateLibrary: Sendable {
     }
   }
 
+  /// Renders the template `name` once for each of `contexts`, each on top of `parent` (where
+  /// the template's other names are found, as in a section of the page), one after another
+  /// in one buffer: the bytes, and where each rendering ends (a page's rows, which the
+  /// caller may keep to write again as they are, `TemplateValue.html`).
+  ///
+  /// One renderer for them all: a renderer made for each row (its buffer, its stack) cost
+  /// more than rendering the row did.
+  package func renderEach(_ name: String, _ contexts: [TemplateValue], in parent: TemplateValue)
+    throws(TemplateError) -> (bytes: [UInt8], ends: [Int])
+  {
+    guard let slot = slotsByName[name] else {
+      throw TemplateError(template: name, line: 0, message: "no template named \(name)")
+    }
+    var buffer: [UInt8] = []
+    var ends: [Int] = []
+    guard !contexts.isEmpty else { return (buffer, ends) }
+    ends.reserveCapacity(contexts.count)
+    try Renderer.with(
+      program, context: parent, output: &buffer,
+      capacity: (program.literalBytes[slot] * 2 + 64) * contexts.count
+    ) { renderer throws(TemplateError) in
+      for context in contexts {
+        renderer.stack.append(context)
+        try renderer.run(slot: slot)
+        renderer.stack.removeLast()
+        ends.append(renderer.output.count)
+      }
+    }
+    return (buffer, ends)
+  }
+
   /// Renders the template `name` against `context`.
   package func render(_ name: String, context: TemplateValue) throws(TemplateError) -> String {
     var buffer: [UInt8] = []

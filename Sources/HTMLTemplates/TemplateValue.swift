@@ -10,6 +10,11 @@ package enum TemplateValue: Sendable, Equatable {
   case string(String)
   case list([TemplateValue])
   case object(TemplateObject)
+  /// UTF-8 a renderer made (`TemplateLibrary.renderEach`), written again as it is by a
+  /// triple-mustache tag (escaped by a double one, as a string would be). Kept as bytes: a
+  /// String made of them validates every byte again, ~7 instructions a byte for text that is
+  /// not all ASCII.
+  case html([UInt8])
 
   /// Whether a section shows (and an inverted section hides).
   ///
@@ -22,6 +27,7 @@ package enum TemplateValue: Sendable, Equatable {
     case .bool(let value): return value
     case .string(let value): return !value.isEmpty
     case .list(let values): return !values.isEmpty
+    case .html(let bytes): return !bytes.isEmpty
     case .int, .double, .object: return true
     }
   }

@@ -67,17 +67,19 @@ package struct MetricName: Sendable, Hashable, CustomStringConvertible {
   package static let cacheBytes = MetricName(
     name: "checklists_cache_bytes", kind: .gauge,
     help:
-      "Memory a cache's entries take by its own estimate (cache: pages, shared or models), at the time of the scrape."
+      "Memory a cache's entries take by its own estimate (cache: pages, shared, models or rows), at the time of the scrape."
   )
   /// How many entries a cache holds.
   package static let cacheEntries = MetricName(
     name: "checklists_cache_entries", kind: .gauge,
-    help: "Entries a cache holds (cache: pages, shared or models) at the time of the scrape.")
+    help:
+      "Entries a cache holds (cache: pages, shared, models or rows; a page's rows are one entry) at the time of the scrape."
+  )
   /// The memory a cache may take.
   package static let cacheBudget = MetricName(
     name: "checklists_cache_budget_bytes", kind: .gauge,
     help:
-      "Memory a cache may take (serve --page-cache-size for pages and shared, --cache-size for models)."
+      "Memory a cache may take (serve --page-cache-size for pages and shared, --cache-size for models, --row-cache-size for rows)."
   )
 
   /// Every name above.

@@ -80,6 +80,13 @@ struct ServeCommand: ParsableCommand {
   var memoMegabytes: Int = ApplicationConfiguration.defaultMemoBudget / (1024 * 1024)
 
   @Option(
+    name: .customLong("row-cache-size"),
+    help: ArgumentHelp(
+      "Memory for the rendered rows of visitors' list pages, in MiB (a page computed again writes its unchanged rows as they were); 0 keeps none.",
+      valueName: "MiB"))
+  var rowCacheMegabytes: Int = ApplicationConfiguration.defaultRowCacheBudget / (1024 * 1024)
+
+  @Option(
     name: .customLong("page-cache-capacity"),
     help: ArgumentHelp(
       "At most this many whole answers besides --page-cache-size (older set-ups; none by default).",
@@ -124,6 +131,9 @@ struct ServeCommand: ParsableCommand {
     guard modelCacheMegabytes > 0, modelCacheMegabytes <= 1024 * 1024 else {
       throw ValidationError(
         "--cache-size takes MiB, from 1 to 1048576 (default \(Self.defaultModelCacheMegabytes)).")
+    }
+    guard rowCacheMegabytes >= 0, rowCacheMegabytes <= 1024 * 1024 else {
+      throw ValidationError("--row-cache-size takes MiB, from 0 to 1048576 (default 16).")
     }
     guard memoMegabytes > 0, memoMegabytes <= 1024 * 1024 else {
       throw ValidationError("--page-cache-size takes MiB, from 1 to 1048576 (default 64).")
@@ -171,6 +181,7 @@ struct ServeCommand: ParsableCommand {
         memoBudget: memoMegabytes * 1024 * 1024,
         memoCapacity: memoCapacity ?? ApplicationConfiguration.defaultMemoCapacity,
         publicOrigin: origin)
+      configuration.rowCacheBudget = rowCacheMegabytes * 1024 * 1024
     } catch {
       logger.critical("cannot start: \(error)")
       throw ExitCode.failure
@@ -220,7 +231,9 @@ struct ServeCommand: ParsableCommand {
     logger.info(
       "serving on \(socket ?? listen ?? "127.0.0.1:\(port!)") with \(threads) threads, documents in \(store)"
     )
-    logger.info("page cache: \(memoMegabytes) MiB; decoded checklists: \(modelCacheMegabytes) MiB")
+    logger.info(
+      "page cache: \(memoMegabytes) MiB; decoded checklists: \(modelCacheMegabytes) MiB; list rows: \(rowCacheMegabytes) MiB"
+    )
     if let cacheCapacity {
       logger.warning(
         "--cache-capacity \(cacheCapacity): at most that many visitors' checklists are kept decoded, within --cache-size \(modelCacheMegabytes) MiB, which alone sizes that cache now"

@@ -171,10 +171,14 @@ def test_the_caches_use_is_reported_against_their_budgets(measured):
     found = samples(response.text)
     for name in CACHE_GAUGES:
         assert f"# TYPE {name} gauge" in response.text
-        for cache in ("pages", "shared", "models"):
+        for cache in ("pages", "shared", "models", "rows"):
             assert (name, frozenset({("cache", cache)})) in found, (name, cache)
     assert value(found, "checklists_cache_budget_bytes", cache="pages") == 64 * 1024 * 1024 * 7 // 8
     assert value(found, "checklists_cache_budget_bytes", cache="shared") == 64 * 1024 * 1024 // 8
+    assert value(found, "checklists_cache_budget_bytes", cache="rows") == 16 * 1024 * 1024
+    # The list's five rows, rendered once and kept as one page's rows.
+    assert value(found, "checklists_cache_entries", cache="rows") >= 1
+    assert value(found, "checklists_cache_bytes", cache="rows") >= 5 * 200
     for cache in ("pages", "models"):
         entries = value(found, "checklists_cache_entries", cache=cache)
         assert entries >= value(before, "checklists_cache_entries", cache=cache) + 1, cache
@@ -191,12 +195,22 @@ def test_the_caches_use_is_reported_against_their_budgets(measured):
 def test_the_decoded_checklists_budget_follows_cache_size():
     running = Stack()
     running.metrics_port = free_port()
-    running.backend_arguments += ["--metrics", f"127.0.0.1:{running.metrics_port}", "--cache-size", "3"]
+    running.backend_arguments += ["--metrics", f"127.0.0.1:{running.metrics_port}", "--cache-size", "3",
+                                  "--row-cache-size", "0"]
     try:
         running.start()
         running.wait_until(lambda: metrics_open(running), "the metrics listener")
         found = samples(scrape(running).text)
         assert value(found, "checklists_cache_budget_bytes", cache="models") == 3 * 1024 * 1024
         assert value(found, "checklists_cache_entries", cache="models") == 0
+        # No row kept: every page renders its rows, and says the same.
+        assert value(found, "checklists_cache_budget_bytes", cache="rows") == 0
+        visitor = Visitor(running)
+        mine = visitor.create_list("Rows")
+        visitor.add_item(mine, "milk")
+        assert ">milk</button>" in visitor.get(f"/lists/{mine}").text
+        assert ">milk</button>" in visitor.get(f"/lists/{mine}?again").text
+        found = samples(scrape(running).text)
+        assert value(found, "checklists_cache_entries", cache="rows") == 0
     finally:
         running.stop()

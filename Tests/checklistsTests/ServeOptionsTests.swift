@@ -141,6 +141,20 @@ import Testing
     }
   }
 
+  @Test func theRowCacheIsInMebibytesDefaults16AndMayBeNone() throws {
+    #expect(try serve([]).rowCacheMegabytes == 16)
+    #expect(try serve(["--row-cache-size", "0"]).rowCacheMegabytes == 0)
+    #expect(try serve(["--row-cache-size", "64"]).rowCacheMegabytes == 64)
+    for size in ["-1", "1048577", "some"] {
+      #expect(throws: (any Error).self, "\(size)") { try serve(["--row-cache-size", size]) }
+    }
+    do {
+      _ = try serve(["--row-cache-size", "1048577"])
+    } catch {
+      #expect(ServeCommand.message(for: error).contains("--row-cache-size takes MiB, from 0"))
+    }
+  }
+
   @Test func theOldCountStillParsesAndMustBePositive() throws {
     #expect(try serve(["--page-cache-capacity", "4000"]).memoCapacity == 4000)
     do {

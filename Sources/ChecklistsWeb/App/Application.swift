@@ -35,6 +35,8 @@ package final class Application: Sendable {
   let memo: ResponseMemo
   /// Whole shared list pages, by their link (see `SharedMemo`).
   let sharedPages: ResponseMemo
+  /// The rendered rows of owners' list pages (`RowFragments`).
+  let rowFragments: RowFragments
   let groups: RouteGroups
   let logger: Logger
   /// The stages every request passes before it is routed.
@@ -97,6 +99,7 @@ package final class Application: Sendable {
       icons: try IconLibrary(publicDirectory: configuration.publicDirectory), csrf: csrf,
       store: store, calendars: calendars, devices: devices, shares: shares,
       pendingImports: PendingImports(durable: configuration.durable, documents: documents))
+    rowFragments = visitorServices.rowFragments
     groups = RouteGroups(
       routes: .checklists,  // built here, so a mistake in the table stops the start
       visitor: VisitorGroup(
@@ -188,13 +191,15 @@ package final class Application: Sendable {
 
   /// What the page cache holds now, for the operator's log: the visitors'
   /// kept pages and the shared links', each against its part of the budget.
-  /// What the kept pages (a visitor's, a shared link's) and the decoded
-  /// checklists take now, each against its budget: the metrics' gauges.
+  /// What the kept pages (a visitor's, a shared link's), the decoded
+  /// checklists and the rendered rows take now, each against its budget:
+  /// the metrics' gauges.
   package var cacheUsage: [CacheUsage] {
     let shared = configuration.memoBudget / ApplicationConfiguration.sharedMemoShare
     let pages = memo.usage
     let sharedPages = sharedPages.usage
     let models = store.cachedUsage
+    let rows = rowFragments.usage
     return [
       CacheUsage(
         cache: "pages", bytes: pages.bytes, entries: pages.answers,
@@ -204,6 +209,9 @@ package final class Application: Sendable {
       CacheUsage(
         cache: "models", bytes: models.bytes, entries: models.entries,
         budget: configuration.modelCacheBudget),
+      CacheUsage(
+        cache: "rows", bytes: rows.bytes, entries: rows.pages,
+        budget: configuration.rowCacheBudget),
     ]
   }
 

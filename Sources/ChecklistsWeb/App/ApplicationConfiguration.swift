@@ -36,6 +36,11 @@ package struct ApplicationConfiguration: Sendable {
   package static let defaultMemoCapacity = Int.max
   /// The part of the memo's budget for shared links' pages (their own memo).
   package static let sharedMemoShare = 8
+  /// The bytes the rendered rows of owners' list pages may take
+  /// (`--row-cache-size`, in MiB; `RowFragments`): a row is counted at its
+  /// bytes, its text and note and 256 more (~600 for a 20-item list's),
+  /// so 16 MiB keeps the rows of ~1,400 visitors' 20-item lists.
+  package static let defaultRowCacheBudget = 16 * 1024 * 1024
 
   /// The data directory: `secret` and `users/…` live here.
   package var dataDirectory: String
@@ -62,6 +67,9 @@ package struct ApplicationConfiguration: Sendable {
   package var memoBudget: Int
   /// How many such answers are kept at most, besides the budget.
   package var memoCapacity: Int
+  /// How many bytes the rendered rows of owners' list pages may take; 0
+  /// keeps none (every row is rendered for every page).
+  package var rowCacheBudget: Int = defaultRowCacheBudget
   /// The one origin browsers reach the site at, when the operator gives it:
   /// then the only `Origin` a post may carry. Nil: posts are compared with
   /// the request's `Host` and listening port. An `https` origin also

@@ -12,6 +12,12 @@ struct ChecklistPage {
     /// A repeating item's words ("Repeats weekly", its last done day), nil
     /// for any other item: a plain row costs nothing more.
     var repeats: Repeats?
+
+    init(item: ChecklistItem, due: Due? = nil, repeats: Repeats? = nil) {
+      self.item = item
+      self.due = due
+      self.repeats = repeats
+    }
   }
 
   struct Repeats {
@@ -54,16 +60,18 @@ struct ChecklistPage {
   /// next midnight ("Today"); nil when no row shows a due date.
   let changesAt: Date?
 
-  /// - Parameter zone: the visitor's zone, asked for only when a row shows
-  ///   a due date (a list without any costs no time-zone look-up).
+  /// - Parameters:
+  ///   - zone: the visitor's zone, asked for only when a row shows a due
+  ///     date (a list without any costs no time-zone look-up).
+  ///   - labelled: false leaves every row's `due` and `repeats` nil and
+  ///     `changesAt` nil, for a screen that words its rows itself, row by
+  ///     row (`RowFragments`: most rows come ready-made).
   init(
     list: Checklist, now: Date, checkedLast: Bool, hideChecked: Bool,
-    words: DateWords = .english, zone: () -> TimeZone
+    words: DateWords = .english, zone: @escaping () -> TimeZone, labelled: Bool = true
   ) {
     self.list = list
-    var label: DueDateLabel?
-    /// The label's `nextChange`, worked out once a page, not once a row.
-    var nextMidnight: Date?
+    var labeller = RowLabeller(now: now, words: words, zone: zone)
     var rows: [Row] = []
     // Grown by doubling, a 5,000-item page copied its rows ~13 times.
     rows.reserveCapacity(list.items.count)
@@ -74,34 +82,13 @@ struct ChecklistPage {
         hidden += 1
         continue
       }
-      var due: Due?
-      if let date = item.dueDate {
-        // Made once and used in place: a copy a row (`let words = label ?? …`) retained and
-        // released each of its words' arrays, ~1,300 instructions a dated row.
-        if label == nil { label = DueDateLabel(zone: zone(), now: now, words: words) }
-        let isOverdue = item.isOverdue(at: now)
-        due = Due(
-          machineReadable: DueDateLabel.machineReadable(date), label: label!.text(date),
-          isOverdue: isOverdue)
-        let midnight = nextMidnight ?? label!.nextChange
-        nextMidnight = midnight
-        var next = midnight
-        if !item.checked && !isOverdue { next = min(next, date) }
-        changesAt = min(changesAt ?? next, next)
+      guard labelled else {
+        rows.append(Row(item: item))
+        continue
       }
-      var repeats: Repeats?
-      if let recurrence = item.recurrence {
-        var lastDone: String?
-        if let date = item.lastDone {
-          if label == nil { label = DueDateLabel(zone: zone(), now: now, words: words) }
-          lastDone = label!.day(date)
-        }
-        repeats = Repeats(
-          label: words.repeats.text(recurrence), lastDone: lastDone,
-          dueSeconds: item.movesWhenChecked && !item.checked
-            ? item.dueDate.map { Int($0.timeIntervalSince1970) } : nil)
-      }
-      rows.append(Row(item: item, due: due, repeats: repeats))
+      let (row, rowChangesAt) = labeller.row(item)
+      if let rowChangesAt { changesAt = min(changesAt ?? rowChangesAt, rowChangesAt) }
+      rows.append(row)
     }
     self.rows = rows
     hiddenCount = hidden
@@ -111,5 +98,65 @@ struct ChecklistPage {
     } else {
       moves = checkedLast && !hideChecked ? .grouped : .own
     }
+  }
+}
+
+/// Words one page's rows: their due dates and repeats in the visitor's
+/// zone and language, and until when each row's words stay right.
+struct RowLabeller {
+  let now: Date
+  let words: DateWords
+  let zone: () -> TimeZone
+  /// Made on the first row that shows a date, then used in place: a copy a
+  /// row (`let words = label ?? …`) retained and released each of its
+  /// words' arrays, ~1,300 instructions a dated row.
+  private var label: DueDateLabel?
+  /// The label's `nextChange`, worked out once a page, not once a row.
+  private var nextMidnight: Date?
+
+  init(now: Date, words: DateWords, zone: @escaping () -> TimeZone) {
+    self.now = now
+    self.words = words
+    self.zone = zone
+  }
+
+  /// The row of `item`, and when its words stop being right by themselves
+  /// (its due date passing turns it overdue; the visitor's midnight turns
+  /// "Tomorrow" into "Today"); nil when it shows no date.
+  mutating func row(_ item: ChecklistItem) -> (ChecklistPage.Row, changesAt: Date?) {
+    var due: ChecklistPage.Due?
+    var changesAt: Date?
+    if let date = item.dueDate {
+      if label == nil { label = DueDateLabel(zone: zone(), now: now, words: words) }
+      let isOverdue = item.isOverdue(at: now)
+      due = ChecklistPage.Due(
+        machineReadable: DueDateLabel.machineReadable(date), label: label!.text(date),
+        isOverdue: isOverdue)
+      var next = midnight()
+      if !item.checked && !isOverdue { next = min(next, date) }
+      changesAt = next
+    }
+    var repeats: ChecklistPage.Repeats?
+    if let recurrence = item.recurrence {
+      var lastDone: String?
+      if let date = item.lastDone {
+        if label == nil { label = DueDateLabel(zone: zone(), now: now, words: words) }
+        lastDone = label!.day(date)
+        // "Today" is "Yesterday" after midnight.
+        changesAt = min(changesAt ?? midnight(), midnight())
+      }
+      repeats = ChecklistPage.Repeats(
+        label: words.repeats.text(recurrence), lastDone: lastDone,
+        dueSeconds: item.movesWhenChecked && !item.checked
+          ? item.dueDate.map { Int($0.timeIntervalSince1970) } : nil)
+    }
+    return (ChecklistPage.Row(item: item, due: due, repeats: repeats), changesAt)
+  }
+
+  private mutating func midnight() -> Date {
+    if let nextMidnight { return nextMidnight }
+    let midnight = label!.nextChange
+    nextMidnight = midnight
+    return midnight
   }
 }

@@ -15,25 +15,33 @@ enum ChecklistScreen {
     guard let list = context.model.checklist(id: id) else { throw WebError.listNotFound }
     context.model.setSelectedChecklist(id: id, preferences: context.preferences)
     let preferences = context.preferences
+    let zone = { VisitorTimeZone.current(preferences) }
     let page = ChecklistPage(
       list: list, now: context.now,
       checkedLast: preferences.bool(forKey: PreferenceKey.checkedItemsLast),
-      hideChecked: preferences.bool(forKey: PreferenceKey.hideCheckedItems),
-      words: context.dateWords, zone: { VisitorTimeZone.current(preferences) })
-    if let changesAt = page.changesAt { context.lifetime.ends(at: changesAt) }
-    var resetSummary: String?
-    if let reset = list.reset {
-      let zoneName = VisitorTimeZone.currentIdentifier(preferences)
-      let label = DueDateLabel(
-        zone: VisitorTimeZone.zone(named: zoneName)!, now: context.now, words: context.dateWords)
-      resetSummary = ResetSummary.text(
-        reset, label: label, visitorZone: zoneName, catalogue: context.catalogue)
-      // "Tomorrow 06:00" is "Today 06:00" after midnight.
-      if reset.due != nil { context.lifetime.ends(at: label.nextChange) }
-    }
+      hideChecked: preferences.bool(forKey: PreferenceKey.hideCheckedItems), zone: zone,
+      labelled: false)
+    var labeller = RowLabeller(now: context.now, words: context.dateWords, zone: zone)
+    let templates = context.services.renderer.translations.templates(context.language)
+    let rows = try context.services.rowFragments.rows(
+      of: page, owner: context.session.directory.key.hashValue, language: context.language,
+      zoneName: { VisitorTimeZone.currentIdentifier(preferences) }, labeller: &labeller,
+      summarize: { reset in
+        let zoneName = VisitorTimeZone.currentIdentifier(preferences)
+        let label = DueDateLabel(
+          zone: VisitorTimeZone.zone(named: zoneName)!, now: context.now, words: context.dateWords
+        )
+        let text = ResetSummary.text(
+          reset, label: label, visitorZone: zoneName, catalogue: context.catalogue)
+        // "Tomorrow 06:00" is "Today 06:00" after midnight.
+        return (text, reset.due != nil ? label.nextChange : nil)
+      },
+      render: { try templates.renderEach("item-row", $0, in: $1) })
+    if let changesAt = rows.changesAt { context.lifetime.ends(at: changesAt) }
     let csrf = context.csrfToken
     let values = pageContext(
-      page, nextItemID: context.model.nextItemID, csrf: csrf, resetSummary: resetSummary,
+      page, rows: rows.html, nextItemID: context.model.nextItemID, csrf: csrf,
+      resetSummary: rows.summary,
       undo: UndoNotice.value(
         query: context.request.query, on: .checklist(id: id), model: context.model,
         now: context.now, catalogue: context.catalogue, csrf: { csrf }),
@@ -104,7 +112,7 @@ enum ChecklistScreen {
   }
 
   /// The names of the page's context (`checklist` and `item-row`), hashed once.
-  private enum Key {
+  enum Key {
     static let id = TemplateKey("id")
     static let text = TemplateKey("text")
     static let checked = TemplateKey("checked")
@@ -121,7 +129,7 @@ enum ChecklistScreen {
     static let glyph = TemplateKey("glyph")
     static let hasAnyItems = TemplateKey("hasAnyItems")
     static let hasItems = TemplateKey("hasItems")
-    static let items = TemplateKey("items")
+    static let rows = TemplateKey("rows")
     static let csrf = TemplateKey("csrf")
     static let addNonce = TemplateKey("addNonce")
     static let limits = TemplateKey("limits")
@@ -148,33 +156,45 @@ enum ChecklistScreen {
   static func rowValues(_ page: ChecklistPage) -> [TemplateValue] {
     var rows: [TemplateValue] = []
     rows.reserveCapacity(page.rows.count)
-    for row in page.rows {
-      var fields = TemplateObject(capacity: 5)
-      fields.append(Key.id, .int(row.item.id))
-      fields.append(Key.text, .string(row.item.text))
-      fields.append(Key.checked, .bool(row.item.checked))
-      if let due = row.due {
-        var values = TemplateObject(capacity: 3)
-        values.append(Key.iso, .string(due.machineReadable))
-        values.append(Key.label, .string(due.label))
-        values.append(Key.overdue, .bool(due.isOverdue))
-        fields.append(Key.due, .object(values))
-      }
-      if !row.item.notes.isEmpty { fields.append(Key.notes, .string(row.item.notes)) }
-      if let repeats = row.repeats {
-        var values = TemplateObject(capacity: 3)
-        values.append(Key.label, .string(repeats.label))
-        if let lastDone = repeats.lastDone { values.append(Key.lastDone, .string(lastDone)) }
-        if let due = repeats.dueSeconds { values.append(Key.dueQuery, .string("?due=\(due)")) }
-        fields.append(Key.repeats, .object(values))
-      }
-      rows.append(.object(fields))
-    }
+    for row in page.rows { rows.append(.object(rowValue(row))) }
     return rows
   }
 
+  /// One row's `item-row` values (all but `list`, which the partial finds
+  /// in the page's context).
+  static func rowValue(_ row: ChecklistPage.Row) -> TemplateObject {
+    var fields = TemplateObject(capacity: 6)
+    fields.append(Key.id, .int(row.item.id))
+    fields.append(Key.text, .string(row.item.text))
+    fields.append(Key.checked, .bool(row.item.checked))
+    if let due = row.due {
+      var values = TemplateObject(capacity: 3)
+      values.append(Key.iso, .string(due.machineReadable))
+      values.append(Key.label, .string(due.label))
+      values.append(Key.overdue, .bool(due.isOverdue))
+      fields.append(Key.due, .object(values))
+    }
+    if !row.item.notes.isEmpty { fields.append(Key.notes, .string(row.item.notes)) }
+    if let repeats = row.repeats {
+      var values = TemplateObject(capacity: 3)
+      values.append(Key.label, .string(repeats.label))
+      if let lastDone = repeats.lastDone { values.append(Key.lastDone, .string(lastDone)) }
+      if let due = repeats.dueSeconds { values.append(Key.dueQuery, .string("?due=\(due)")) }
+      fields.append(Key.repeats, .object(values))
+    }
+    return fields
+  }
+
+  /// The context rows rendered by themselves are rendered in: `list.id`.
+  static func listContext(id: Int) -> TemplateValue {
+    .object(
+      TemplateObject(fields: [(Key.list, .object(TemplateObject(fields: [(Key.id, .int(id))])))]))
+  }
+
   /// - Parameters:
-  ///   - page: the rows the list shows, in the order it shows them.
+  ///   - page: the list and how its rows may move.
+  ///   - rows: the HTML of the rows the list shows, in the order it shows
+  ///     them (`RowFragments`).
   ///   - nextItemID: the model's next item id, sent back by the add-item
   ///     form as its `nonce`: it changes exactly when an item is added, so
   ///     a re-sent add is known (`DataModel.addItem(text:toList:formState:)`),
@@ -182,11 +202,11 @@ enum ChecklistScreen {
   ///     files carries the right one, since it derives from that version.
   ///   - undo: the `undo-notice` partial's value (`UndoNotice`), or nil.
   static func pageContext(
-    _ page: ChecklistPage, nextItemID: Int, csrf: String, resetSummary: String? = nil,
+    _ page: ChecklistPage, rows: [TemplateValue], nextItemID: Int, csrf: String,
+    resetSummary: String? = nil,
     undo: TemplateValue? = nil, catalogue: Catalogue = Catalogue(madeFromEnglish: .english)
   ) -> TemplateValue {
     let list = page.list
-    let rows = rowValues(page)
     var listValues: [(TemplateKey, TemplateValue)] = [
       (Key.id, .int(list.id)), (Key.name, .string(list.name)),
     ]
@@ -198,8 +218,8 @@ enum ChecklistScreen {
     var context: [(TemplateKey, TemplateValue)] = [
       (Key.list, .object(TemplateObject(fields: listValues))),
       (Key.hasAnyItems, .bool(!list.items.isEmpty)),
-      (Key.hasItems, .bool(!rows.isEmpty)),
-      (Key.items, .list(rows)),
+      (Key.hasItems, .bool(!page.rows.isEmpty)),
+      (Key.rows, .list(rows)),
       (Key.csrf, .string(csrf)),
       (Key.addNonce, .int(nextItemID)),
       (Key.limits, limits),

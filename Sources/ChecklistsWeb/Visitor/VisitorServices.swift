@@ -31,6 +31,8 @@ final class VisitorServices: Sendable {
   let pendingImports: PendingImports
   /// The owners' search indexes, kept while their files are unchanged.
   let searchIndexes = SearchIndexes()
+  /// The owners' Checklist page rows, rendered and kept.
+  let rowFragments: RowFragments
 
   init(
     configuration: ApplicationConfiguration, renderer: PageRenderer, icons: IconLibrary,
@@ -47,6 +49,7 @@ final class VisitorServices: Sendable {
     self.devices = devices
     self.shares = shares
     self.pendingImports = pendingImports
+    rowFragments = RowFragments(budget: configuration.rowCacheBudget)
   }
 
   /// What reaches an owner's lists from outside their browsers: share

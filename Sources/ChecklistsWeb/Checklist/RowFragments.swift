@@ -1,0 +1,216 @@
+import ChecklistsModel
+import Foundation
+import HTMLTemplates
+import Support
+
+/// The rows of owners' Checklist pages, rendered and kept: a page computed
+/// again (after one of its items changed, for another browser of the
+/// owner, when the response memo no longer holds it) writes each unchanged
+/// row as it was rendered instead of wording its dates and rendering it.
+///
+/// A row's HTML depends on the item, its list's id, the visitor's language
+/// and, for a row that shows a date, their zone: the key holds exactly
+/// these, and the owner (no row is ever written into another owner's
+/// page). What depends on the clock ("Tomorrow", "Overdue") is kept with
+/// the moment it stops being right (`RowLabeller`), and a row found past
+/// that moment is rendered again. Sized by memory: at most `budget` bytes
+/// of rows and keys, the least recently used forgotten first.
+final class RowFragments: Sendable {
+  /// One owner's list as one visitor sees it: the rows kept together.
+  struct PageKey: Hashable, Sendable {
+    let owner: Int
+    let language: Int
+    /// The visitor's zone when a row of the page shows a date; empty
+    /// otherwise (no row of such a page depends on it).
+    let zone: String
+    let list: Int
+  }
+
+  struct Fragment: Sendable {
+    /// The item as it was when rendered: the row is written again only
+    /// for an item that shows the same (`showsTheSameRow(as:)`).
+    let item: ChecklistItem
+    /// The row's HTML, as the renderer made it (`TemplateValue.html`).
+    var html: [UInt8]
+    /// When the row's words stop being right by themselves; nil: never.
+    let changesAt: Date?
+  }
+
+  /// A list's Scheduled Reset sentence ("Resets every week on Monday at
+  /// 06:00; next: Tomorrow 06:00") as it was made for its rule.
+  struct Summary: Sendable {
+    let reset: ScheduledReset
+    let text: String
+    /// When its words stop being right by themselves; nil: never.
+    let changesAt: Date?
+  }
+
+  /// A page's kept rows by item id, its reset sentence, and what they cost.
+  struct PageRows: Sendable {
+    var byID: [Int: Fragment]
+    var summary: Summary?
+    var cost: Int
+  }
+
+  /// What a page's rows came to: their HTML in the order shown (a
+  /// template section of `.html` values, each written as it is), and the
+  /// earliest moment one of them changes by itself.
+  struct Rows {
+    var html: [TemplateValue]
+    /// The list's reset sentence, nil when it has no rule.
+    var summary: String?
+    var changesAt: Date?
+    /// How many rows (and reset sentences) were made rather than found.
+    var rendered: Int
+  }
+
+  /// What a kept row costs besides its bytes and its item's text, measured
+  /// roughly: the item's other fields, the fragment and the map's slot.
+  static let rowOverhead = 256
+
+  private let cache: LockedValue<LRUCache<PageKey, PageRows>>
+  private let budget: Int
+
+  init(budget: Int = ApplicationConfiguration.defaultRowCacheBudget) {
+    cache = LockedValue(LRUCache(budget: budget))
+    self.budget = budget
+  }
+
+  /// The bytes the kept rows cost together.
+  var bytesKept: Int { cache.withLock { $0.totalCost } }
+
+  /// What the kept rows cost, and of how many pages.
+  var usage: (bytes: Int, pages: Int) { cache.withLock { ($0.totalCost, $0.count) } }
+
+  /// The HTML of `page`'s rows (a page made with `labelled: false`), each
+  /// found kept for an item that shows the same, or rendered: `render`
+  /// gets the `item-row` values of every row not found, in one call, and
+  /// the list's id as their parent's `list.id`. And the list's reset
+  /// sentence, found kept for the same rule or made by `summarize`. When a
+  /// row or the sentence was made, the page's rows are kept anew: those
+  /// shown, no others.
+  func rows(
+    of page: ChecklistPage, owner: Int, language: Language, zoneName: () -> String,
+    labeller: inout RowLabeller,
+    summarize: (ScheduledReset) -> (text: String, changesAt: Date?) = { _ in ("", nil) },
+    render: (_ rows: [TemplateValue], _ parent: TemplateValue) throws -> (
+      bytes: [UInt8], ends: [Int]
+    )
+  ) rethrows -> Rows {
+    guard budget > 0 else {
+      return try unkept(page, labeller: &labeller, summarize: summarize, render: render)
+    }
+    let now = labeller.now
+    let reset = page.list.reset
+    let showsDates =
+      reset != nil || page.rows.contains { $0.item.dueDate != nil || $0.item.lastDone != nil }
+    let key = PageKey(
+      owner: owner, language: language.rawValue, zone: showsDates ? zoneName() : "",
+      list: page.list.id)
+    let kept = cache.withLock { $0.value(forKey: key) }
+    var made = 0
+    var summary: Summary?
+    if let reset {
+      if let found = kept?.summary, found.reset == reset, found.changesAt.map({ now < $0 }) ?? true
+      {
+        summary = found
+      } else {
+        let (text, summaryChangesAt) = summarize(reset)
+        summary = Summary(reset: reset, text: text, changesAt: summaryChangesAt)
+        made += 1
+      }
+    }
+    // The rows in the order shown: each found, or to be rendered (its
+    // values in `missing`, its place in `missingAt`).
+    var fragments: [Fragment] = []
+    fragments.reserveCapacity(page.rows.count)
+    var missing: [TemplateValue] = []
+    var missingAt: [Int] = []
+    for row in page.rows {
+      if let fragment = kept?.byID[row.item.id], fragment.item.showsTheSameRow(as: row.item),
+        fragment.changesAt.map({ now < $0 }) ?? true
+      {
+        fragments.append(fragment)
+      } else {
+        let (worded, changesAt) = labeller.row(row.item)
+        missing.append(.object(ChecklistScreen.rowValue(worded)))
+        missingAt.append(fragments.count)
+        fragments.append(Fragment(item: row.item, html: [], changesAt: changesAt))
+      }
+    }
+    if !missing.isEmpty {
+      let (bytes, ends) = try render(missing, ChecklistScreen.listContext(id: page.list.id))
+      var start = 0
+      for (index, end) in zip(missingAt, ends) {
+        fragments[index].html = Array(bytes[start..<end])
+        start = end
+      }
+      made += missing.count
+    }
+    var changesAt = summary?.changesAt
+    var cost = summary.map { $0.text.utf8.count + Self.rowOverhead } ?? 0
+    for fragment in fragments {
+      if let end = fragment.changesAt { changesAt = min(changesAt ?? end, end) }
+      cost +=
+        fragment.html.count + fragment.item.text.utf8.count + fragment.item.notes.utf8.count
+        + Self.rowOverhead
+    }
+    if (made > 0 || kept?.byID.count != fragments.count) && cost <= budget {
+      var rows = PageRows(
+        byID: Dictionary(minimumCapacity: fragments.count), summary: summary, cost: cost)
+      for fragment in fragments { rows.byID[fragment.item.id] = fragment }
+      cache.withLock { $0.setValue(rows, forKey: key, cost: cost) }
+    }
+    return Rows(
+      html: fragments.map { .html($0.html) }, summary: summary?.text, changesAt: changesAt,
+      rendered: made)
+  }
+}
+
+extension RowFragments {
+  /// The rows and sentence made, none kept (`--row-cache-size 0`): the
+  /// rows rendered as one run of bytes, not cut into one array a row.
+  fileprivate func unkept(
+    _ page: ChecklistPage, labeller: inout RowLabeller,
+    summarize: (ScheduledReset) -> (text: String, changesAt: Date?),
+    render: (_ rows: [TemplateValue], _ parent: TemplateValue) throws -> (
+      bytes: [UInt8], ends: [Int]
+    )
+  ) rethrows -> Rows {
+    var changesAt: Date?
+    var summary: String?
+    if let reset = page.list.reset {
+      let made = summarize(reset)
+      summary = made.text
+      changesAt = made.changesAt
+    }
+    var values: [TemplateValue] = []
+    values.reserveCapacity(page.rows.count)
+    for row in page.rows {
+      let (worded, rowChangesAt) = labeller.row(row.item)
+      values.append(.object(ChecklistScreen.rowValue(worded)))
+      if let end = rowChangesAt { changesAt = min(changesAt ?? end, end) }
+    }
+    var html: [TemplateValue] = []
+    if !values.isEmpty {
+      html.append(.html(try render(values, ChecklistScreen.listContext(id: page.list.id)).bytes))
+    }
+    return Rows(
+      html: html, summary: summary, changesAt: changesAt,
+      rendered: page.rows.count + (summary == nil ? 0 : 1))
+  }
+}
+
+extension ChecklistItem {
+  /// Whether `other`'s row reads as this item's: the same id, text,
+  /// checkmark, due date, note, rule and last done. Not the reminder or
+  /// what a calendar app wrote, which no row shows; and dates compared by
+  /// their seconds (`Date`'s own `==` is called through a witness,
+  /// ~500 instructions a row).
+  fileprivate func showsTheSameRow(as other: ChecklistItem) -> Bool {
+    id == other.id && checked == other.checked && text == other.text && notes == other.notes
+      && dueDate?.timeIntervalSince1970 == other.dueDate?.timeIntervalSince1970
+      && lastDone?.timeIntervalSince1970 == other.lastDone?.timeIntervalSince1970
+      && recurrence?.text == other.recurrence?.text
+  }
+}
