@@ -70,6 +70,15 @@ final class RowFragments: Sendable {
 
   private let cache: LockedValue<LRUCache<PageKey, PageRows>>
   private let budget: Int
+  /// The pages computed lately whose rows are not kept: a page's rows are
+  /// kept from its second computation among the last `seenCapacity`
+  /// pages' on. A page computed once (a visitor seen once, or 20,000
+  /// visitors taking turns, beyond every cache) then costs no more than
+  /// rendering it, and pushes out nobody's kept rows: kept at the first
+  /// computation, each such page cost ~25% more and its rows were gone
+  /// before it came round again (`scripts/bench`, 20,000 rotating).
+  private let seen = LockedValue(LRUCache<PageKey, Bool>(capacity: RowFragments.seenCapacity))
+  static let seenCapacity = 4_096
 
   init(budget: Int = ApplicationConfiguration.defaultRowCacheBudget) {
     cache = LockedValue(LRUCache(budget: budget))
@@ -107,12 +116,22 @@ final class RowFragments: Sendable {
     let key = PageKey(
       owner: owner, language: language.rawValue, zone: showsDates ? zoneName() : "",
       list: page.list.id)
-    let kept = cache.withLock { $0.value(forKey: key) }
+    let found = cache.withLock { $0.value(forKey: key) }
+    if found == nil {
+      let seenLately = seen.withLock { seen in
+        if seen.value(forKey: key) != nil { return true }
+        seen.setValue(true, forKey: key)
+        return false
+      }
+      if !seenLately {
+        return try unkept(page, labeller: &labeller, summarize: summarize, render: render)
+      }
+    }
+    let kept = found ?? PageRows(byID: [:], summary: nil, cost: 0)
     var made = 0
     var summary: Summary?
     if let reset {
-      if let found = kept?.summary, found.reset == reset, found.changesAt.map({ now < $0 }) ?? true
-      {
+      if let found = kept.summary, found.reset == reset, found.changesAt.map({ now < $0 }) ?? true {
         summary = found
       } else {
         let (text, summaryChangesAt) = summarize(reset)
@@ -127,7 +146,7 @@ final class RowFragments: Sendable {
     var missing: [TemplateValue] = []
     var missingAt: [Int] = []
     for row in page.rows {
-      if let fragment = kept?.byID[row.item.id], fragment.item.showsTheSameRow(as: row.item),
+      if let fragment = kept.byID[row.item.id], fragment.item.showsTheSameRow(as: row.item),
         fragment.changesAt.map({ now < $0 }) ?? true
       {
         fragments.append(fragment)
@@ -155,7 +174,7 @@ final class RowFragments: Sendable {
         fragment.html.count + fragment.item.text.utf8.count + fragment.item.notes.utf8.count
         + Self.rowOverhead
     }
-    if (made > 0 || kept?.byID.count != fragments.count) && cost <= budget {
+    if (made > 0 || kept.byID.count != fragments.count) && cost <= budget {
       var rows = PageRows(
         byID: Dictionary(minimumCapacity: fragments.count), summary: summary, cost: cost)
       for fragment in fragments { rows.byID[fragment.item.id] = fragment }
