@@ -9,9 +9,10 @@ import Support
 /// row as it was rendered instead of wording its dates and rendering it.
 ///
 /// A row's HTML depends on the item, its list's id, the visitor's language
-/// and, for a row that shows a date, their zone: the key holds exactly
-/// these, and the owner (no row is ever written into another owner's
-/// page). What depends on the clock ("Tomorrow", "Overdue") is kept with
+/// and, for a row that shows a date, their zone: the key holds these and
+/// the owner (a row is found only for its own owner's page, even when
+/// another's holds the same), the kept row the item it was made from.
+/// What depends on the clock ("Tomorrow", "Overdue") is kept with
 /// the moment it stops being right (`RowLabeller`), and a row found past
 /// that moment is rendered again. Sized by memory: at most `budget` bytes
 /// of rows and keys, the least recently used forgotten first.
