@@ -189,7 +189,7 @@ import WebTestSupport
     #expect(rows(zone: "Europe/Berlin").rendered == 0)
     #expect(rows(language: .russian).rendered == 3)
     #expect(rows(owner: 2).rendered == 3)
-    #expect(fragments.bytesKept > 0)
+    #expect(fragments.usage.bytes > 0)
     // Without a date, the page is kept for every zone, and a zone changes nothing.
     list.items.remove(at: 1)
     #expect(rows().rendered == 2)
@@ -211,13 +211,13 @@ import WebTestSupport
     }
     // Each owner's page once, more owners than are remembered: none kept.
     for owner in 0...RowFragments.seenCapacity { _ = rows(owner: owner) }
-    #expect(fragments.bytesKept == 0)
+    #expect(fragments.usage.bytes == 0)
     // The first is forgotten: seen again, it is only noted again.
     _ = rows(owner: 0)
-    #expect(fragments.bytesKept == 0)
+    #expect(fragments.usage.bytes == 0)
     // The last ones are remembered: kept at their second computation.
     _ = rows(owner: RowFragments.seenCapacity)
-    #expect(fragments.bytesKept > 0 && rows(owner: RowFragments.seenCapacity).rendered == 0)
+    #expect(fragments.usage.bytes > 0 && rows(owner: RowFragments.seenCapacity).rendered == 0)
   }
 
   /// A renderer of 50 bytes for each row.
@@ -244,14 +244,14 @@ import WebTestSupport
       render: Self.fiftyBytesEach)
     // Seen once: noted, the rows rendered in one run, nothing kept.
     #expect(rows.html.count == 1 && rows.html[0] == .html(Array(repeating: 120, count: 5_000)))
-    #expect(rows.rendered == 100 && fragments.bytesKept == 0)
+    #expect(rows.rendered == 100 && fragments.usage.bytes == 0)
     // 100 rows of 50 bytes cost more than the budget: the page is not kept.
     for _ in 0..<2 {
       let again = fragments.rows(
         of: page, owner: 1, language: .english, zoneName: { "UTC" }, labeller: &labeller,
         render: Self.fiftyBytesEach)
       #expect(again.rendered == 100 && again.html.count == 100)
-      #expect(fragments.bytesKept == 0)
+      #expect(fragments.usage.bytes == 0)
     }
     let shorter = ChecklistPage(
       list: Checklist(id: 1, name: "Long", items: Array(list.items.prefix(50))), now: Date(),
@@ -260,6 +260,7 @@ import WebTestSupport
     _ = fragments.rows(
       of: shorter, owner: 1, language: .english, zoneName: { "UTC" }, labeller: &labeller,
       render: Self.fiftyBytesEach)
-    #expect(fragments.bytesKept > 0 && fragments.bytesKept <= 60 * (RowFragments.rowOverhead + 64))
+    #expect(
+      fragments.usage.bytes > 0 && fragments.usage.bytes <= 60 * (RowFragments.rowOverhead + 64))
   }
 }

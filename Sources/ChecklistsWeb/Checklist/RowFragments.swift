@@ -86,9 +86,6 @@ final class RowFragments: Sendable {
     self.budget = budget
   }
 
-  /// The bytes the kept rows cost together.
-  var bytesKept: Int { cache.withLock { $0.totalCost } }
-
   /// What the kept rows cost, and of how many pages.
   var usage: (bytes: Int, pages: Int) { cache.withLock { ($0.totalCost, $0.count) } }
 
