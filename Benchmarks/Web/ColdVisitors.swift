@@ -53,4 +53,9 @@ func benchmarkColdVisitors(_ application: Application, _ visitors: ColdVisitors)
   let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
   let resident = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? "VmRSS: ?"
   print("  (resident memory after: \(resident.dropFirst(6).trimmingCharacters(in: .whitespaces)))")
+  for cache in application.cacheUsage {
+    print(
+      "  (\(cache.cache): \(cache.entries) entries, \(cache.bytes / 1024) of \(cache.budget / 1024) KiB)"
+    )
+  }
 }

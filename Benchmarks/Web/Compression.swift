@@ -27,9 +27,10 @@ func benchmarkCompression(_ application: Application, _ get: Request) {
 }
 
 /// `bench-web --memo-memory N`: the resident memory one kept list page
-/// takes, plain and gzipped, against what the memo counts for it
-/// (`ResponseMemo.cost`): N keys (the same visitor's cookie with one more
-/// cookie each) asked for twice, plainly then with gzip.
+/// takes against what the memo counts for it (`ResponseMemo.cost`), for
+/// N keys (the same visitor's cookie with one more cookie each), kept as a
+/// browser's request keeps it (gzipped alone), then for N others asked for
+/// plainly and then with gzip (both forms kept).
 @MainActor
 func measureMemoMemory(_ application: Application, _ get: Request, keys: Int) {
   func residentBytes() -> Int {
@@ -38,27 +39,34 @@ func measureMemoMemory(_ application: Application, _ get: Request, keys: Int) {
     return (fields.flatMap { Int($0[1]) } ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
   let cookie = get.headerFields[.cookie] ?? ""
-  let requests = (0..<keys).map { number in
-    var request = get
-    request.head.headerFields[.cookie] = cookie + "; n=\(number)"
-    return request
+  func requests(_ name: String, encoding: String?) -> [Request] {
+    (0..<keys).map { number in
+      var request = get
+      request.head.headerFields[.cookie] = cookie + "; \(name)=\(number)"
+      if let encoding { request.head.headerFields[.acceptEncoding] = encoding }
+      return request
+    }
   }
   // Once before measuring, so that what the first pages allocate for good
   // (caches, the templates' buffers) is not counted against the memo.
-  for request in requests.prefix(100) { sink &+= application.respond(to: request).body.count }
-  let before = residentBytes()
-  let counted = application.memoUsage.bytes
-  for request in requests.dropFirst(100) {
+  for request in requests("w", encoding: nil).prefix(100) {
     sink &+= application.respond(to: request).body.count
-    var gzipped = request
-    gzipped.head.headerFields[.acceptEncoding] = "gzip"
-    sink &+= application.respond(to: gzipped).body.count
   }
-  let after = residentBytes()
-  let usage = application.memoUsage
-  let perPage = Double(after - before) / Double(keys - 100)
-  let countedPerPage = Double(usage.bytes - counted) / Double(keys - 100)
-  print(
-    "memo: \(usage.answers) pages kept, counted \(usage.bytes) bytes; resident per kept page "
-      + "(plain and gzipped) \(Int(perPage)) bytes, counted \(Int(countedPerPage)) bytes")
+  func measure(_ label: String, _ passes: [[Request]]) {
+    let before = residentBytes()
+    let counted = application.memoUsage
+    for index in 0..<keys {
+      for pass in passes { sink &+= application.respond(to: pass[index]).body.count }
+    }
+    let after = residentBytes()
+    let usage = application.memoUsage
+    let kept = usage.answers - counted.answers
+    print(
+      "memo, \(label): \(kept) pages kept; resident per kept page "
+        + "\(Int(Double(after - before) / Double(kept))) bytes, counted "
+        + "\(Int(Double(usage.bytes - counted.bytes) / Double(kept))) bytes")
+  }
+  measure("gzipped alone (a browser's)", [requests("b", encoding: "gzip, deflate, br, zstd")])
+  measure(
+    "plain and gzipped", [requests("p", encoding: nil), requests("p", encoding: "gzip")])
 }

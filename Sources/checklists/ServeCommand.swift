@@ -77,7 +77,8 @@ struct ServeCommand: ParsableCommand {
     help: ArgumentHelp(
       "Memory for whole answers to revisited pages, in MiB (each body at most 16 KiB; an eighth for shared links' pages).",
       valueName: "MiB"))
-  var memoMegabytes: Int = ApplicationConfiguration.defaultMemoBudget / (1024 * 1024)
+  var memoMegabytes: Int = Self.defaultMemoMegabytes
+  static let defaultMemoMegabytes = ApplicationConfiguration.defaultMemoBudget / (1024 * 1024)
 
   @Option(
     name: .customLong("row-cache-size"),
@@ -136,7 +137,8 @@ struct ServeCommand: ParsableCommand {
       throw ValidationError("--row-cache-size takes MiB, from 0 to 1048576 (default 16).")
     }
     guard memoMegabytes > 0, memoMegabytes <= 1024 * 1024 else {
-      throw ValidationError("--page-cache-size takes MiB, from 1 to 1048576 (default 64).")
+      throw ValidationError(
+        "--page-cache-size takes MiB, from 1 to 1048576 (default \(Self.defaultMemoMegabytes)).")
     }
     if let memoCapacity, memoCapacity <= 0 {
       throw ValidationError(

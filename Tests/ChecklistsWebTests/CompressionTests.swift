@@ -186,6 +186,44 @@ import WebTestSupport
     #expect(redirect.status == .seeOther && redirect.headerFields[.contentEncoding] == nil)
   }
 
+  /// A page is kept in the form the browser that asked for it takes: a
+  /// browser's (gzip) gzipped alone, at the smallest level, sent again as
+  /// it is and counted at a third of both forms; a request of that key
+  /// that takes no gzip is computed, and its plain page kept for it.
+  @Test func aBrowsersPageIsKeptGzippedAlone() throws {
+    let browser = try ApplicationHarness()
+    for number in 0..<20 { browser.post("/lists/1/items", [("text", "item \(number)")]) }
+    browser.get("/lists/1")
+    settle()
+    let app = browser.application
+    let computed = app.respond(to: request(browser, encoding: "gzip, deflate, br, zstd"))
+    let key = try #require(ResponseMemo.Key(request(browser)))
+    let entry = try #require(app.memo.entry(for: key))
+    #expect(entry.plain == nil)
+    #expect(entry.gzipped == computed)
+    #expect(computed.body == Gzip.compress(Gzip.decompress(computed.body, limit: 1 << 20)!))
+    #expect(entry.answers(request(browser, encoding: "gzip")))
+    #expect(!entry.answers(request(browser)), "a page kept gzipped alone answers no plain GET")
+    #expect(app.respond(to: request(browser, encoding: "gzip")) == computed)
+    func fieldBytes(_ response: Response) -> Int {
+      response.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
+    }
+    #expect(
+      entry.cost
+        == ResponseMemo.entryOverhead + computed.body.count + fieldBytes(computed)
+        + key.path.utf8.count + key.cookies.utf8.count)
+    // Revalidated and HEAD by the browser: from the kept form.
+    let tag = try #require(computed.headerFields[.eTag])
+    let revalidated = app.respond(to: request(browser, encoding: "gzip", ifNoneMatch: tag))
+    #expect(revalidated.status == .notModified && revalidated.headerFields[.eTag] == tag)
+    // A client that takes no gzip: the plain page, computed and kept.
+    let plain = app.respond(to: request(browser))
+    #expect(plain.headerFields[.contentEncoding] == nil)
+    #expect(Gzip.decompress(computed.body, limit: 1 << 20) == plain.body)
+    #expect(app.memo.entry(for: key)?.plain == plain)
+    #expect(app.respond(to: request(browser)) == plain)
+  }
+
   /// What the memo counts for a kept page is what it holds: both bodies,
   /// the fields, the key and the overhead; and a budget of a few pages
   /// keeps only the newest.
@@ -204,7 +242,8 @@ import WebTestSupport
       response.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
     }
     let expected =
-      ResponseMemo.entryOverhead + plain.body.count + fieldBytes(plain) + gzipped.body.count
+      ResponseMemo.entryOverhead + ResponseMemo.secondFormOverhead + plain.body.count
+      + fieldBytes(plain) + gzipped.body.count
       + fieldBytes(gzipped) + key.path.utf8.count + key.cookies.utf8.count
     #expect(entry.cost == expected)
     #expect(app.memo.usage.bytes == expected && app.memo.usage.answers == 1)

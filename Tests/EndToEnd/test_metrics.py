@@ -156,7 +156,7 @@ CACHE_GAUGES = ("checklists_cache_bytes", "checklists_cache_entries", "checklist
 def test_the_caches_use_is_reported_against_their_budgets(measured):
     """The memo's pages and the decoded checklists, as gauges: a visitor's
     kept page and decoded model appear in them, each within its budget
-    (`--page-cache-size` 64 MiB, seven eighths for a visitor's pages;
+    (`--page-cache-size` 80 MiB, seven eighths for a visitor's pages;
     `--cache-size` for the models), and promtool still accepts the scrape."""
     before = samples(scrape(measured).text)
     visitor = Visitor(measured)
@@ -177,8 +177,8 @@ def test_the_caches_use_is_reported_against_their_budgets(measured):
         assert f"# TYPE {name} gauge" in response.text
         for cache in ("pages", "shared", "models", "rows"):
             assert (name, frozenset({("cache", cache)})) in found, (name, cache)
-    assert value(found, "checklists_cache_budget_bytes", cache="pages") == 64 * 1024 * 1024 * 7 // 8
-    assert value(found, "checklists_cache_budget_bytes", cache="shared") == 64 * 1024 * 1024 // 8
+    assert value(found, "checklists_cache_budget_bytes", cache="pages") == 80 * 1024 * 1024 * 7 // 8
+    assert value(found, "checklists_cache_budget_bytes", cache="shared") == 80 * 1024 * 1024 // 8
     assert value(found, "checklists_cache_budget_bytes", cache="rows") == 16 * 1024 * 1024
     # The list's five rows, kept as one page's rows.
     assert value(found, "checklists_cache_entries", cache="rows") >= 1

@@ -124,8 +124,8 @@ import Testing
     try ServeCommand.parse(["--port", "9000"] + arguments)
   }
 
-  @Test func theSizeIsInMebibytesAndDefaultsTo64() throws {
-    #expect(try serve([]).memoMegabytes == 64)
+  @Test func theSizeIsInMebibytesAndDefaultsTo80() throws {
+    #expect(try serve([]).memoMegabytes == 80)
     #expect(try serve(["--page-cache-size", "256"]).memoMegabytes == 256)
     #expect(try serve([]).memoCapacity == nil)
   }

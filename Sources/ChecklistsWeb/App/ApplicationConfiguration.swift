@@ -24,12 +24,16 @@ package struct ApplicationConfiguration: Sendable {
   package static let defaultModelCacheCapacity = Int.max
   /// The bytes the kept pages may take (`--page-cache-size`, in MB): the
   /// memo's budget (`ResponseMemo`), of which the shared links' pages have
-  /// `sharedMemoShare`. A returning visitor's 20-item list page kept in
-  /// both forms takes ~10.7 KB of resident memory (`bench-web
-  /// --memo-memory`), so 64 MiB keeps ~5,400 visitors' last pages: the
-  /// 2,000 rotating visitors of `scripts/bench` with room to spare, where
-  /// the old 1,000 answers computed half of their pages.
-  package static let defaultMemoBudget = 64 * 1024 * 1024
+  /// `sharedMemoShare`. A returning visitor's 20-item list page kept as
+  /// a browser takes it, gzipped alone, is counted at ~3.2 KB (2.9 KB
+  /// resident, `bench-web --memo-memory`), so the 70 MiB of 80 for
+  /// visitors keep ~23,000 visitors' last pages: the 20,000 rotating
+  /// visitors of `scripts/bench` with room to spare. At 64 MiB (56 for
+  /// visitors, ~18,400 pages) those 20,000, each asking in turn, found
+  /// none of their pages (the least recently used is always the next one
+  /// asked for): 23% of the bare page's throughput against 75%, backend RSS
+  /// 150 MB against 142.
+  package static let defaultMemoBudget = 80 * 1024 * 1024
   /// Whole answers the memo keeps at most, whatever they take: none by
   /// default (the budget bounds them); `--page-cache-capacity` of older
   /// set-ups.

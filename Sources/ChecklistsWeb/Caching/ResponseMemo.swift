@@ -40,13 +40,18 @@ import Support
 /// first; an operator may also bound their count. A body is kept only up
 /// to `maximumBodyBytes` (a 5,000-item page is 2 MB).
 ///
-/// A kept page is also kept gzipped, made the first time a request that
-/// accepts gzip asks for it (`answer(_:for:to:)`), so it is compressed once
-/// however often it is sent. The first answer, computed, is compressed on
-/// the fly at the cheapest level by `GzipStage`, as every answer the memo
-/// does not give: a visitor seen once never pays for the slow, small
-/// compression. Both forms say `Vary: Accept-Encoding`; the gzipped one's
-/// tag is the plain one's made weak (see `gzipped`).
+/// A page is kept in the form the browser that asked for it takes: a key
+/// holds one visitor's cookies, so the same browser asks again, with the
+/// same `Accept-Encoding`. Every browser takes gzip, so a page is mostly
+/// kept gzipped alone, compressed once at the smallest level when it is
+/// kept (and sent so), a fifth of its plain bytes: 64 MiB keep ~20,000
+/// visitors' 20-item pages instead of ~6,500 kept plain and gzipped. A
+/// client that takes no gzip is given a plain page, kept as it is and
+/// gzipped as well the first time a request that accepts gzip asks for
+/// it (`answer(_:for:to:)`); a plain request for a page kept gzipped alone
+/// is computed (and its plain form kept). Both forms say `Vary:
+/// Accept-Encoding`; the gzipped one's tag is the plain one's made weak
+/// (see `gzipped`).
 final class ResponseMemo: Sendable {
   /// The largest body kept; a larger page is kept as its headers and tag.
   static let maximumBodyBytes = 16 * 1024
@@ -178,8 +183,9 @@ final class ResponseMemo: Sendable {
     /// due for renewal, which a kept answer would never send.
     let until: Int64
     /// The whole `200` answer, headers included; for a large page, its
-    /// headers with an explicit `Content-Length` and no body.
-    let response: Response
+    /// headers with an explicit `Content-Length` and no body. Nil for a
+    /// page kept gzipped alone.
+    let plain: Response?
     let etag: ETag
     /// False for a large page kept without its body.
     let hasBody: Bool
@@ -192,20 +198,25 @@ final class ResponseMemo: Sendable {
     /// language, which is in the files the version covers.
     let acceptLanguage: [UInt8]?
 
-    /// The gzipped form of `response`, made once when first asked for (an
+    /// The gzipped form: kept alone when the browser that asked took
+    /// gzip, otherwise made once from `plain` when first asked for (an
     /// entry with it then replaces this one); nil until then, and for a
     /// body too small to gain from it.
     let gzipped: Response?
     /// What keeping the entry costs, in bytes (see `ResponseMemo.cost`).
     let cost: Int
 
+    /// The answer kept: the plain one if there is one, else the gzipped.
+    var response: Response { plain ?? gzipped! }
+
     init(
-      version: Version, until: Int64, response: Response, etag: ETag, hasBody: Bool, route: Int,
+      version: Version, until: Int64, plain: Response?, etag: ETag, hasBody: Bool, route: Int,
       acceptLanguage: [UInt8]?, gzipped: Response? = nil, cost: Int
     ) {
+      precondition(plain != nil || gzipped != nil, "an entry keeps one form at least")
       self.version = version
       self.until = until
-      self.response = response
+      self.plain = plain
       self.etag = etag
       self.hasBody = hasBody
       self.route = route
@@ -217,15 +228,20 @@ final class ResponseMemo: Sendable {
     /// This entry with its gzipped form as well, costing `cost`.
     func with(gzipped: Response, cost: Int) -> Entry {
       Entry(
-        version: version, until: until, response: response, etag: etag, hasBody: hasBody,
+        version: version, until: until, plain: plain, etag: etag, hasBody: hasBody,
         route: route, acceptLanguage: acceptLanguage, gzipped: gzipped, cost: cost)
     }
 
     /// True when this entry is the whole answer to `request`: a `304`, a
     /// `HEAD`, or a `GET` of a page kept with its body, in the language
-    /// the request's `Accept-Language` asks for when the page's came from it.
-    /// `field` is where the request's `Accept-Language` is (see `Key`).
+    /// the request's `Accept-Language` asks for when the page's came from it,
+    /// and in a form the request takes (a page kept gzipped alone answers
+    /// only a request that takes gzip). `field` is where the request's
+    /// `Accept-Language` is (see `Key`).
     func answers(_ request: Request, acceptLanguageField field: Int? = nil) -> Bool {
+      if plain == nil, !AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding)) {
+        return false
+      }
       if let acceptLanguage {
         switch field {
         case nil: if !acceptLanguage.isEmpty { return false }
@@ -252,10 +268,14 @@ final class ResponseMemo: Sendable {
   /// What an entry costs besides its bodies, fields and key, measured:
   /// the memo's arrays and dictionary slot, the `Response` and its
   /// `HTTPFields` storage, the strings' and arrays' headers, and malloc's
-  /// rounding. `bench-web --memo-memory 3000` (release): 10,673 bytes
-  /// resident per kept 20-item page with both forms, of which its bodies,
-  /// fields and key are 9,167.
-  static let entryOverhead = 1_536
+  /// rounding, less the field values shared by every page (the security
+  /// headers), which are counted with each. `bench-web --memo-memory`
+  /// (release): a 20-item page kept gzipped alone 2,898 bytes resident
+  /// (10,000 pages), of which its body, fields and key are 1,938; kept in
+  /// both forms 10,495 (3,000 pages), of which 9,293.
+  static let entryOverhead = 960
+  /// What a second form adds besides its body and fields (see `entryOverhead`).
+  static let secondFormOverhead = 240
 
   private let entries: LockedValue<LRUCache<Key, Entry>>
   /// Where the directories that answers were computed from live.
@@ -308,12 +328,34 @@ final class ResponseMemo: Sendable {
   }
 
   /// Keeps `response` if it is a page that changed nothing, until `until`;
-  /// `route` is the place in the route table of the route that computed it.
+  /// `route` is the place in the route table of the route that computed
+  /// it. Returns the answer to send: when `request` takes gzip, the page
+  /// kept gzipped (alone), otherwise `response`.
+  @discardableResult
   func keep(
     _ response: Response, version: Version, until: Int64, for key: Key, route: Int,
-    acceptLanguage: String? = nil
-  ) {
-    guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else { return }
+    acceptLanguage: String? = nil, request: Request? = nil
+  ) -> Response {
+    guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else {
+      return response
+    }
+    if let request, response.body.count >= Self.smallestGzippedBody,
+      response.body.count <= Self.maximumBodyBytes,
+      !response.headerFields.contains(.contentEncoding),
+      GzipStage.isCompressible(response.headerFields.value(of: .contentType)),
+      AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding))
+    {
+      var gzipped = Self.gzipped(response)
+      if !gzipped.headerFields.hasField(.vary) {
+        gzipped.headerFields.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+      }
+      let entry = Entry(
+        version: version, until: until, plain: nil, etag: ETag(keptValue: tag), hasBody: true,
+        route: route, acceptLanguage: acceptLanguage.map { Array($0.utf8) }, gzipped: gzipped,
+        cost: Self.cost(of: nil, gzipped: gzipped, key: key))
+      entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
+      return gzipped
+    }
     var kept = response
     let hasBody = response.body.count <= Self.maximumBodyBytes
     if hasBody, response.body.capacity > response.body.count + 256 {
@@ -332,23 +374,25 @@ final class ResponseMemo: Sendable {
       kept.headerFields.append(HTTPField(name: .vary, value: "Accept-Encoding"))
     }
     let entry = Entry(
-      version: version, until: until, response: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
+      version: version, until: until, plain: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
       route: route, acceptLanguage: acceptLanguage.map { Array($0.utf8) },
       cost: Self.cost(of: kept, gzipped: nil, key: key))
     entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
+    return response
   }
 
   /// The form of a kept answer `request` accepts: gzipped when its
   /// `Accept-Encoding` allows it and the body is worth it (made now if it
   /// is the first such request, and kept), the plain one otherwise.
   func answer(_ entry: Entry, for key: Key, to request: Request) -> Response {
-    guard entry.hasBody, entry.response.body.count >= Self.smallestGzippedBody,
+    guard let plain = entry.plain else { return entry.gzipped! }
+    guard entry.hasBody, plain.body.count >= Self.smallestGzippedBody,
       AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding))
-    else { return entry.response }
+    else { return plain }
     if let gzipped = entry.gzipped { return gzipped }
-    let gzipped = Self.gzipped(entry.response)
+    let gzipped = Self.gzipped(plain)
     let updated = entry.with(
-      gzipped: gzipped, cost: Self.cost(of: entry.response, gzipped: gzipped, key: key))
+      gzipped: gzipped, cost: Self.cost(of: plain, gzipped: gzipped, key: key))
     entries.withLock { cache in
       // Only onto the same answer: another thread may have kept a newer one.
       guard let current = cache.value(forKey: key), current.etag == entry.etag,
@@ -387,12 +431,13 @@ final class ResponseMemo: Sendable {
   /// What an entry holding `response` (and its gzipped form) under `key`
   /// costs in memory, in bytes: its bodies, its fields' names and values,
   /// the key's strings, and `entryOverhead`.
-  static func cost(of response: Response, gzipped: Response?, key: Key) -> Int {
+  static func cost(of response: Response?, gzipped: Response?, key: Key) -> Int {
     func size(_ response: Response) -> Int {
       response.body.count
         + response.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
     }
-    return entryOverhead + size(response) + (gzipped.map(size) ?? 0) + key.path.utf8.count
-      + key.cookies.utf8.count
+    let forms = (response == nil ? 0 : 1) + (gzipped == nil ? 0 : 1)
+    return entryOverhead + (forms == 2 ? secondFormOverhead : 0) + (response.map(size) ?? 0)
+      + (gzipped.map(size) ?? 0) + key.path.utf8.count + key.cookies.utf8.count
   }
 }

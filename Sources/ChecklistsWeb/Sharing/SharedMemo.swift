@@ -37,10 +37,10 @@ struct SharedMemo: Stage {
     let response = try next(request, call)
     if let version {
       // In the browser's language: given again only to the same header.
-      memo.keep(
+      return memo.keep(
         response, version: version, until: call.lifetime.bound(.max), for: key,
         route: call.match.position,
-        acceptLanguage: request.headerFields.value(of: .acceptLanguage) ?? "")
+        acceptLanguage: request.headerFields.value(of: .acceptLanguage) ?? "", request: request)
     }
     return response
   }

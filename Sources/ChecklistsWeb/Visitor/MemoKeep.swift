@@ -22,9 +22,9 @@ struct MemoKeep: Stage {
       let acceptLanguage =
         response.headerFields.contains(LanguageChoice.vary)
         ? request.headerFields.value(of: .acceptLanguage) ?? "" : nil
-      memo.keep(
+      return memo.keep(
         response, version: version, until: call.lifetime.bound(visitor.cookieDue), for: key,
-        route: call.match.position, acceptLanguage: acceptLanguage)
+        route: call.match.position, acceptLanguage: acceptLanguage, request: request)
     }
     return response
   }
