@@ -68,7 +68,7 @@ struct ServeCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "At most this many visitors' decoded checklists besides --cache-size, and their preferences, devices and links (older set-ups; 10000 for those by default).",
+      "At most this many visitors' decoded checklists besides --cache-size, and their preferences, devices and links (older set-ups; 4000 for those by default).",
       visibility: .hidden))
   var cacheCapacity: Int?
 

@@ -6,8 +6,15 @@ import ServiceMetrics
 
 /// Where the application finds its files and how it stores visitors' data.
 package struct ApplicationConfiguration: Sendable {
-  /// Visitors whose decoded preferences, devices and links stay in memory.
-  package static let defaultCacheCapacity = VersionedFile<DataModel>.defaultCapacity
+  /// Visitors whose decoded preferences, devices and links stay in memory
+  /// (`--cache-capacity`). They are read for a page the memo does not
+  /// answer; a visitor the memo answers needs none of them. Each visitor
+  /// kept costs ~1.3 KB across the three: `bench-web --cold-only` (20,000
+  /// visitors in turn) ended at 159 MB resident with 10,000 of them, 147
+  /// MB with 1,000. 4,000 keeps the visitors active within minutes on any
+  /// site this serves, within the RSS bar of `scripts/bench` (the page
+  /// cache + 64 MB).
+  package static let defaultCacheCapacity = 4_000
   /// The bytes the decoded checklists may take (`--cache-size`, in MiB),
   /// each model estimated from its file's length
   /// (`ChecklistStore.modelFootprint`, about the file's length). 16 MiB
