@@ -20,11 +20,10 @@ package struct ApplicationConfiguration: Sendable {
   /// (`ChecklistStore.modelFootprint`, about the file's length). 16 MiB
   /// keeps ~3,200 visitors with a 20-item list (a ~5 KB file): the 2,000
   /// rotating visitors of `scripts/bench` whole. Backend RSS after one run
-  /// of its 20,000 rotating visitors (each seen once in turn, so no cache
-  /// short of all of them is hit): 127 MB at 16 MiB, 134 MB at 32 (the bar
-  /// is the page cache + 64 MB, 128). After `scripts/bench`'s three rounds
-  /// it is ~138 MB at either size (137 with the count of 10,000 this
-  /// replaced): memory freed by the threads' mallocs is kept, not returned.
+  /// of its 20,000 rotating visitors when they were beyond the page cache
+  /// (each computed in turn, so no cache short of all of them is hit): 127
+  /// MB at 16 MiB, 134 MB at 32. With the page cache keeping them all
+  /// (`defaultMemoBudget`), after `scripts/bench`'s three rounds: 140 MB.
   package static let defaultModelCacheBudget = 16 * 1024 * 1024
   /// Decoded checklists kept at most, whatever they take: none by default
   /// (the budget bounds them); `--cache-capacity` of older set-ups.
