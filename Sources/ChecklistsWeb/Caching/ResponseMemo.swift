@@ -341,9 +341,9 @@ final class ResponseMemo: Sendable {
     }
     if let request, response.body.count >= Self.smallestGzippedBody,
       response.body.count <= Self.maximumBodyBytes,
+      AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding)),
       !response.headerFields.contains(.contentEncoding),
-      GzipStage.isCompressible(response.headerFields.value(of: .contentType)),
-      AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding))
+      GzipStage.isCompressible(response.headerFields.value(of: .contentType))
     {
       var gzipped = Self.gzipped(response)
       if !gzipped.headerFields.hasField(.vary) {

@@ -27,14 +27,22 @@ final class RowFragments: Sendable {
     let list: Int
   }
 
-  struct Fragment: Sendable {
+  /// A class, so that finding a kept row costs one reference, not a copy
+  /// of its item (~300 instructions a row as a struct, callgrind).
+  final class Fragment: Sendable {
     /// The item as it was when rendered: the row is written again only
     /// for an item that shows the same (`showsTheSameRow(as:)`).
     let item: ChecklistItem
     /// The row's HTML, as the renderer made it (`TemplateValue.html`).
-    var html: [UInt8]
+    let html: [UInt8]
     /// When the row's words stop being right by themselves; nil: never.
     let changesAt: Date?
+
+    init(item: ChecklistItem, html: [UInt8], changesAt: Date?) {
+      self.item = item
+      self.html = html
+      self.changesAt = changesAt
+    }
   }
 
   /// A list's Scheduled Reset sentence ("Resets every week on Monday at
@@ -137,14 +145,15 @@ final class RowFragments: Sendable {
         made += 1
       }
     }
-    // The rows in the order shown: each found, or to be rendered (its
+    // The rows in the order shown: each found, or nil until rendered (its
     // values in `missing`, its place in `missingAt`).
-    var fragments: [Fragment] = []
+    var fragments: [Fragment?] = []
     fragments.reserveCapacity(page.rows.count)
     var missing: [TemplateValue] = []
     var missingAt: [Int] = []
+    var missingChangesAt: [Date?] = []
     for row in page.rows {
-      if let fragment = kept.byID[row.item.id], fragment.item.showsTheSameRow(as: row.item),
+      if let fragment = kept.byID[row.item.id], fragment.showsTheSameRow(as: row.item),
         fragment.changesAt.map({ now < $0 }) ?? true
       {
         fragments.append(fragment)
@@ -152,35 +161,49 @@ final class RowFragments: Sendable {
         let (worded, changesAt) = labeller.row(row.item)
         missing.append(.object(ChecklistScreen.rowValue(worded)))
         missingAt.append(fragments.count)
-        fragments.append(Fragment(item: row.item, html: [], changesAt: changesAt))
+        missingChangesAt.append(changesAt)
+        fragments.append(nil)
       }
     }
     if !missing.isEmpty {
       let (bytes, ends) = try render(missing, ChecklistScreen.listContext(id: page.list.id))
       var start = 0
-      for (index, end) in zip(missingAt, ends) {
-        fragments[index].html = Array(bytes[start..<end])
+      for (number, end) in ends.enumerated() {
+        let place = missingAt[number]
+        fragments[place] = Fragment(
+          item: page.rows[place].item, html: Array(bytes[start..<end]),
+          changesAt: missingChangesAt[number])
         start = end
       }
       made += missing.count
     }
     var changesAt = summary?.changesAt
-    var cost = summary.map { $0.text.utf8.count + Self.rowOverhead } ?? 0
-    for fragment in fragments {
+    var html: [TemplateValue] = []
+    html.reserveCapacity(fragments.count)
+    for case let fragment? in fragments {
       if let end = fragment.changesAt { changesAt = min(changesAt ?? end, end) }
+      html.append(.html(fragment.html))
+    }
+    if made > 0 || kept.byID.count != fragments.count {
+      keep(fragments, summary: summary, for: key)
+    }
+    return Rows(html: html, summary: summary?.text, changesAt: changesAt, rendered: made)
+  }
+
+  /// Keeps a page's rows and sentence, made or found, in place of what was
+  /// kept for it, when they fit the budget.
+  private func keep(_ fragments: [Fragment?], summary: Summary?, for key: PageKey) {
+    var cost = summary.map { $0.text.utf8.count + Self.rowOverhead } ?? 0
+    for case let fragment? in fragments {
       cost +=
         fragment.html.count + fragment.item.text.utf8.count + fragment.item.notes.utf8.count
         + Self.rowOverhead
     }
-    if (made > 0 || kept.byID.count != fragments.count) && cost <= budget {
-      var rows = PageRows(
-        byID: Dictionary(minimumCapacity: fragments.count), summary: summary, cost: cost)
-      for fragment in fragments { rows.byID[fragment.item.id] = fragment }
-      cache.withLock { $0.setValue(rows, forKey: key, cost: cost) }
-    }
-    return Rows(
-      html: fragments.map { .html($0.html) }, summary: summary?.text, changesAt: changesAt,
-      rendered: made)
+    guard cost <= budget else { return }
+    var rows = PageRows(
+      byID: Dictionary(minimumCapacity: fragments.count), summary: summary, cost: cost)
+    for case let fragment? in fragments { rows.byID[fragment.item.id] = fragment }
+    cache.withLock { $0.setValue(rows, forKey: key, cost: cost) }
   }
 }
 
@@ -218,16 +241,18 @@ extension RowFragments {
   }
 }
 
-extension ChecklistItem {
-  /// Whether `other`'s row reads as this item's: the same id, text,
+extension RowFragments.Fragment {
+  /// Whether `other`'s row reads as this row's item: the same id, text,
   /// checkmark, due date, note, rule and last done. Not the reminder or
   /// what a calendar app wrote, which no row shows; and dates compared by
   /// their seconds (`Date`'s own `==` is called through a witness,
-  /// ~500 instructions a row).
+  /// ~500 instructions a row). A method of the fragment, which reads its
+  /// item in place (`fragment.item` from outside is a copy of it).
   fileprivate func showsTheSameRow(as other: ChecklistItem) -> Bool {
-    id == other.id && checked == other.checked && text == other.text && notes == other.notes
-      && dueDate?.timeIntervalSince1970 == other.dueDate?.timeIntervalSince1970
-      && lastDone?.timeIntervalSince1970 == other.lastDone?.timeIntervalSince1970
-      && recurrence?.text == other.recurrence?.text
+    item.id == other.id && item.checked == other.checked && item.text == other.text
+      && item.notes == other.notes
+      && item.dueDate?.timeIntervalSince1970 == other.dueDate?.timeIntervalSince1970
+      && item.lastDone?.timeIntervalSince1970 == other.lastDone?.timeIntervalSince1970
+      && item.recurrence?.text == other.recurrence?.text
   }
 }
