@@ -95,13 +95,19 @@ import WebTestSupport
     return Request(method: method, path: "/lists/1", headerFields: fields)
   }
 
-  @Test func aKeptPageIsSentInTheFormTheRequestAccepts() throws {
+  /// A visitor with a 20-item list whose page is computed once, its
+  /// change settled: the next page asked for is computed and kept.
+  private func twentyItemList() throws -> (ApplicationHarness, Application) {
     let browser = try ApplicationHarness()
     for number in 0..<20 { browser.post("/lists/1/items", [("text", "item \(number)")]) }
     browser.get("/lists/1")
     settle()
-    let app = browser.application
-    // Computed (and kept): compressed on the fly, at the cheapest level.
+    return (browser, browser.application)
+  }
+
+  @Test func aKeptPageIsSentInTheFormTheRequestAccepts() throws {
+    let (browser, app) = try twentyItemList()
+    // Computed and kept as a browser's: gzipped alone, at the smallest level.
     let first = app.respond(to: request(browser, encoding: "gzip"))
     #expect(first.headerFields[.contentEncoding] == "gzip")
     let plain = app.respond(to: request(browser))
@@ -191,11 +197,7 @@ import WebTestSupport
   /// it is and counted at a third of both forms; a request of that key
   /// that takes no gzip is computed, and its plain page kept for it.
   @Test func aBrowsersPageIsKeptGzippedAlone() throws {
-    let browser = try ApplicationHarness()
-    for number in 0..<20 { browser.post("/lists/1/items", [("text", "item \(number)")]) }
-    browser.get("/lists/1")
-    settle()
-    let app = browser.application
+    let (browser, app) = try twentyItemList()
     let computed = app.respond(to: request(browser, encoding: "gzip, deflate, br, zstd"))
     let key = try #require(ResponseMemo.Key(request(browser)))
     let entry = try #require(app.memo.entry(for: key))
@@ -228,11 +230,7 @@ import WebTestSupport
   /// the fields, the key and the overhead; and a budget of a few pages
   /// keeps only the newest.
   @Test func theMemoCountsItsBytesAndKeepsWithinItsBudget() throws {
-    let browser = try ApplicationHarness()
-    for number in 0..<20 { browser.post("/lists/1/items", [("text", "item \(number)")]) }
-    browser.get("/lists/1")
-    settle()
-    let app = browser.application
+    let (browser, app) = try twentyItemList()
     app.respond(to: request(browser))
     let plain = app.respond(to: request(browser))
     let gzipped = app.respond(to: request(browser, encoding: "gzip"))
