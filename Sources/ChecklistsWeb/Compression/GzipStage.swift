@@ -6,8 +6,9 @@ import HTTPTypes
 /// compressed here or by the memo, never by nginx, which passes
 /// `Content-Encoding` through (`nginx.conf` has no `gzip on`).
 ///
-/// An answer the memo kept arrives gzipped already (compressed once, at
-/// the smallest level: `ResponseMemo.answer`) and passes. Any other
+/// An answer the memo keeps or kept arrives gzipped already (compressed
+/// once, at the smallest level, when `MemoKeep` keeps it for a browser or
+/// when first asked for: `ResponseMemo`) and passes. Any other
 /// compressible answer is compressed now at the cheapest level
 /// (`Gzip.fastest`), with the same weak tag the memo gives it
 /// (`ResponseMemo.gzipped`), so a page's tag does not depend on which of
