@@ -23,6 +23,21 @@ import Testing
     #expect(ETag(body: []).value.hasSuffix("-0\""))
   }
 
+  @Test func theTagIsWrittenAsTheHashAndLengthInHex() {
+    var generator = SystemRandomNumberGenerator()
+    let lengths = [0, 1, 15, 16, 255, 256, 4_095, 4_096, 7_520, 1 << 20, Int.max]
+    let hashes: [UInt64] = [0, 1, 0xF, 0x10, .max, 0x0123_4567_89AB_CDEF]
+    for hash in hashes + (0..<200).map({ _ in generator.next() }) {
+      for length in lengths + [Int.random(in: 0...(1 << 40), using: &generator)] {
+        let hex = String(hash, radix: 16)
+        let expected =
+          "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-"
+          + String(length, radix: 16) + "\""
+        #expect(ETag.quoted(hash: hash, length: length) == expected)
+      }
+    }
+  }
+
   @Test func everyBitOfEveryByteChangesTheTag() {
     // 100 bytes cover the four 8-byte lanes, the 8-byte steps and the tail.
     let base = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }

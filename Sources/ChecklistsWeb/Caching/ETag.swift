@@ -16,9 +16,33 @@ package struct ETag: Sendable, Hashable, CustomStringConvertible {
   /// The tag of `body`.
   package init(body: [UInt8]) {
     let hash = body.withUnsafeBytes { Self.hash($0) }
-    let hex = String(hash, radix: 16)
-    value =
-      "\"\(String(repeating: "0", count: 16 - hex.count))\(hex)-\(String(body.count, radix: 16))\""
+    value = Self.quoted(hash: hash, length: body.count)
+  }
+
+  /// `"HHHHHHHHHHHHHHHH-L"`: the hash in 16 hex digits, the length in as
+  /// few, written in place (interpolating `String(_:radix:)` twice cost
+  /// ~2,000 instructions a page, a third of hashing its 7 KB).
+  static func quoted(hash: UInt64, length: Int) -> String {
+    let digits: StaticString = "0123456789abcdef"
+    var lengthDigits = 1
+    while lengthDigits < 16, UInt64(length) >> (4 * UInt64(lengthDigits)) != 0 {
+      lengthDigits += 1
+    }
+    return String(unsafeUninitializedCapacity: 20 + lengthDigits) { buffer in
+      digits.withUTF8Buffer { hex in
+        buffer[0] = UInt8(ascii: "\"")
+        for place in 0..<16 {
+          buffer[1 + place] = hex[Int(truncatingIfNeeded: hash >> (4 * UInt64(15 - place)) & 0xF)]
+        }
+        buffer[17] = UInt8(ascii: "-")
+        for place in 0..<lengthDigits {
+          let shift = 4 * UInt64(lengthDigits - 1 - place)
+          buffer[18 + place] = hex[Int(truncatingIfNeeded: UInt64(length) >> shift & 0xF)]
+        }
+        buffer[18 + lengthDigits] = UInt8(ascii: "\"")
+      }
+      return 19 + lengthDigits
+    }
   }
 
   /// A tag this process made earlier, from its header value.
