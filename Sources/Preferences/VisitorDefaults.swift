@@ -13,7 +13,12 @@ package final class VisitorDefaults {
   package let directory: String?
   /// The request's cookie of each cookie-backed key, by key, as it came.
   private let cookieValues: [String: String]
-  private var registration: [String: PropertyListValue]
+  private let registration: [String: PropertyListValue]
+  /// Defaults registered for this request alone (`registerForThisRequest`),
+  /// searched before `registration`: a few keys, so an array. Written into
+  /// `registration` itself, they copied the whole shared dictionary on
+  /// every request (~4,500 instructions, callgrind).
+  private var requestRegistration: [(key: String, value: PropertyListValue)] = []
   private let cookieKinds: [String: CookieValueKind]
 
   private var loaded = false
@@ -77,7 +82,9 @@ package final class VisitorDefaults {
   /// Every key of every domain with the value a getter would see.
   package func dictionaryRepresentation() -> [String: Any] {
     loadIfNeeded()
-    var merged = registration.merging(domain.materialized) { _, persistent in persistent }
+    var merged = registration
+    for (key, value) in requestRegistration { merged[key] = value }
+    merged.merge(domain.materialized) { _, persistent in persistent }
     for key in cookieKinds.keys {
       if let value = cookieValue(forKey: key) { merged[key] = value }
     }
@@ -123,7 +130,12 @@ package final class VisitorDefaults {
   /// (`AppleLanguages`, whose registration Apple's system makes from the
   /// device's languages). A stored value still wins; a reset returns to it.
   package func registerForThisRequest(strings: [String], forKey key: String) {
-    registration[key] = .array(strings.map { .string($0) })
+    let value = PropertyListValue.array(strings.map { .string($0) })
+    if let index = requestRegistration.firstIndex(where: { $0.key == key }) {
+      requestRegistration[index].value = value
+    } else {
+      requestRegistration.append((key, value))
+    }
   }
 
   // MARK: Writing
@@ -225,7 +237,13 @@ package final class VisitorDefaults {
   func value(forKey key: String) -> PropertyListValue? {
     if cookieKinds[key] != nil, let value = cookieValue(forKey: key) { return value }
     loadIfNeeded()
-    return domain[key] ?? registration[key]
+    return domain[key] ?? registered(forKey: key)
+  }
+
+  /// `key`'s default: this request's registration, else the process's.
+  private func registered(forKey key: String) -> PropertyListValue? {
+    for registered in requestRegistration where registered.key == key { return registered.value }
+    return registration[key]
   }
 
   private func cookieValue(forKey key: String) -> PropertyListValue? {
