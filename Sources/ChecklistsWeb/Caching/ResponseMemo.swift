@@ -340,25 +340,24 @@ final class ResponseMemo: Sendable {
     guard response.status == .ok, let tag = response.headerFields.value(of: .eTag) else {
       return response
     }
-    if let request, response.body.count >= Self.smallestGzippedBody,
-      response.body.count <= Self.maximumBodyBytes,
-      AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding)),
+    var kept = response
+    if !kept.headerFields.hasField(.vary) {
+      kept.headerFields.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+    }
+    let hasBody = response.body.count <= Self.maximumBodyBytes
+    let language = acceptLanguage.map { Array($0.utf8) }
+    if let request, hasBody, Self.sendsGzipped(response.body, to: request),
       !response.headerFields.contains(.contentEncoding),
       GzipStage.isCompressible(response.headerFields.value(of: .contentType))
     {
-      var gzipped = Self.gzipped(response)
-      if !gzipped.headerFields.hasField(.vary) {
-        gzipped.headerFields.append(HTTPField(name: .vary, value: "Accept-Encoding"))
-      }
+      let gzipped = Self.gzipped(kept)
       let entry = Entry(
         version: version, until: until, plain: nil, etag: ETag(keptValue: tag), hasBody: true,
-        route: route, acceptLanguage: acceptLanguage.map { Array($0.utf8) }, gzipped: gzipped,
+        route: route, acceptLanguage: language, gzipped: gzipped,
         cost: Self.cost(of: nil, gzipped: gzipped, key: key))
       entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
       return gzipped
     }
-    var kept = response
-    let hasBody = response.body.count <= Self.maximumBodyBytes
     if hasBody, response.body.capacity > response.body.count + 256 {
       // The renderer's buffer is a guess, doubled as it fills: kept for
       // long, the body gets storage of its own size.
@@ -371,15 +370,18 @@ final class ResponseMemo: Sendable {
       kept.body = []
       kept.headerFields.append(HTTPField(name: .contentLength, value: String(response.body.count)))
     }
-    if !kept.headerFields.hasField(.vary) {
-      kept.headerFields.append(HTTPField(name: .vary, value: "Accept-Encoding"))
-    }
     let entry = Entry(
       version: version, until: until, plain: kept, etag: ETag(keptValue: tag), hasBody: hasBody,
-      route: route, acceptLanguage: acceptLanguage.map { Array($0.utf8) },
-      cost: Self.cost(of: kept, gzipped: nil, key: key))
+      route: route, acceptLanguage: language, cost: Self.cost(of: kept, gzipped: nil, key: key))
     entries.withLock { $0.setValue(entry, forKey: key, cost: entry.cost) }
     return response
+  }
+
+  /// Whether a kept `body` goes to `request` gzipped: the request takes
+  /// gzip, and the body is large enough to gain from it.
+  private static func sendsGzipped(_ body: [UInt8], to request: Request) -> Bool {
+    body.count >= smallestGzippedBody
+      && AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding))
   }
 
   /// The form of a kept answer `request` accepts: gzipped when its
@@ -387,9 +389,7 @@ final class ResponseMemo: Sendable {
   /// is the first such request, and kept), the plain one otherwise.
   func answer(_ entry: Entry, for key: Key, to request: Request) -> Response {
     guard let plain = entry.plain else { return entry.gzipped! }
-    guard entry.hasBody, plain.body.count >= Self.smallestGzippedBody,
-      AcceptEncoding.allowsGzip(request.headerFields.value(of: .acceptEncoding))
-    else { return plain }
+    guard entry.hasBody, Self.sendsGzipped(plain.body, to: request) else { return plain }
     if let gzipped = entry.gzipped { return gzipped }
     let gzipped = Self.gzipped(plain)
     let updated = entry.with(
