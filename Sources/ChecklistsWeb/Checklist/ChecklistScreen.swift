@@ -218,7 +218,7 @@ enum ChecklistScreen {
     var context: [(TemplateKey, TemplateValue)] = [
       (Key.list, .object(TemplateObject(fields: listValues))),
       (Key.hasAnyItems, .bool(!list.items.isEmpty)),
-      (Key.hasItems, .bool(!page.rows.isEmpty)),
+      (Key.hasItems, .bool(!page.items.isEmpty)),
       (Key.rows, .list(rows)),
       (Key.csrf, .string(csrf)),
       (Key.addNonce, .int(nextItemID)),
