@@ -47,6 +47,13 @@ package final class Application: Sendable {
   /// Loads and checks everything a request needs, so that a broken template
   /// or a missing icon stops the start, not a visitor's request.
   package init(configuration: ApplicationConfiguration, logger: Logger) throws {
+    var configuration = configuration
+    // One document store for every service, which answers a request's
+    // reads of its owner's documents from its view of their directory
+    // (`MemoKeep`): three documents a visitor, for as many visitors as the
+    // decoded caches hold.
+    configuration.documents = ViewedDocuments(
+      configuration.documents, capacity: 3 * configuration.cacheCapacity)
     self.configuration = configuration
     self.logger = logger
     documents = configuration.documents

@@ -37,11 +37,20 @@ struct VisitorSession {
     let today: Int
 
     init(cookies: Cookies, isHTTPS: Bool, devices: DeviceStore, now: Date) {
+      self.init(
+        cookie: Self.cookie(in: cookies, isHTTPS: isHTTPS), devices: devices, now: now)
+    }
+
+    /// The request's visitor cookie, when well-formed.
+    static func cookie(in cookies: Cookies, isHTTPS: Bool) -> VisitorCookie? {
+      cookies[cookieName(isHTTPS: isHTTPS)].flatMap { VisitorCookie(value: $0) }
+    }
+
+    /// The visitor `cookie` names (a new one for none).
+    init(cookie: VisitorCookie?, devices: DeviceStore, now: Date) {
       let today = VisitorCookie.today(now: now)
       var problem: (any Error)?
-      if let value = cookies[Self.cookieName(isHTTPS: isHTTPS)],
-        let cookie = VisitorCookie(value: value),
-        let owner = Self.owner(of: cookie.id, in: devices, now: now, problem: &problem)
+      if let cookie, let owner = Self.owner(of: cookie.id, in: devices, now: now, problem: &problem)
       {
         id = cookie.id
         isNew = false

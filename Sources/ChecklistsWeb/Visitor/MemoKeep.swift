@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 
 /// Keeps a revisited screen's whole answer in the memo `MemoLookup` reads,
@@ -15,9 +16,22 @@ struct MemoKeep: Stage {
       return try next(request, call)
     }
     let visitor = call.visitor
-    let version =
-      visitor.isNew ? nil : memo.version(of: visitor.directory.path, now: call.arrival.now)
-    let response = try next(request, call)
+    let response: Response
+    let version: ResponseMemo.Version?
+    if visitor.isNew {
+      version = nil
+      response = try next(request, call)
+    } else if let view = DirectoryView.current, view.directory == visitor.directory.path {
+      // Taken before the visitor was looked up (`VisitorGroup`).
+      version = ResponseMemo.Version(directory: view.directory, identity: view.version)
+      response = try next(request, call)
+    } else {
+      version = memo.version(of: visitor.directory.path, now: call.arrival.now)
+      // The same settled version is the request's view of the directory:
+      // its documents' versions seen under it need no asking again.
+      let view = version.map { DirectoryView(directory: $0.directory, version: $0.identity) }
+      response = try DirectoryView.reading(view) { try next(request, call) }
+    }
     if let version, !visitor.needsCookie {
       let acceptLanguage =
         response.headerFields.contains(LanguageChoice.vary)

@@ -1,4 +1,6 @@
+import Documents
 import FastCGI
+import Foundation
 import Logging
 import Preferences
 
@@ -13,11 +15,13 @@ import Preferences
 final class VisitorGroup: Sendable {
   let services: VisitorServices
   private let errors: ErrorPages
+  private let memo: ResponseMemo
   private let pipeline: Pipeline<VisitorCall>
 
   init(services: VisitorServices, defaults: Defaults, memo: ResponseMemo, errors: ErrorPages) {
     self.services = services
     self.errors = errors
+    self.memo = memo
     pipeline = Pipeline([
       MemoKeep(memo: memo),
       HeaderStage<VisitorCall>(fields: SecurityHeaders.perVisitorPage),
@@ -36,20 +40,36 @@ final class VisitorGroup: Sendable {
     to request: Request, match: RouteTable.Match, arrival: Arrival, endpoint: VisitorEndpoint
   ) -> Response {
     let cookies = request.cookies
-    let call = VisitorCall(
-      match: match, arrival: arrival, cookies: cookies,
-      visitor: VisitorSession.Visitor(
-        cookies: cookies, isHTTPS: request.isHTTPS, devices: services.devices,
-        now: arrival.now),
-      lifetime: PageLifetime())
-    do {
-      return try pipeline.respond(to: request, context: call) { request, call in
-        try endpoint.run(request, call, services: services)
+    let cookie = VisitorSession.Visitor.cookie(in: cookies, isHTTPS: request.isHTTPS)
+    return DirectoryView.reading(view(for: cookie, now: arrival.now)) {
+      let call = VisitorCall(
+        match: match, arrival: arrival, cookies: cookies,
+        visitor: VisitorSession.Visitor(
+          cookie: cookie, devices: services.devices, now: arrival.now),
+        lifetime: PageLifetime())
+      do {
+        return try pipeline.respond(to: request, context: call) { request, call in
+          try endpoint.run(request, call, services: services)
+        }
+      } catch {
+        // The error stage catches what the handler throws; this is for a
+        // stage before it.
+        return SecurityHeaders.applying(to: errors.response(for: error, route: match.route))
       }
-    } catch {
-      // The error stage catches what the handler throws; this is for a
-      // stage before it.
-      return SecurityHeaders.applying(to: errors.response(for: error, route: match.route))
     }
+  }
+
+  /// The request's view of the directory of the owner its browser acted
+  /// for last time, taken before anything there is read (its devices file,
+  /// to know the browser still acts for them): one `stat` of the directory
+  /// then answers for the devices file, the preferences and the lists
+  /// (`ViewedDocuments`), and is the version `MemoKeep` keeps a page for.
+  /// Nil for a browser not seen lately, or a directory changed too
+  /// recently to be told from a later change (`ResponseMemo.Version`).
+  private func view(for cookie: VisitorCookie?, now: Date) -> DirectoryView? {
+    guard let cookie, let owner = services.devices.keptOwner(ofToken: cookie.id.hex),
+      let version = memo.version(of: owner.path, now: now)
+    else { return nil }
+    return DirectoryView(directory: version.directory, version: version.identity)
   }
 }

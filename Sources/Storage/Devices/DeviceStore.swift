@@ -119,6 +119,12 @@ package final class DeviceStore: Sendable {
     try known.resolution(of: token, now: now) { try resolve(token: token) }
   }
 
+  /// The owner the browser `token` acted for at its last request, as kept
+  /// (not checked: `resolveKept` checks it); nil when none is kept.
+  package func keptOwner(ofToken token: String) -> VisitorDirectory? {
+    known.keptOwner(of: token)
+  }
+
   /// The owner's devices file; nil when they have none (one browser).
   ///
   /// - Throws: `Unreadable` (logged; the file stays in place), `StoreError`.

@@ -86,6 +86,13 @@ final class KnownBrowsers: Sendable {
     return resolution
   }
 
+  /// The owner `token` was last found to act for, unchecked: where a
+  /// request looks first (its owner's directory, which it views before
+  /// reading anything there).
+  func keptOwner(of token: String) -> VisitorDirectory? {
+    known.withLock { $0.value(forKey: token)?.owner }
+  }
+
   /// The devices file at `path` when it changed long enough before `now`
   /// (or is absent); nil when it cannot be told or trusted.
   private func trustedState(of path: String, now: Date) -> DevicesFile? {
