@@ -9,22 +9,52 @@ import Support
 /// app's own parts) is kept verbatim and never reinterpreted: it goes back
 /// to the app as it came, a page calls it "Repeats (custom)", and checking
 /// the item checks it as any other.
+///
+/// Its text and rule are kept in one immutable object: an item copied (a
+/// page's rows, a kept row, a model) then retains one reference for its
+/// recurrence, not its text and the rule's weekdays apart, and two copies
+/// of one recurrence compare by identity before their text.
 package struct Recurrence: Sendable, Equatable {
+  private final class Storage: Sendable {
+    let text: String
+    let rule: Rule?
+
+    init(text: String, rule: Rule?) {
+      self.text = text
+      self.rule = rule
+    }
+  }
+
+  private let storage: Storage
+
   /// The RRULE's value, exactly as written (by the form or an app).
-  package let text: String
+  package var text: String { storage.text }
   /// The rule the text states, or nil when it is outside the subset.
-  package let rule: Rule?
+  package var rule: Rule? { storage.rule }
 
   /// The recurrence an RRULE value states (kept verbatim whatever it holds).
   package init(text: String) {
-    self.text = text
-    rule = Rule(parsing: text)
+    storage = Storage(text: text, rule: Rule(parsing: text))
   }
 
   /// The recurrence of a rule, written as `Rule.text` writes it.
   package init(_ rule: Rule) {
-    self.text = rule.text
-    self.rule = rule
+    storage = Storage(text: rule.text, rule: rule)
+  }
+
+  package static func == (a: Recurrence, b: Recurrence) -> Bool {
+    a.storage === b.storage
+      || (a.storage.text == b.storage.text && a.storage.rule == b.storage.rule)
+  }
+
+  /// Whether `a` and `b` are written alike (the same RRULE text): what a
+  /// row shows of them. Read in place, without copying either.
+  package static func sameText(_ a: Recurrence?, _ b: Recurrence?) -> Bool {
+    switch (a?.storage, b?.storage) {
+    case (nil, nil): true
+    case (let a?, let b?): a === b || a.text == b.text
+    default: false
+    }
   }
 
   /// The longest RRULE value kept with an item (an app's rule included).

@@ -261,6 +261,6 @@ extension RowFragments.Fragment {
       && item.text == other.pointee.text && item.notes == other.pointee.notes
       && item.dueDate?.timeIntervalSince1970 == other.pointee.dueDate?.timeIntervalSince1970
       && item.lastDone?.timeIntervalSince1970 == other.pointee.lastDone?.timeIntervalSince1970
-      && item.recurrence?.text == other.pointee.recurrence?.text
+      && Recurrence.sameText(item.recurrence, other.pointee.recurrence)
   }
 }
