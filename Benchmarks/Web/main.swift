@@ -60,7 +60,8 @@ var sink = 0
 /// memo missed, no query), `settings`, `renewal` (the cookie due), `long`
 /// (the 5,000-item page), `toggle` (a 20-item list's item), `shared` (a
 /// shared link's kept 304), `shared-kept` (its kept page, 200), `check-all` (1,000 items checked and back),
-/// `cold` (a returning visitor no cache holds, each request another).
+/// `cold` (a returning visitor no cache holds, each request another),
+/// `kept-gzip` (the kept page asked for with gzip, as browsers ask).
 let profiling = CommandLine.arguments.contains("--profile")
 /// `--language TAG`: the profiled and measured pages asked for with
 /// `Accept-Language: TAG` (a page in Russian against the English one).

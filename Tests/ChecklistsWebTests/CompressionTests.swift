@@ -18,7 +18,8 @@ import WebTestSupport
   @Test(arguments: [
     "", "identity", "br, deflate", "gzip;q=0", "gzip;q=0.000", "*;q=0", "gzip;q=0, *",
     "*, gzip;q=0", "gzip;q=1.5", "gzip;q=2", "gzip;q=0.5000", "gzip;q=", "gzip;q=abc",
-    "gzip;level=9", "gzipx", "gzi", "x-gzip;q=0", "identity;q=0",
+    "gzip;level=9", "gzipx", "gzi", "x-gzip;q=0", "identity;q=0", "x\rgzip", "gzip;q=1;q=0",
+    ",,", "gzip;",
   ])
   func refuses(_ field: String) {
     #expect(!AcceptEncoding.allowsGzip(field), "\(field)")
