@@ -218,9 +218,7 @@ package final class Server: @unchecked Sendable {
         Syscalls.sleep(microseconds: 10_000)  // e.g. EMFILE: do not spin
         continue
       }
-      let bodyComplete = answer(request)
-      let keep = bodyComplete && !isStopping
-      request.finish(keepConnection: keep)
+      request.finish(keepConnection: answer(request))
     }
   }
 
@@ -269,7 +267,9 @@ package final class Server: @unchecked Sendable {
   }
 
   /// Reads one request, calls the handler, writes its response. Returns
-  /// false when the body was left unread, so the connection must not be reused.
+  /// whether the connection may be kept for nginx's next request: not when
+  /// the body was left unread, the answer could not be written, or the
+  /// server is stopping.
   private func answer(_ connection: LibFCGIRequest) -> Bool {
     var parameters: [String: String] = [:]
     parameters.reserveCapacity(32)
@@ -309,10 +309,18 @@ package final class Server: @unchecked Sendable {
     let request = Request(parameters: parameters, body: body, bodyTooLarge: tooLarge)
     let response = handler(request)
     let head = response.encodedHead()
-    guard head.withUnsafeBytes({ connection.write($0) }) else { return false }
-    if request.method != .head, !response.body.isEmpty {
-      guard response.body.withUnsafeBytes({ connection.write($0) }) else { return false }
+    let sendsBody = request.method != .head && !response.body.isEmpty
+    // Whether the connection is kept is decided before the answer goes out:
+    // nginx may send its next request on it the moment it has the answer,
+    // and a drain that starts after this is seen by the next accept on the
+    // kept connection, which answers a request already sent.
+    let keep = bodyComplete && !isStopping
+    let sent = head.withUnsafeBytes { head in
+      response.body.withUnsafeBytes { body in
+        connection.respond(
+          head: head, body: sendsBody ? body : UnsafeRawBufferPointer(start: nil, count: 0))
+      }
     }
-    return bodyComplete
+    return sent && keep
   }
 }
