@@ -575,7 +575,7 @@ class Checker:
         request = self.current.get(call.tid)
         if request is None or request.answered is not None:
             return
-        data = string_argument(call.arguments[1]) if len(call.arguments) > 1 else None
+        data = self.sent_bytes(call)
         if data is None:
             return
         status = re.search(rb"Status: (\d{3})", data[0])
@@ -597,6 +597,19 @@ class Checker:
         for duty in owed:
             self.judge(duty, request, call.start)
         self.judge_request(request, call.start)
+
+    @staticmethod
+    def sent_bytes(call: Call) -> tuple[bytes, bool] | None:
+        """What a write to a socket sent: a `write`'s string, or a `writev`'s
+        pieces joined (the server sends each answer's records in one)."""
+        if len(call.arguments) < 2:
+            return None
+        if call.name != "writev":
+            return string_argument(call.arguments[1])
+        pieces = re.findall(r'iov_base="((?:[^"\\]|\\.)*)"(\.\.\.)?', call.arguments[1])
+        if not pieces:
+            return None
+        return b"".join(unescape(text) for text, _ in pieces), any(cut for _, cut in pieces)
 
     def judge_request(self, request: Request, answer: int):
         """What else a store checks of an acknowledged request (PostgreSQL)."""
