@@ -41,7 +41,9 @@ final class RunningServer: @unchecked Sendable {
     return finished.wait(timeout: .now() + seconds) == .success
   }
 
-  func client() throws -> FastCGITestClient { try FastCGITestClient(socketPath: socketPath) }
+  func client(timeout: Double? = nil) throws -> FastCGITestClient {
+    try FastCGITestClient(socketPath: socketPath, timeout: timeout)
+  }
 }
 
 /// The parameters nginx sends for a simple request.
@@ -204,6 +206,46 @@ func parameters(method: String = "GET", uri: String, extra: [(String, String)] =
           parameters: parameters(uri: "/\(index)"), keepConnection: true, requestID: UInt16(index)))
       #expect(reply.text == "/\(index)")
     }
+  }
+
+  /// A kept connection that nginx closes while idle frees its worker: the
+  /// one worker here must notice the close to answer the next connection.
+  @Test func aKeptConnectionClosedWhileIdleFreesItsWorker() throws {
+    let running = try RunningServer(threads: 1) { request in
+      Response(status: .ok, body: Array(request.path.utf8))
+    }
+    defer { _ = running.stop() }
+    for index in 1...3 {
+      let kept = try running.client()
+      let reply = try #require(
+        try kept.send(parameters: parameters(uri: "/kept\(index)"), keepConnection: true))
+      #expect(reply.text == "/kept\(index)")
+      kept.close()
+    }
+    let next = try running.client(timeout: 5)
+    defer { next.close() }
+    let reply = try #require(try next.send(parameters: parameters(uri: "/next")))
+    #expect(reply.text == "/next")
+  }
+
+  /// A request whose sender shuts its writing end straight after it (the
+  /// hang-up and the request seen by one wait) is answered, not dropped.
+  @Test func aRequestFollowedByAHangUpOnAKeptConnectionIsAnswered() throws {
+    let running = try RunningServer(threads: 1) { request in
+      Response(status: .ok, body: Array(request.path.utf8))
+    }
+    defer { _ = running.stop() }
+    let client = try running.client(timeout: 5)
+    defer { client.close() }
+    let first = try #require(
+      try client.send(parameters: parameters(uri: "/first"), keepConnection: true))
+    #expect(first.text == "/first")
+    // The worker now waits on the kept connection; both arrive at once.
+    _ = try client.send(
+      parameters: parameters(uri: "/second"), keepConnection: true, closeAfterSending: true)
+    #expect(shutdown(client.fd, Int32(SHUT_WR)) == 0)
+    let second = try client.readReply()
+    #expect(second.text == "/second")
   }
 
   @Test func socketIsNotWorldWritable() throws {

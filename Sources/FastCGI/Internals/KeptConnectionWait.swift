@@ -18,13 +18,17 @@ enum KeptConnectionEvent: Equatable {
 func waitOnKeptConnection(_ connection: Int32, stopSignal: Int32) -> KeptConnectionEvent {
   while true {
     guard let readable = Syscalls.waitUntilReadable(connection, stopSignal) else { return .closed }
-    if readable.first {
+    switch readable.connection {
+    case .bytes: return .request
+    case .hungUp:
+      // A request sent before the close is still answered.
       switch Syscalls.peek(connection) {
       case .bytes: return .request
       case .closed: return .closed
       case .nothing: break
       }
+    case .quiet: break
     }
-    if readable.second { return .stopping }
+    if readable.signal { return .stopping }
   }
 }

@@ -188,19 +188,42 @@ enum Syscalls {
     return true
   }
 
-  /// Waits until `first` or `second` can be read without blocking (or is
-  /// closed or failed), through interruptions by signals. Returns which of
-  /// them can, or nil when the wait itself failed. The corresponding C
-  /// function is `poll`.
-  static func waitUntilReadable(_ first: Int32, _ second: Int32) -> (first: Bool, second: Bool)? {
-    var waits = [
-      pollfd(fd: first, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: second, events: Int16(POLLIN), revents: 0),
-    ]
-    while poll(&waits, 2, -1) < 0 {
-      if errno != EINTR { return nil }
+  /// What `poll` saw on a kept connection.
+  enum Readiness: Equatable {
+    /// Nothing: the wait ended for the other descriptor.
+    case quiet
+    /// Bytes wait, and the peer has neither closed nor failed.
+    case bytes
+    /// The peer closed its end or the socket failed; bytes may wait too.
+    case hungUp
+  }
+
+  /// Linux's "peer closed its writing end" poll event (`<poll.h>` defines
+  /// it only under `_GNU_SOURCE`, which the Glibc module does not see).
+  private static let peerClosed: Int16 = 0x2000
+
+  /// Waits until `connection` or `signal` can be read without blocking (or
+  /// is closed or failed), through interruptions by signals. Returns what
+  /// was seen on each, or nil when the wait itself failed. The
+  /// corresponding C function is `poll`.
+  ///
+  /// `.bytes` needs no second look: asking for the peer's close too tells a
+  /// request from a hang-up in the same call, which saves each request on a
+  /// kept connection a `recv` that peeked to tell them apart.
+  static func waitUntilReadable(_ connection: Int32, _ signal: Int32) -> (
+    connection: Readiness, signal: Bool
+  )? {
+    withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { waits in
+      waits[0] = pollfd(fd: connection, events: Int16(POLLIN) | peerClosed, revents: 0)
+      waits[1] = pollfd(fd: signal, events: Int16(POLLIN), revents: 0)
+      while poll(waits.baseAddress, 2, -1) < 0 {
+        if errno != EINTR { return nil }
+      }
+      let seen = waits[0].revents
+      let readiness: Readiness =
+        seen == 0 ? .quiet : seen == Int16(POLLIN) ? .bytes : .hungUp
+      return (readiness, waits[1].revents != 0)
     }
-    return (waits[0].revents != 0, waits[1].revents != 0)
   }
 
   /// What a socket holds, looked at without reading it.
