@@ -1,3 +1,5 @@
+import Foundation
+
 /// What tells one version of a document from another without reading it:
 /// what a cache of decoded documents, or of whole pages, is checked
 /// against. Engines fill it from what they have: a file's device, inode,
@@ -25,5 +27,19 @@ package struct DocumentVersion: Sendable, Hashable {
     self.size = size
     self.modifiedSeconds = modifiedSeconds
     self.modifiedNanoseconds = modifiedNanoseconds
+  }
+
+  /// How long ago a version must have been written for its time to be told
+  /// apart from a later write's: a file system's clock may move in steps
+  /// (of 4 ms at 250 Hz), a write within the same step would leave the same
+  /// time, and an inode may come back.
+  package static let settleNanoseconds: Int64 = 20_000_000
+
+  /// Whether this version was written at least `settleNanoseconds` before
+  /// `now`, so that a later write cannot leave the same identity. `now` is
+  /// read before the version is, so a write in between only looks younger.
+  package func isSettled(at now: Date) -> Bool {
+    let written = Double(modifiedSeconds) + Double(modifiedNanoseconds) / 1e9
+    return now.timeIntervalSince1970 - written >= Double(Self.settleNanoseconds) / 1e9
   }
 }

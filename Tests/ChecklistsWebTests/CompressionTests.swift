@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -83,7 +84,7 @@ import WebTestSupport
 /// own `304`.
 @Suite struct CompressedPageTests {
   private func settle() {
-    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+    usleep(UInt32(DocumentVersion.settleNanoseconds / 1_000) + 5_000)
   }
 
   private func request(

@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -12,7 +13,7 @@ import WebTestSupport
 /// coming back is never forgotten by their browser.
 @Suite struct CookieLifetimeTests {
   private func settle() {
-    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+    usleep(UInt32(DocumentVersion.settleNanoseconds / 1_000) + 5_000)
   }
 
   private func setCookies(_ response: Response) -> [String] {

@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -14,7 +15,7 @@ import WebTestSupport
 @Suite struct LiveUpdateTests {
   /// Waits until the last change is old enough for the memo to keep pages.
   private func settle() {
-    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+    usleep(UInt32(DocumentVersion.settleNanoseconds / 1_000) + 5_000)
   }
 
   private func poll(_ jar: ApplicationHarness, tag: String) -> Request {

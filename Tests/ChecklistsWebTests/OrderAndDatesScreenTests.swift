@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -130,7 +131,7 @@ import WebTestSupport
     let wall = WallClockTime(utcSeconds: due).formValue
     browser.post("/lists/1/items/1", [("text", "soon"), ("dueDate", wall)])
     browser.get("/lists/1")  // the browser now holds ChecklistIndex
-    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+    usleep(UInt32(DocumentVersion.settleNanoseconds / 1_000) + 5_000)
     let request = Request(
       method: .get, path: "/lists/1", headerFields: [.cookie: browser.cookieHeader])
     #expect(!browser.text(browser.application.respond(to: request)).contains("Overdue"))
@@ -141,7 +142,7 @@ import WebTestSupport
     // Without a due date, the page is kept until the visitor cookie is due.
     browser.post("/lists/1/items/1", [("text", "soon"), ("dueDate", "")])
     browser.get("/lists/1")
-    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+    usleep(UInt32(DocumentVersion.settleNanoseconds / 1_000) + 5_000)
     _ = browser.application.respond(to: request)
     let undated = try #require(memo.entry(for: key))
     #expect(dated.until == min(undated.until, until))

@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -18,7 +19,7 @@ extension ResponseMemo {
 @Suite struct ResponseMemoTests {
   /// Waits until the last change is old enough for its time to be trusted.
   private func settle() {
-    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+    usleep(UInt32(DocumentVersion.settleNanoseconds / 1_000) + 5_000)
   }
 
   /// The same page from `browser`'s application (kept after the first

@@ -1,3 +1,4 @@
+import Documents
 import FastCGI
 import Foundation
 import HTTPTypes
@@ -21,7 +22,7 @@ import WebTestSupport
 
   /// Waits until the last change is old enough for the memo to trust it.
   func settle() {
-    usleep(UInt32(ResponseMemo.Version.settleNanoseconds / 1_000) + 5_000)
+    usleep(UInt32(DocumentVersion.settleNanoseconds / 1_000) + 5_000)
   }
 
   @Test func aPageComputedKeptAndRevalidatedIsCountedUnderItsRoute() throws {

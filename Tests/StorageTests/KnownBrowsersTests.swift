@@ -28,7 +28,7 @@ import Testing
       for: owner, token: founding, name: "Firefox on Linux", now: now)
     let linked = browserToken()
     _ = try devices.redeem(code, newToken: linked, name: "Safari on iOS", now: now)
-    // Older than the identity a look-up trusts (`KnownBrowsers.settleNanoseconds`).
+    // Older than the identity a look-up trusts (`DocumentVersion.settleNanoseconds`).
     if settled { Thread.sleep(forTimeInterval: 0.03) }
     return (founding, owner, linked)
   }

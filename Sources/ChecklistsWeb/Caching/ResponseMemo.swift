@@ -141,24 +141,14 @@ final class ResponseMemo: Sendable {
     var directory: String
     var identity: DocumentVersion
 
-    /// How long ago the directory must have changed for its time to be told
-    /// apart from a later change's: a file system's clock may move in steps
-    /// (of 4 ms at 250 Hz), and a change within the same step would leave the
-    /// same time.
-    static let settleNanoseconds: Int64 = 20_000_000
-
     /// The directory's identity; nil when it is missing or changed too
-    /// recently to be trusted (the answer is then computed, not kept).
-    /// `now` is read before the directory is, so a change in between only
-    /// looks younger than it is.
+    /// recently to be trusted (`DocumentVersion.isSettled`: the answer is
+    /// then computed, not kept).
     fileprivate static func of(_ directory: String, in documents: any DocumentStore, now: Date)
       -> Version?
     {
-      guard let identity = documents.identity(ofDirectory: directory) else { return nil }
-      let changed =
-        Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
-      let age = now.timeIntervalSince1970 - changed
-      guard age >= Double(settleNanoseconds) / 1e9 else { return nil }
+      guard let identity = documents.identity(ofDirectory: directory), identity.isSettled(at: now)
+      else { return nil }
       return Version(directory: directory, identity: identity)
     }
 
@@ -441,4 +431,13 @@ final class ResponseMemo: Sendable {
     return entryOverhead + (forms == 2 ? secondFormOverhead : 0) + (response.map(size) ?? 0)
       + (gzipped.map(size) ?? 0) + key.path.utf8.count + key.cookies.utf8.count
   }
+}
+
+extension ResponseMemo.Version {
+  /// The version a request's view of the directory was taken at.
+  init(_ view: DirectoryView) { self.init(directory: view.directory, identity: view.version) }
+
+  /// The same settled identity as a request's view of the directory: its
+  /// documents' versions seen under it need no asking again.
+  var view: DirectoryView { DirectoryView(directory: directory, version: identity) }
 }

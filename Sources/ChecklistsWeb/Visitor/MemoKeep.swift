@@ -23,14 +23,11 @@ struct MemoKeep: Stage {
       response = try next(request, call)
     } else if let view = DirectoryView.current, view.directory == visitor.directory.path {
       // Taken before the visitor was looked up (`VisitorGroup`).
-      version = ResponseMemo.Version(directory: view.directory, identity: view.version)
+      version = ResponseMemo.Version(view)
       response = try next(request, call)
     } else {
       version = memo.version(of: visitor.directory.path, now: call.arrival.now)
-      // The same settled version is the request's view of the directory:
-      // its documents' versions seen under it need no asking again.
-      let view = version.map { DirectoryView(directory: $0.directory, version: $0.identity) }
-      response = try DirectoryView.reading(view) { try next(request, call) }
+      response = try DirectoryView.reading(version?.view) { try next(request, call) }
     }
     if let version, !visitor.needsCookie {
       let acceptLanguage =

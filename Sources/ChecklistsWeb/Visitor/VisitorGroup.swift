@@ -67,9 +67,9 @@ final class VisitorGroup: Sendable {
   /// Nil for a browser not seen lately, or a directory changed too
   /// recently to be told from a later change (`ResponseMemo.Version`).
   private func view(for cookie: VisitorCookie?, now: Date) -> DirectoryView? {
-    guard let cookie, let owner = services.devices.keptOwner(ofToken: cookie.id.hex),
-      let version = memo.version(of: owner.path, now: now)
-    else { return nil }
-    return DirectoryView(directory: version.directory, version: version.identity)
+    guard let cookie, let owner = services.devices.keptOwner(ofToken: cookie.id.hex) else {
+      return nil
+    }
+    return memo.version(of: owner.path, now: now)?.view
   }
 }

@@ -20,22 +20,17 @@ import Support
 ///
 /// Only that file, not the owner's directory: every change of the lists
 /// (a toggle) moves the directory's identity, and a directory changed
-/// less than `settleNanoseconds` ago is not trusted, so keyed by it every
-/// `POST` and the page after it looked the browser up again (38,000
-/// instructions of a toggle's 302,000; callgrind).
+/// less than `DocumentVersion.settleNanoseconds` ago is not trusted, so
+/// keyed by it every `POST` and the page after it looked the browser up
+/// again (38,000 instructions of a toggle's 302,000; callgrind).
 ///
-/// A file changed less than `settleNanoseconds` ago is not trusted, as
-/// `ResponseMemo`'s pages are not: a file system's clock may tick
-/// coarsely, and an inode may come back.
+/// A file changed less than that ago is not trusted either, as
+/// `ResponseMemo`'s pages are not (`DocumentVersion.isSettled`).
 ///
 /// What is not kept: a browser signed out (it is given a new token at
 /// once), an owner whose devices file cannot be read, and a failed
 /// look-up.
 final class KnownBrowsers: Sendable {
-  /// How long ago a devices file must have changed to be trusted (see
-  /// `ResponseMemo.Version`: a file system's clock may tick coarsely).
-  static let settleNanoseconds: Int64 = 20_000_000
-
   /// An owner's `Devices.plist` as a look-up found it.
   enum DevicesFile: Sendable, Equatable {
     /// There was none (a founding browser, the owner's only one).
@@ -99,8 +94,6 @@ final class KnownBrowsers: Sendable {
     let identity: DocumentVersion?
     do { identity = try documents.identity(of: path) } catch { return nil }
     guard let identity else { return .absent }
-    let changed = Double(identity.modifiedSeconds) + Double(identity.modifiedNanoseconds) / 1e9
-    let age = now.timeIntervalSince1970 - changed
-    return age >= Double(Self.settleNanoseconds) / 1e9 ? .version(identity) : nil
+    return identity.isSettled(at: now) ? .version(identity) : nil
   }
 }
