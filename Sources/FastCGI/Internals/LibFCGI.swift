@@ -1,5 +1,9 @@
 import CFastCGI
 
+#if canImport(Glibc)
+  import Glibc  // iovec, for the pieces of an answer's one write (`Syscalls.writeAll`)
+#endif
+
 // Every libfcgi call of the product lives in this file, so that no C type or
 // pointer leaks above the FastCGI module.
 
@@ -151,42 +155,53 @@ final class LibFCGIRequest {
     let total = head.count + body.count
     let records = (total + Self.recordContent - 1) / Self.recordContent
     let id = UInt16(truncatingIfNeeded: raw.pointee.requestId)
-    // Each record's header, then the stream's end and the end of the request.
-    var headers = [UInt8](repeating: 0, count: 8 * records + 8 + 16)
-    let sent = headers.withUnsafeMutableBytes { headers -> Bool in
-      func header(at offset: Int, type: UInt8, length: Int) {
-        headers[offset] = 1  // FCGI_VERSION_1
-        headers[offset + 1] = type
-        headers[offset + 2] = UInt8(id >> 8)
-        headers[offset + 3] = UInt8(id & 0xFF)
-        headers[offset + 4] = UInt8(length >> 8)
-        headers[offset + 5] = UInt8(length & 0xFF)
-      }
-      let stdout: UInt8 = 6
-      let endRequest: UInt8 = 3
-      var parts: [UnsafeRawBufferPointer] = []
-      parts.reserveCapacity(3 * records + 1)
-      var position = 0
-      for record in 0..<records {
-        let length = min(Self.recordContent, total - position)
-        header(at: 8 * record, type: stdout, length: length)
-        parts.append(UnsafeRawBufferPointer(rebasing: headers[(8 * record)..<(8 * record + 8)]))
-        let end = position + length
-        if position < head.count {
-          parts.append(UnsafeRawBufferPointer(rebasing: head[position..<min(end, head.count)]))
+    // Each record's header, then the stream's end and the end of the request;
+    // and the pieces of the write: a header, the head's part, the body's
+    // part for each record, then the last 24 bytes. Both on the stack for
+    // an answer of a few records, so an answer allocates nothing.
+    let sent = withUnsafeTemporaryAllocation(byteCount: 8 * records + 24, alignment: 8) {
+      headers -> Bool in
+      withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3 * records + 1) { pieces in
+        headers.initializeMemory(as: UInt8.self, repeating: 0)
+        func header(at offset: Int, type: UInt8, length: Int) {
+          headers[offset] = 1  // FCGI_VERSION_1
+          headers[offset + 1] = type
+          headers[offset + 2] = UInt8(id >> 8)
+          headers[offset + 3] = UInt8(id & 0xFF)
+          headers[offset + 4] = UInt8(length >> 8)
+          headers[offset + 5] = UInt8(length & 0xFF)
         }
-        if end > head.count {
-          let start = max(position, head.count) - head.count
-          parts.append(UnsafeRawBufferPointer(rebasing: body[start..<(end - head.count)]))
+        var count = 0
+        func add(_ base: UnsafeRawPointer?, _ length: Int) {
+          guard let base, length > 0 else { return }
+          pieces[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: length)
+          count += 1
         }
-        position = end
+        let stdout: UInt8 = 6
+        let endRequest: UInt8 = 3
+        var position = 0
+        for record in 0..<records {
+          let length = min(Self.recordContent, total - position)
+          header(at: 8 * record, type: stdout, length: length)
+          add(headers.baseAddress! + 8 * record, 8)
+          let end = position + length
+          if position < head.count {
+            add(head.baseAddress.map { $0 + position }, min(end, head.count) - position)
+          }
+          if end > head.count {
+            let start = max(position, head.count) - head.count
+            add(body.baseAddress.map { $0 + start }, end - head.count - start)
+          }
+          position = end
+        }
+        let tail = 8 * records
+        header(at: tail, type: stdout, length: 0)
+        // The end of the request: appStatus 0, FCGI_REQUEST_COMPLETE (0).
+        header(at: tail + 8, type: endRequest, length: 8)
+        add(headers.baseAddress! + tail, 24)
+        return Syscalls.writeAll(
+          raw.pointee.ipcFd, UnsafeMutableBufferPointer(rebasing: pieces[..<count]))
       }
-      let tail = 8 * records
-      header(at: tail, type: stdout, length: 0)
-      // The end of the request: appStatus 0, FCGI_REQUEST_COMPLETE (0).
-      header(at: tail + 8, type: endRequest, length: 8)
-      parts.append(UnsafeRawBufferPointer(rebasing: headers[tail..<(tail + 24)]))
-      return Syscalls.writeAll(raw.pointee.ipcFd, parts)
     }
     raw.pointee.out.pointee.wasFCloseCalled = 1
     raw.pointee.out.pointee.isClosed = 1

@@ -153,34 +153,29 @@ enum Syscalls {
     _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
   }
 
-  /// Writes every byte of `parts`, in order, to `descriptor`: in one call
-  /// when the socket takes them all (at most 1,024 parts a call), again for
-  /// what a call left, and through interruptions by signals. False when a
-  /// write failed (the peer gone: `EPIPE`, as SIGPIPE is ignored). The
-  /// corresponding C function is `writev`.
-  static func writeAll(_ descriptor: Int32, _ parts: [UnsafeRawBufferPointer]) -> Bool {
-    var vectors = parts.compactMap { part -> iovec? in
-      guard let base = part.baseAddress, part.count > 0 else { return nil }
-      return iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: part.count)
-    }
+  /// Writes every byte of `pieces`, in order, to `descriptor`: in one call
+  /// when the socket takes them all (at most 1,024 pieces a call), again
+  /// for what a call left, and through interruptions by signals. The
+  /// pieces are moved on past what was written. False when a write failed
+  /// (the peer gone: `EPIPE`, as SIGPIPE is ignored). The corresponding C
+  /// function is `writev`.
+  static func writeAll(_ descriptor: Int32, _ pieces: UnsafeMutableBufferPointer<iovec>) -> Bool {
     var index = 0
-    while index < vectors.count {
-      let count = min(vectors.count - index, 1_024)
-      let written = vectors.withUnsafeBufferPointer {
-        Glibc.writev(descriptor, $0.baseAddress! + index, Int32(count))
-      }
+    while index < pieces.count {
+      let count = min(pieces.count - index, 1_024)
+      let written = Glibc.writev(descriptor, pieces.baseAddress! + index, Int32(count))
       if written < 0 {
         if errno == EINTR { continue }
         return false
       }
       var left = written
       while left > 0 {
-        if left >= vectors[index].iov_len {
-          left -= vectors[index].iov_len
+        if left >= pieces[index].iov_len {
+          left -= pieces[index].iov_len
           index += 1
         } else {
-          vectors[index].iov_base += left
-          vectors[index].iov_len -= left
+          pieces[index].iov_base += left
+          pieces[index].iov_len -= left
           left = 0
         }
       }
